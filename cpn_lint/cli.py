@@ -1,0 +1,64 @@
+"""Command-line entry points: ``cpn-lint`` and ``cpn-verdict``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``cpn-lint rule CODE | rules | docs [DIR] | verdict ... | manifest ...``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "verdict":
+        return verdict_main(args[1:])
+    if args and args[0] == "manifest":
+        return _delegate("cpn_lint.manifest.command", args[1:])
+    parser = argparse.ArgumentParser(prog="cpn-lint", description="cuPyNumeric migration-readiness checks.")
+    parser.add_argument("--version", action="version", version=f"cpn-lint {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rule = sub.add_parser("rule", help="print one rule's documentation")
+    rule.add_argument("code")
+    sub.add_parser("rules", help="list every rule")
+    docs = sub.add_parser("docs", help="regenerate the rule pages")
+    docs.add_argument("directory", nargs="?", default="docs/rules")
+    sub.add_parser("verdict", help="assess paths and print the migration verdict (see cpn-verdict --help)")
+    sub.add_parser("manifest", help="inspect or refresh the API support manifest")
+    ns = parser.parse_args(args)
+    from . import docs as docs_module
+    from .registry import load_rules
+
+    rules = load_rules()
+    if ns.command == "rule":
+        code = ns.code.upper()
+        if code not in rules:
+            print(f"cpn-lint: unknown rule {ns.code!r}; try 'cpn-lint rules'", file=sys.stderr)
+            return 2
+        sys.stdout.write(docs_module.render_rule(rules[code]))
+        return 0
+    if ns.command == "rules":
+        for code, r in rules.items():
+            print(f"{code}  {r.category.value:<9} {r.default.value:<10} {r.slug:<32} {r.summary}")
+        return 0
+    written = docs_module.write_pages(Path(ns.directory))
+    print(f"{len(written)} page(s) updated in {ns.directory}")
+    return 0
+
+
+def verdict_main(argv: Sequence[str] | None = None) -> int:
+    return _delegate("cpn_lint.verdict.command", list(sys.argv[1:] if argv is None else argv))
+
+
+def _delegate(module: str, argv: list[str]) -> int:
+    try:
+        target = importlib.import_module(module)
+    except ModuleNotFoundError as exc:  # pragma: no cover - only in a half-built tree
+        if exc.name == module:
+            print(f"cpn-lint: {module} is not available in this build", file=sys.stderr)
+            return 2
+        raise
+    return int(target.main(argv))

@@ -1,0 +1,86 @@
+"""Rule documentation rendered from the registry (docs/rules/CPNxxx.md).
+
+The pages are generated, committed, and compared byte for byte by a test, so
+they can never drift from the rules: each page is the rule's docstring plus a
+header table and its first VALID/INVALID examples.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .registry import DOC_HEADINGS, Category, Rule, load_rules
+
+CATEGORY_TEXT = {
+    Category.SCALES: "SCALES — will speed up after the import swap",
+    Category.BLOCKS: "BLOCKS — must be removed before the code can scale",
+    Category.REFACTOR: "REFACTOR — mechanical fix with a known recipe",
+    Category.INFO: "INFO — cost or compatibility note",
+    Category.API: "API — support per the cuPyNumeric manifest",
+    Category.SCOPE: "SCOPE — workload outside cuPyNumeric's scope (Gate 4)",
+    Category.INTERNAL: "INTERNAL — cpn-lint itself failed",
+}
+
+
+def render_rule(rule: type[Rule]) -> str:
+    default = "on (plain flake8 run)" if rule.default.value == "on" else "assessment only (`--cpn-assessment`, cpn-verdict)"
+    lines = [
+        f"# {rule.code} `{rule.slug}`",
+        "",
+        f"{rule.summary[0].upper()}{rule.summary[1:]}.",
+        "",
+        "| | |",
+        "|---|---|",
+        f"| Category | {CATEGORY_TEXT[rule.category]} |",
+        f"| Shown | {default} |",
+        f"| Recipe | {rule.recipe or 'none'} |",
+        f"| Message | `{rule.code} {rule.message}` |",
+        "",
+    ]
+    doc = rule.doc()
+    lines.append(doc.replace("\n## ", "\n## ").strip())
+    if rule.invalid or rule.valid:
+        lines += ["", "## Tested examples", ""]
+        for title, examples in (("Reported", rule.invalid[:2]), ("Not reported", rule.valid[:2])):
+            for example in examples:
+                lines += [f"{title}:", "", "```python", example.source.rstrip("\n"), "```", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def render_index() -> str:
+    lines = [
+        "# cpn-lint rules",
+        "",
+        "Generated from the registry (`python -m cpn_lint docs`); do not edit by hand.",
+        "",
+        "| Code | Name | Category | Shown | Recipe | Summary |",
+        "|---|---|---|---|---|---|",
+    ]
+    for code, rule in load_rules().items():
+        lines.append(
+            f"| [{code}]({code}.md) | `{rule.slug}` | {rule.category.value} | {rule.default.value} "
+            f"| {rule.recipe or '—'} | {rule.summary} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def expected_pages() -> dict[str, str]:
+    pages = {f"{code}.md": render_rule(rule) for code, rule in load_rules().items()}
+    pages["README.md"] = render_index()
+    return pages
+
+
+def write_pages(directory: Path) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in expected_pages().items():
+        path = directory / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def missing_headings(rule: type[Rule]) -> list[str]:
+    doc = rule.doc()
+    return [h for h in DOC_HEADINGS if f"## {h}\n" not in doc + "\n"]

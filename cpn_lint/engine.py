@@ -1,0 +1,156 @@
+"""The engine: source text in, findings out. Knows nothing about flake8.
+
+>>> from cpn_lint import lint_source
+>>> [f.code for f in lint_source("import numpy as np\\nf = np.vectorize(abs)\\n")]
+['CPN102']
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .findings import Finding
+from .model import FileModel
+from .registry import Default, load_rules
+
+INTERNAL_ERROR = "CPN000"
+
+# A file that mentions none of these cannot produce a finding; skip the model.
+_RELEVANT = re.compile(
+    rb"numpy|cupynumeric|cupy|mpi4py|scipy|networkx|sklearn|torch|tensorflow|jax|transformers|nltk|spacy"
+)
+
+# Above this many bytes a file is reported as too large rather than analysed.
+MAX_SOURCE_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    """What to run.
+
+    ``codes``: the codes to run (None: every code). Assessment-only codes run
+    only when ``assessment`` is true, whatever ``codes`` says (SPEC §2).
+    """
+
+    assessment: bool = False
+    codes: frozenset[str] | None = None
+    manifest_path: str | None = None
+
+    def wants(self, code: str, default: Default) -> bool:
+        if default is Default.ASSESSMENT and not self.assessment:
+            return False
+        return self.codes is None or code in self.codes
+
+
+@dataclass
+class FileResult:
+    """The outcome for one file: findings, or why it could not be read."""
+
+    filename: str
+    findings: list[Finding] = field(default_factory=list)
+    error: str | None = None  # a one-line reason when the file could not be analysed
+    lines: int = 0
+    model: FileModel | None = None
+
+
+def lint_source(source: str | bytes, filename: str = "<string>", *, assessment: bool = False,
+                codes: Iterable[str] | None = None) -> list[Finding]:
+    """Lint one file's source and return its findings, sorted by position.
+
+    Raises ``SyntaxError``/``UnicodeDecodeError`` for input that cannot be
+    parsed; :func:`analyze_source` reports those as an error instead.
+    """
+    options = LintOptions(assessment=assessment, codes=frozenset(codes) if codes is not None else None)
+    text = decode_source(source) if isinstance(source, bytes) else source
+    tree = ast.parse(text, filename=filename)
+    return lint_tree(tree, text, filename, options)
+
+
+def lint_tree(tree: ast.Module, source: str, filename: str, options: LintOptions) -> list[Finding]:
+    """Run the selected rules over an already parsed tree."""
+    return _run(tree, source, filename, options)[0]
+
+
+def analyze_source(source: str | bytes, filename: str, options: LintOptions,
+                   keep_model: bool = False) -> FileResult:
+    """Like :func:`lint_source`, but never raises on bad input."""
+    result = FileResult(filename)
+    raw = source if isinstance(source, bytes) else None
+    if raw is not None and len(raw) > MAX_SOURCE_BYTES:
+        result.error = f"file is larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MiB; skipped"
+        return result
+    try:
+        text = decode_source(raw) if raw is not None else source  # type: ignore[arg-type]
+    except UnicodeDecodeError as exc:
+        result.error = f"not valid UTF-8 (byte {exc.start}); skipped"
+        return result
+    assert isinstance(text, str)
+    result.lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    if "\0" in text:
+        result.error = "contains a NUL byte; skipped"
+        return result
+    try:
+        tree = ast.parse(text, filename=filename)
+    except SyntaxError as exc:
+        result.error = f"does not parse: {exc.msg} (line {exc.lineno})"
+        return result
+    except (RecursionError, MemoryError, ValueError) as exc:
+        result.error = f"cannot be parsed ({type(exc).__name__}: nesting too deep or input too large)"
+        return result
+    result.findings, model = _run(tree, text, filename, options)
+    if keep_model:
+        result.model = model
+    return result
+
+
+def decode_source(raw: bytes) -> str:
+    """Decode like Python does: a BOM or a PEP 263 cookie, else UTF-8."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    try:
+        return raw.decode(encoding.replace("-sig", "") if encoding != "utf-8-sig" else "utf-8-sig")
+    except LookupError:
+        return raw.decode("utf-8")
+
+
+def _run(tree: ast.Module, source: str, filename: str, options: LintOptions) -> tuple[list[Finding], FileModel | None]:
+    rules = [r for code, r in load_rules().items() if code != INTERNAL_ERROR and options.wants(code, r.default)]
+    if not rules or not _RELEVANT.search(source.encode("utf-8", "surrogatepass")):
+        return [], None
+    try:
+        model = FileModel(tree, source, filename)
+    except RecursionError:
+        return [_internal_error("model", RecursionError("nesting too deep for analysis"))], None
+    findings: list[Finding] = []
+    for rule_cls in rules:
+        try:
+            findings.extend(rule_cls().check(model))
+        except Exception as exc:  # containment: one rule never sinks the run
+            findings.append(_internal_error(rule_cls.code, exc))
+    findings.sort(key=Finding.sort_key)
+    return _dedupe(findings), model
+
+
+def _internal_error(where: str, exc: BaseException) -> Finding:
+    detail = str(exc).splitlines()[0][:160] if str(exc) else ""
+    message = f"internal error in {where}: {type(exc).__name__}{': ' + detail if detail else ''} (please report)"
+    return Finding(INTERNAL_ERROR, 1, 0, message)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[str, int, int, str]] = set()
+    unique: list[Finding] = []
+    for f in findings:
+        key = (f.code, f.line, f.col, f.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique

@@ -1,0 +1,128 @@
+"""The flake8 adapter: one checker class per code, all over one shared analysis.
+
+flake8 hands every tree plugin the same ``ast`` object for a file, one plugin
+after another, in one process. The first CPN checker to run analyses the file
+with every selected rule and caches the result against that tree; the others
+read their own code's findings from the cache. Plugin order never matters.
+
+Exactly one class (:class:`CPN000`) owns ``add_options``/``parse_options``:
+flake8 calls them once per plugin object, and a second registration of the
+same option crashes it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Any, ClassVar, Iterator
+
+from . import __version__
+from .engine import INTERNAL_ERROR, LintOptions, lint_tree
+from .findings import Finding
+from .registry import CODE_PATTERN, load_rules
+
+_Result = tuple[int, int, str, type]
+
+
+class _Shared:
+    """Options parsed once, and the analysis of the file being checked."""
+
+    options: LintOptions = LintOptions()
+    tree: ast.AST | None = None  # strong reference: keeps id(tree) unique
+    findings: dict[str, list[Finding]] = {}
+
+
+def _analysis_for(tree: ast.Module, lines: list[str] | None, filename: str) -> dict[str, list[Finding]]:
+    if _Shared.tree is not tree:
+        source = "".join(lines) if lines is not None else ast.unparse(tree)
+        by_code: dict[str, list[Finding]] = {}
+        for finding in lint_tree(tree, source, filename, _Shared.options):
+            by_code.setdefault(finding.code, []).append(finding)
+        _Shared.tree, _Shared.findings = tree, by_code
+    return _Shared.findings
+
+
+class _Checker:
+    """Base of the generated per-code checkers (has no option hooks itself)."""
+
+    name: ClassVar[str] = "cpn-lint"
+    version: ClassVar[str] = __version__
+    code: ClassVar[str] = ""
+
+    def __init__(self, tree: ast.Module, filename: str = "(none)", lines: list[str] | None = None) -> None:
+        self._tree = tree
+        self._filename = filename
+        self._lines = lines
+
+    def run(self) -> Iterator[_Result]:
+        codes = _Shared.options.codes
+        if codes is not None and self.code not in codes:
+            return
+        for finding in _analysis_for(self._tree, self._lines, self._filename).get(self.code, ()):
+            yield finding.line, finding.col, finding.text, type(self)
+
+
+def _selected_codes(options: Any, all_codes: list[str]) -> frozenset[str] | None:
+    """Which codes flake8's select/ignore would show; None if unknown."""
+    try:
+        from flake8.style_guide import Decision, DecisionEngine
+
+        engine = DecisionEngine(options)
+        return frozenset(c for c in all_codes if engine.decision_for(c) is Decision.Selected)
+    except Exception:  # flake8 internals changed: run everything, flake8 still filters
+        return None
+
+
+class CPN000(_Checker):
+    """Carrier of the plugin's options; reports internal errors (CPN000)."""
+
+    code = INTERNAL_ERROR
+
+    @staticmethod
+    def add_options(option_manager: Any) -> None:
+        option_manager.add_option(
+            "--cpn-assessment",
+            action="store_true",
+            default=False,
+            parse_from_config=True,
+            help="also emit cpn-lint's assessment codes (SCALES CPN00x, INFO CPN30x, "
+            "CPN402, CPN403), as cpn-verdict does",
+        )
+
+    @staticmethod
+    def parse_options(options: Any) -> None:
+        codes = load_rules()
+        selected = _selected_codes(options, list(codes))
+        _Shared.options = LintOptions(assessment=bool(getattr(options, "cpn_assessment", False)), codes=selected)
+        _Shared.tree, _Shared.findings = None, {}
+
+
+def _make_checkers() -> dict[str, type[_Checker]]:
+    checkers: dict[str, type[_Checker]] = {INTERNAL_ERROR: CPN000}
+    for code, rule in load_rules().items():
+        if code == INTERNAL_ERROR:
+            continue
+        doc = f"flake8 checker for {code} ({rule.slug})."
+        checkers[code] = type(code, (_Checker,), {"code": code, "__doc__": doc, "__module__": __name__})
+    return checkers
+
+
+CHECKERS = _make_checkers()
+_module = sys.modules[__name__]
+for _code, _cls in CHECKERS.items():
+    setattr(_module, _code, _cls)
+
+
+def __getattr__(name: str) -> type[_Checker]:
+    """An inert checker for a code with no rule.
+
+    Entry points are read from the installed metadata, which can be older than
+    the code (an editable install after a rule was renamed); failing to load
+    would abort the user's whole flake8 run, so such a checker reports nothing.
+    """
+    if CODE_PATTERN.match(name):
+        return type(name, (_Checker,), {"code": name, "__module__": __name__})
+    raise AttributeError(name)
+
+
+__all__ = sorted(CHECKERS)

@@ -1,0 +1,120 @@
+"""Import resolution: which local names stand for numpy, cupynumeric, cupy, ...
+
+Resolution is file-wide and flow-insensitive (an import inside a function
+counts for the whole file): imports are rare to shadow, and a missed alias is
+a missed finding while a wrong one would be a false alarm only in code that
+rebinds ``np``, which the binding tables catch separately.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+# Roots whose arrays cuPyNumeric distributes (after the import swap).
+DEVICE_ROOTS = ("numpy", "cupynumeric")
+CUPY_ROOT = "cupy"
+# Libraries whose import alone is evidence for a rule or a verdict gate.
+TRACKED_ROOTS = (
+    "numpy",
+    "cupynumeric",
+    "cupy",
+    "cupyx",
+    "mpi4py",
+    "scipy",
+    "networkx",
+    "sklearn",
+    "torch",
+    "tensorflow",
+    "jax",
+    "pandas",
+    "legate",
+)
+
+
+@dataclass
+class ImportRecord:
+    node: ast.stmt
+    qualname: str  # what the local name stands for, e.g. "numpy.linalg"
+    local: str  # the bound name, e.g. "la"
+
+
+@dataclass
+class ImportTable:
+    """Local name -> fully qualified name, for every import in the file."""
+
+    aliases: dict[str, str] = field(default_factory=dict)
+    records: list[ImportRecord] = field(default_factory=list)
+    star_imports: list[str] = field(default_factory=list)
+
+    def add(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self._bind(node, alias.name, alias.asname)
+                else:
+                    # `import numpy.linalg` binds `numpy`.
+                    root = alias.name.split(".", 1)[0]
+                    self._bind(node, root, root, full=alias.name)
+            return
+        if node.level or not node.module:
+            return  # relative imports never name a tracked library
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_imports.append(node.module)
+                continue
+            self._bind(node, f"{node.module}.{alias.name}", alias.asname or alias.name)
+
+    def _bind(self, node: ast.stmt, qualname: str, local: str, full: str | None = None) -> None:
+        self.aliases[local] = qualname
+        self.records.append(ImportRecord(node, full or qualname, local))
+
+    # -- queries ----------------------------------------------------------------
+    def imported_roots(self) -> set[str]:
+        roots = {r.qualname.split(".", 1)[0] for r in self.records}
+        roots.update(m.split(".", 1)[0] for m in self.star_imports)
+        return roots
+
+    def imports_any(self, *roots: str) -> bool:
+        mine = self.imported_roots()
+        return any(r in mine for r in roots)
+
+    @property
+    def device_root(self) -> str | None:
+        """The module whose arrays will be distributed.
+
+        With cupynumeric imported, that is cupynumeric and numpy is the host
+        alias; otherwise numpy (the code is about to be ported).
+        """
+        roots = self.imported_roots()
+        if "cupynumeric" in roots:
+            return "cupynumeric"
+        if "numpy" in roots:
+            return "numpy"
+        return None
+
+    def resolve(self, expr: ast.expr) -> str | None:
+        """The qualified name of a ``Name``/``Attribute`` chain, or None.
+
+        Chains through calls or subscripts (``f().x``, ``a[0].x``) are refused.
+        """
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        base = self.aliases.get(expr.id)
+        if base is None:
+            return None
+        parts.append(base)
+        return ".".join(reversed(parts))
+
+    def records_for(self, root: str) -> list[ImportRecord]:
+        return [r for r in self.records if r.qualname == root or r.qualname.startswith(root + ".")]
+
+
+def split_root(qualname: str) -> tuple[str, str]:
+    """``"numpy.linalg.svd"`` -> ``("numpy", "linalg.svd")``."""
+    root, _, tail = qualname.partition(".")
+    return root, tail

@@ -1,0 +1,220 @@
+"""The rule registry: the single source of truth for codes.
+
+Every rule module under :mod:`cpn_lint.rules` defines one :class:`Rule`
+subclass. Defining the class registers it; entry points, docs pages, SARIF
+rule metadata, verdict grouping and the meta-tests all read from here.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import importlib
+import pkgutil
+import re
+import string
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator
+
+from .findings import Finding
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import FileModel
+
+
+class Category(enum.Enum):
+    """What a finding means for the migration."""
+
+    SCALES = "SCALES"  # what will speed up after the import swap
+    BLOCKS = "BLOCKS"  # must be removed before the code can scale
+    REFACTOR = "REFACTOR"  # mechanical fix with a known recipe
+    INFO = "INFO"  # cost or compatibility note
+    API = "API"  # API support per the manifest
+    SCOPE = "SCOPE"  # workload outside cuPyNumeric's scope (Gate 4)
+    INTERNAL = "INTERNAL"  # the linter itself failed on a rule
+
+
+class Default(enum.Enum):
+    """When a code is emitted."""
+
+    ON = "on"  # shown by a plain flake8 run
+    ASSESSMENT = "assessment"  # only under --cpn-assessment (cpn-verdict sets it)
+
+
+RECIPES: dict[str, str] = {
+    "RR-loop": "replace the element loop with one whole-array expression",
+    "RR-where": "express the per-element function with np.where or a masked update",
+    "RR-sync": "move the host conversion out of the loop or do it every N steps",
+    "RR-converge": "test convergence on a Python bool updated every N steps",
+    "RR-alloc": "allocate once before the loop and reuse the buffer (out=)",
+    "RR-inplace": "update in place with an out= ufunc call",
+    "RR-stack": "preallocate the result or collect parts and stack once",
+    "RR-mask": "index with the boolean mask itself instead of nonzero()",
+    "RR-reshape": "reshape once before the loop",
+    "RR-broadcast": "replace the row loop with broadcasting",
+    "RR-batch": "stack the independent problems and make one batched call",
+    "RR-mpi": "drop mpi4py and let Legate distribute one global array",
+    "RR-host-fallback": "keep host-library work on a host array at an explicit boundary",
+    "RR-strided": "build the selection as a boolean mask on a host array",
+    "RR-numeric": "restructure the data into numeric arrays",
+    "RR-order": "drop order= and convert layout at a host boundary",
+    "RR-one-runtime": "keep one array runtime inside the loop",
+    "RR-write-through": "write through to the original array, not to the copy",
+}
+
+# Order in which recipes should be applied (the later ones assume the earlier
+# are done); recipes not listed sort last.
+RECIPE_PRIORITY: tuple[str, ...] = (
+    "RR-mpi",
+    "RR-loop",
+    "RR-broadcast",
+    "RR-batch",
+    "RR-where",
+    "RR-sync",
+    "RR-converge",
+    "RR-one-runtime",
+    "RR-stack",
+    "RR-alloc",
+    "RR-inplace",
+    "RR-mask",
+    "RR-reshape",
+    "RR-write-through",
+    "RR-order",
+    "RR-strided",
+    "RR-numeric",
+    "RR-host-fallback",
+)
+
+DOC_HEADINGS: tuple[str, ...] = (
+    "What it does",
+    "Why it does not scale on cuPyNumeric",
+    "Example",
+    "Use instead",
+    "Known false alarms",
+)
+
+CODE_PATTERN = re.compile(r"^CPN\d{3}$")
+
+
+@dataclass(frozen=True)
+class Valid:
+    """Source that must not trigger the rule."""
+
+    source: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Source that must trigger the rule, on ``line`` when given."""
+
+    source: str
+    line: int | None = None
+    contains: str | None = None  # a substring the message must contain
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+class Rule:
+    """Base class of every rule; subclasses register themselves.
+
+    A subclass sets the class attributes below, writes its documentation as
+    the class docstring under the fixed headings of :data:`DOC_HEADINGS`, and
+    implements :meth:`check`.
+    """
+
+    code: ClassVar[str]
+    slug: ClassVar[str]
+    category: ClassVar[Category]
+    message: ClassVar[str]  # str.format template, without the code
+    summary: ClassVar[str]  # one line, for tables and SARIF
+    recipe: ClassVar[str | None] = None
+    default: ClassVar[Default] = Default.ON
+    valid: ClassVar[tuple[Valid, ...]] = ()
+    invalid: ClassVar[tuple[Invalid, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__:
+            _register(cls)
+
+    def check(self, model: FileModel) -> Iterator[Finding]:  # pragma: no cover
+        raise NotImplementedError
+
+    # -- helpers for subclasses -------------------------------------------------
+    def finding(
+        self,
+        node: ast.AST,
+        *,
+        in_loop: bool = False,
+        data: dict[str, Any] | None = None,
+        **message_args: Any,
+    ) -> Finding:
+        """A finding at ``node``'s start, with the message template filled."""
+        return Finding(
+            code=self.code,
+            line=getattr(node, "lineno", 1),
+            col=getattr(node, "col_offset", 0),
+            end_line=getattr(node, "end_lineno", None),
+            end_col=getattr(node, "end_col_offset", None),
+            message=self.message.format(**message_args),
+            in_loop=in_loop,
+            data=data or {},
+        )
+
+    @classmethod
+    def doc(cls) -> str:
+        return _dedent_doc(cls.__doc__ or "")
+
+    @classmethod
+    def message_fields(cls) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(cls.message) if f}
+
+
+REGISTRY: dict[str, type[Rule]] = {}
+
+
+def _register(cls: type[Rule]) -> None:
+    code = cls.code
+    if not CODE_PATTERN.match(code):
+        raise ValueError(f"bad rule code {code!r}")
+    if code in REGISTRY and REGISTRY[code] is not cls:
+        raise ValueError(f"duplicate rule code {code}")
+    if cls.recipe is not None and cls.recipe not in RECIPES:
+        raise ValueError(f"{code}: unknown recipe {cls.recipe!r}")
+    REGISTRY[code] = cls
+
+
+def _dedent_doc(doc: str) -> str:
+    import inspect
+
+    return inspect.cleandoc(doc)
+
+
+_loaded = False
+
+
+def load_rules() -> dict[str, type[Rule]]:
+    """Import every module of :mod:`cpn_lint.rules` once; return the registry."""
+    global _loaded
+    if not _loaded:
+        from . import rules
+
+        for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name):
+            if info.name.startswith("cpn"):
+                importlib.import_module(f"{rules.__name__}.{info.name}")
+        _loaded = True
+    return dict(sorted(REGISTRY.items()))
+
+
+def all_codes() -> list[str]:
+    return list(load_rules())
+
+
+def rule_for(code: str) -> type[Rule]:
+    return load_rules()[code]
+
+
+def recipe_rank(recipe: str | None) -> int:
+    if recipe in RECIPE_PRIORITY:
+        return RECIPE_PRIORITY.index(recipe)  # type: ignore[arg-type]
+    return len(RECIPE_PRIORITY)

@@ -1,0 +1,139 @@
+"""CPN101: a Python loop that indexes arrays one element (or row) at a time."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel, IterKind, LoopFrame
+from ..model.dependence import element_accesses, recurrences
+from ..registry import Category, Invalid, Rule, Valid
+
+_ELEMENT_LOOPS = (IterKind.RANGE, IterKind.INDEX_PRODUCT, IterKind.ARRAY)
+
+
+class ElementLoop(Rule):
+    """
+    ## What it does
+    Finds `for` loops (and comprehensions) that step through index values —
+    `range(n)`, `range(len(a))`, `itertools.product` of ranges, `np.ndindex`,
+    `enumerate(arr)` — and use the index to read or write NumPy arrays
+    (`a[i]`, `out[i, j]`, `b[:, k]`). One finding per loop nest, at the `for`
+    of the outermost element loop, naming the arrays indexed.
+
+    ## Why it does not scale on cuPyNumeric
+    cuPyNumeric turns every array operation into a task that the Legate
+    runtime schedules across GPUs. Inside an element loop each `a[i]` is its
+    own tiny operation: the fixed cost of launching and tracking it is
+    thousands of times larger than the work on one element, and Python runs
+    the iterations one after another, so more GPUs cannot help.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    def scale(a):
+        out = np.empty_like(a)
+        for i in range(a.shape[0]):
+            out[i] = a[i] * 2.0 + 1.0
+        return out
+    ```
+
+    ## Use instead
+    ```python
+    def scale(a):
+        return a * 2.0 + 1.0
+    ```
+    Branches become `np.where`, row-wise scaling becomes broadcasting
+    (`data * w[:, None]`), sums become `np.sum`/`np.dot`, and loops over many
+    independent small problems become one batched call (recipes RR-loop,
+    RR-broadcast, RR-batch).
+
+    ## Known false alarms
+    * Loops over a small constant number of axes, channels or stencil taps
+      (`for axis in range(3)`) are not reported; loops over a larger but still
+      small leading axis whose body is whole-array work may be — suppress with
+      `# noqa: CPN101` on the `for` line.
+    * A loop whose writes depend on the previous iteration (`y[n]` from
+      `y[n-1]`) is reported as CPN410 (sequential recurrence) instead.
+    * Arrays are recognised through imports and assignments; a loop over a
+      parameter that is never used as an array elsewhere stays quiet.
+    """
+
+    code = "CPN101"
+    slug = "element-loop-indexing"
+    category = Category.BLOCKS
+    recipe = "RR-loop"
+    summary = "Python loop indexing arrays element by element"
+    message = (
+        "{loop} indexes {arrays} one element at a time; every access is a separate "
+        "runtime operation, so vectorise the body into whole-array expressions (RR-loop)"
+    )
+
+    valid = (
+        Valid("import numpy as np\nu = np.zeros(100)\nfor step in range(1000):\n    u[1:-1] = 0.5 * (u[:-2] + u[2:])\n"),
+        Valid("import numpy as np\nv = np.zeros((3, 64, 64))\nwork = np.zeros_like(v)\nfor axis in range(3):\n    work[axis] = 2.0 * v[axis] + np.roll(v[axis], 1, axis=-1)\n"),
+        Valid("import numpy as np\nitems = [1, 2, 3, 4]\nfor i in range(len(items)):\n    items[i] = items[i] * 2\n"),
+        Valid("import numpy as np\ny = np.zeros(100)\nx = np.ones(100)\nfor n in range(1, 100):\n    y[n] = 0.9 * y[n - 1] + x[n]\n"),
+        Valid("import numpy as np\nfiles = ['a.npy', 'b.npy']\nfor i in range(len(files)):\n    data = np.load(files[i])\n"),
+        Valid("import mylib as np\na = np.zeros(10)\nfor i in range(10):\n    a[i] = i\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\na = np.arange(100.0)\nfor i in range(len(a)):\n    a[i] = a[i] * 2.0 + 1.0\n", line=3, contains="'a'"),
+        Invalid(
+            "import numpy as np\nfrom itertools import product\nout = np.zeros((4, 4))\narr = np.ones((4, 4))\n"
+            "for i, j in product(range(4), range(4)):\n    out[i, j] = arr[i, j] ** 2\n",
+            line=5,
+        ),
+        Invalid(
+            "import numpy as np\ndef smooth(u, un, c):\n    for n in range(10):\n        un = u.copy()\n"
+            "        for i in range(1, u.shape[0]):\n            u[i] = un[i] - c * (un[i] - un[i - 1])\n    return u\n",
+            line=5,
+        ),
+        Invalid("import numpy as np\ndata = np.ones((50, 8))\nw = np.ones(50)\nout = np.empty_like(data)\nfor i in range(50):\n    out[i, :] = data[i, :] * w[i]\n", line=5),
+        Invalid("import numpy as np\na = np.ones(9)\nsquares = [a[i] ** 2 for i in range(9)]\n", line=3),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy():
+            return
+        reported: list[LoopFrame] = []
+        for frame in model.loops:  # outer loops come before the loops they contain
+            if frame.iter_kind not in _ELEMENT_LOOPS or not frame.index_vars:
+                continue
+            if any(done.contains(frame) for done in reported):
+                continue
+            # An element loop indexes arrays with its own variable; a step loop
+            # around one is not (the inner loop is reported instead).
+            if next(element_accesses(model, frame, frame.index_vars), None) is None:
+                continue
+            if recurrences(model, frame):
+                continue
+            accesses = list(element_accesses(model, frame, _index_vars_of_nest(model, frame)))
+            reported.append(frame)
+            names = sorted({model.segment(sub.value, 24) for sub in accesses})
+            arrays = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            yield self.finding(
+                frame.node,
+                in_loop=True,
+                loop=_describe(model, frame),
+                arrays=("array " if len(names) == 1 else "arrays ") + arrays,
+                data={"arrays": names, "accesses": len(accesses)},
+            )
+
+
+def _index_vars_of_nest(model: FileModel, frame: LoopFrame) -> frozenset[str]:
+    """Index variables of ``frame`` and of the element loops nested in it."""
+    names = set(frame.index_vars)
+    for inner in model.loops:
+        if inner is not frame and frame.contains(inner) and inner.iter_kind in _ELEMENT_LOOPS:
+            names |= inner.index_vars
+    return frozenset(names)
+
+
+def _describe(model: FileModel, frame: LoopFrame) -> str:
+    node = frame.node
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return f"loop 'for {model.segment(node.target, 20)} in {model.segment(node.iter, 40)}'"
+    return "comprehension"

@@ -1,0 +1,93 @@
+"""CPN102: np.vectorize / np.frompyfunc — a Python function run per element."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel
+from ..registry import Category, Invalid, Rule, Valid
+
+# Calls or decorators whose callee ends in vectorize/frompyfunc; the model then
+# confirms the name really is numpy's (or cupynumeric's) and not the host alias.
+_PATTERN = {
+    "rule": {
+        "any": [
+            {"kind": "call", "has": {"field": "function", "regex": r"(^|\.)(vectorize|frompyfunc)$"}},
+            {"kind": "decorator", "has": {"regex": r"(^|\.)(vectorize|frompyfunc)$", "kind": "attribute"}},
+            {"kind": "decorator", "has": {"regex": r"^(vectorize|frompyfunc)$", "kind": "identifier"}},
+        ]
+    }
+}
+
+
+class Vectorize(Rule):
+    """
+    ## What it does
+    Reports `np.vectorize(f)` and `np.frompyfunc(f, ...)` — as calls or as the
+    `@np.vectorize` decorator — when the name resolves to NumPy (or
+    cuPyNumeric) through the file's imports.
+
+    ## Why it does not scale on cuPyNumeric
+    `np.vectorize` is a Python loop in disguise: it calls a Python function
+    once for every element. No GPU kernel can run a Python function, so on
+    cuPyNumeric the work stays on one CPU thread however many GPUs you have.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    relu_plus = np.vectorize(lambda x: x * x + 1.0 if x > 0 else 0.0)
+    out = relu_plus(arr)
+    ```
+
+    ## Use instead
+    ```python
+    out = np.where(arr > 0, arr * arr + 1.0, 0.0)
+    ```
+    When one branch is expensive, compute it only on the masked elements
+    (`out[mask] = f(arr[mask])`), recipe RR-where.
+
+    ## Known false alarms
+    A `vectorize` from another library (`numba.vectorize`, the host alias
+    `onp.vectorize` beside cuPyNumeric) is not reported.
+    """
+
+    code = "CPN102"
+    slug = "numpy-vectorize"
+    category = Category.BLOCKS
+    recipe = "RR-where"
+    summary = "np.vectorize/np.frompyfunc runs a Python function per element"
+    message = "{call} calls a Python function once per element; rewrite it with np.where or whole-array arithmetic (RR-where)"
+
+    valid = (
+        Valid("import numpy as np\nout = np.where(a > 0, a * a + 1.0, 0.0)\n"),
+        Valid("from numba import vectorize\n@vectorize\ndef f(x):\n    return x + 1\nimport numpy as np\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nf = onp.vectorize(len)\n"),
+        Valid("import numpy as np\n# np.vectorize(f) would be slow here\ns = 'np.vectorize(f)'\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\nf = np.vectorize(lambda x: x if x > 0 else 0.0)\n", line=2, contains="np.vectorize"),
+        Invalid("from numpy import vectorize\nf = vectorize(abs)\n", line=2),
+        Invalid("import numpy\n@numpy.vectorize\ndef g(x):\n    return x * 2\n", line=2),
+        Invalid("import cupynumeric as cpn\nh = cpn.frompyfunc(max, 2, 1)\n", line=2),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy() or ("vectorize" not in model.source and "frompyfunc" not in model.source):
+            return
+        structural = model.structural
+        for match in structural.find_all(_PATTERN):
+            if match.kind() == "decorator":
+                expr = next((c for c in match.children() if c.is_named() and c.kind() != "comment"), match)
+                node = structural.ast_node_at(expr, ast.Attribute, ast.Name, ast.Call)
+            else:
+                node = structural.ast_node_at(match, ast.Call)
+            if node is None:
+                continue
+            callee = node.func if isinstance(node, ast.Call) else node
+            api = model.array_api(callee)  # type: ignore[arg-type]
+            if api not in ("vectorize", "frompyfunc"):
+                continue
+            yield self.finding(node, in_loop=model.in_loop(node), call=model.segment(callee, 40) + ("(...)" if isinstance(node, ast.Call) else ""))

@@ -1,0 +1,130 @@
+"""The registry, entry points, rule modules, docs and changelog agree."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import pkgutil
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from cpn_lint import docs, flake8_plugin, lint_source, rules
+from cpn_lint.registry import CODE_PATTERN, RECIPES, Category, Default, load_rules
+
+from .conftest import ROOT
+
+RULES = load_rules()
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_entry_points_in_pyproject_equal_registry() -> None:
+    declared = _pyproject()["project"]["entry-points"]["flake8.extension"]
+    assert sorted(declared) == sorted(RULES)
+    for code, target in declared.items():
+        assert target == f"cpn_lint.flake8_plugin:{code}"
+
+
+def test_installed_entry_points_equal_registry() -> None:
+    eps = importlib.metadata.entry_points(group="flake8.extension")
+    ours = {ep.name for ep in eps if ep.value.startswith("cpn_lint.")}
+    assert ours == set(RULES), "reinstall the package (pip install -e .) after adding a rule"
+
+
+def test_one_rule_module_per_code_named_after_it() -> None:
+    modules = [m.name for m in pkgutil.iter_modules(rules.__path__) if m.name.startswith("cpn")]
+    by_code = {m[:6].upper(): m for m in modules}
+    assert len(by_code) == len(modules), "two modules for one code"
+    assert set(by_code) == set(RULES)
+    for code, rule in RULES.items():
+        assert rule.__module__.endswith(by_code[code])
+        assert re.fullmatch(r"cpn\d{3}_[a-z0-9_]+", by_code[code])
+
+
+@pytest.mark.parametrize("code", list(RULES))
+def test_rule_metadata_is_complete(code: str) -> None:
+    rule = RULES[code]
+    assert CODE_PATTERN.match(rule.code)
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.slug)
+    assert rule.summary and not rule.summary.endswith(".")
+    assert not rule.message.startswith("CPN"), "the code is prefixed in one place only"
+    assert rule.recipe is None or rule.recipe in RECIPES
+    assert docs.missing_headings(rule) == [], f"{code} doc lacks headings"
+
+
+def test_slugs_are_unique() -> None:
+    slugs = [r.slug for r in RULES.values()]
+    assert len(slugs) == len(set(slugs))
+
+
+def test_emitted_text_starts_with_own_code() -> None:
+    for rule in RULES.values():
+        for example in rule.invalid:
+            for finding in lint_source(example.source, assessment=True):
+                assert finding.text.startswith(finding.code + " ")
+
+
+def test_exactly_one_checker_owns_options() -> None:
+    owners = [
+        code
+        for code, cls in flake8_plugin.CHECKERS.items()
+        if hasattr(cls, "add_options") or hasattr(cls, "parse_options")
+    ]
+    assert owners == ["CPN000"]
+
+
+def test_docs_pages_are_generated_and_current() -> None:
+    directory = ROOT / "docs" / "rules"
+    for name, text in docs.expected_pages().items():
+        path = directory / name
+        assert path.exists(), f"{path} missing: run python -m cpn_lint docs"
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run python -m cpn_lint docs"
+    extra = {p.name for p in directory.glob("*.md")} - set(docs.expected_pages())
+    assert not extra, f"pages for unknown rules: {extra}"
+
+
+def test_changelog_mentions_every_code() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    missing = [code for code in RULES if code not in changelog]
+    assert not missing, f"CHANGELOG.md does not mention {missing}"
+
+
+def test_categories_match_code_ranges() -> None:
+    expected = {
+        "CPN00": Category.SCALES,
+        "CPN1": Category.BLOCKS,
+        "CPN2": Category.REFACTOR,
+        "CPN30": Category.INFO,
+        "CPN40": Category.API,
+        "CPN41": Category.SCOPE,
+    }
+    for code, rule in RULES.items():
+        if code == "CPN000":
+            assert rule.category is Category.INTERNAL
+            continue
+        prefix = next(p for p in expected if code.startswith(p))
+        assert rule.category is expected[prefix], code
+
+
+def test_assessment_only_codes_are_the_spec_ones() -> None:
+    assessment = {c for c, r in RULES.items() if r.default is Default.ASSESSMENT}
+    spec = {c for c in RULES if c.startswith(("CPN00", "CPN30"))} - {"CPN000"} | ({"CPN402", "CPN403"} & set(RULES))
+    assert assessment == spec
+
+
+def test_engine_never_imports_flake8() -> None:
+    package = ROOT / "cpn_lint"
+    for path in package.rglob("*.py"):
+        if path.name in ("flake8_plugin.py", "formatters.py"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("flake8") for a in node.names), path
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("flake8"), path
