@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -65,7 +66,7 @@ def lint_source(source: str | bytes, filename: str = "<string>", *, assessment: 
     """
     options = LintOptions(assessment=assessment, codes=frozenset(codes) if codes is not None else None)
     text = decode_source(source) if isinstance(source, bytes) else source
-    tree = ast.parse(text, filename=filename)
+    tree = parse(text, filename)
     return lint_tree(tree, text, filename, options)
 
 
@@ -93,7 +94,7 @@ def analyze_source(source: str | bytes, filename: str, options: LintOptions,
         result.error = "contains a NUL byte; skipped"
         return result
     try:
-        tree = ast.parse(text, filename=filename)
+        tree = parse(text, filename)
     except SyntaxError as exc:
         result.error = f"does not parse: {exc.msg} (line {exc.lineno})"
         return result
@@ -104,6 +105,15 @@ def analyze_source(source: str | bytes, filename: str, options: LintOptions,
     if keep_model:
         result.model = model
     return result
+
+
+def parse(text: str, filename: str) -> ast.Module:
+    """``ast.parse`` without the SyntaxWarnings compiling the user's code can
+    print (``1(2)``, invalid escapes): they are not ours to report."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return ast.parse(text, filename=filename)
 
 
 def decode_source(raw: bytes) -> str:
