@@ -506,6 +506,12 @@ class FileModel:
     def lookup(self, name_node: ast.Name) -> Scope | None:
         return self.scope_of(name_node).lookup_scope(name_node.id)
 
+    def reaching_bindings(self, name_node: ast.Name) -> list[Binding]:
+        """The bindings of a name that may reach this use of it (none for a
+        builtin or an unbound name); see :meth:`_reaching`."""
+        scope = self.lookup(name_node)
+        return self._reaching(scope, name_node) if scope is not None else []
+
     # ------------------------------------------------------------ array kinds
     def kind(self, expr: ast.expr | None) -> Kind:
         """What ``expr`` evaluates to (see :class:`Kind`)."""
@@ -618,6 +624,8 @@ class FileModel:
         if isinstance(func, ast.Attribute):
             receiver = self.kind(func.value)
             if receiver in (Kind.DEVICE, Kind.HOST, Kind.CUPY):
+                if receiver is Kind.CUPY and func.attr == "get":
+                    return Kind.HOST  # CuPy's copy to a host NumPy array
                 if func.attr in NON_ARRAY_METHODS:
                     return Kind.NOT
                 if func.attr in SEQUENCE_METHODS:
@@ -715,14 +723,20 @@ class FileModel:
         pos = (use.lineno, use.col_offset)
         i = bisect.bisect_left(positions, pos)
         before = ordered[:i]
+        # A binding on the same statement as the use (x = x + 1) is not before
+        # it: the target is bound after the value is evaluated.
+        statement = self.statement_of(use)
+        same_statement: list[Binding] = []
+        while before and self.statement_of(before[-1].node) is statement:
+            same_statement.append(before.pop())
         if not before:
             return ordered
-        # A binding on the same statement as the use (x = x + 1) is not before it.
         reaching = [before[-1]]
         loop = self.loop_of(use)
         if loop is not None:
             outer = loop.outermost()
-            reaching += [b for b in ordered[i:] if outer.contains(b.loop) or b.loop is outer]
+            later = same_statement + ordered[i:]
+            reaching += [b for b in later if outer.contains(b.loop) or b.loop is outer]
             # bindings before the use but inside the same loop also reach it
             reaching += [b for b in before[:-1] if b.loop is not None and outer.contains(b.loop)]
         return reaching

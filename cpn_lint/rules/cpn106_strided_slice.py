@@ -1,0 +1,164 @@
+"""CPN106: a slice with a non-unit step (``a[::2]``, ``a[::-1]``) of a device array.
+
+The candidates come from the model's index of ``ast.Slice`` nodes (built by
+its one walk, so a file without a stepped slice costs one list scan): the step
+is an ``ast`` field, whereas tree-sitter's ``slice`` node has no step field and
+a structural pattern would have to re-check it here anyway.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel, Kind
+from ..registry import Category, Invalid, Rule, Valid
+
+
+class StridedSlice(Rule):
+    """
+    ## What it does
+    Reports a subscript of a NumPy array that uses a slice with a step other
+    than 1 — `a[::2]`, `a[1::2]`, `a[::-1]`, `a[:, ::4]`,
+    `a[slice(0, n, 2)]` — whether the subscript is read or assigned to. A
+    step held in a variable (`a[::k]`) is reported too, since nothing shows it
+    is 1. One finding per subscript, at the subscript.
+
+    ## Why it does not scale on cuPyNumeric
+    A distributed array is split into blocks across GPUs, and cuPyNumeric's
+    partitioning has no notion of "every k-th element". A stepped slice is not
+    on the distributed path: depending on the version the runtime either
+    copies the array to the host and slices it with NumPy (a device-to-host
+    copy, a serial host operation and a copy back, on every call) or raises.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    signal = np.linspace(0.0, 1.0, 1_000_000)
+    evens = signal[::2]
+    backwards = signal[::-1]
+    ```
+
+    ## Use instead
+    Build the selection once as a boolean mask on a host array, hand the
+    finished mask to cuPyNumeric, and index with it (recipe RR-strided):
+    ```python
+    import numpy as onp          # host NumPy under its own alias
+    import cupynumeric as np
+
+    keep = onp.zeros(signal.shape[0], dtype=bool)
+    keep[::2] = True             # a stepped write on a host array is fine
+    evens = signal[np.asarray(keep)]
+    ```
+    For a reversal use `np.flip(signal)`, which stays distributed (it returns
+    a copy in cuPyNumeric, not a view).
+
+    ## Known false alarms
+    * A step held in a variable that is always 1 at run time is reported;
+      write the slice without a step, or `# noqa: CPN106`.
+    * Slices of Python lists, strings and tuples, of arrays made with the host
+      alias (`onp` beside `import cupynumeric as np`) and the index helpers
+      `np.mgrid`, `np.ogrid`, `np.r_`, `np.c_`, `np.s_` and `np.index_exp`
+      are not reported. A value the model cannot show to be an array (a
+      parameter never used as one) stays quiet.
+    """
+
+    code = "CPN106"
+    slug = "strided-slice"
+    category = Category.BLOCKS
+    recipe = "RR-strided"
+    summary = "Slice with a non-unit step of a NumPy array"
+    message = (
+        "{subscript} slices array '{array}' with {step}; cuPyNumeric has no distributed "
+        "strided slice, so build the selection as a boolean mask on a host array (RR-strided)"
+    )
+
+    valid = (
+        Valid("import numpy as np\na = np.arange(10)\nb = a[1:-1]\nc = a[::1]\nd = a[2:8:1]\ne = a[::None]\n"),
+        Valid("import numpy as np\nname = 'signal'\nrev = name[::-1]\nitems = [1, 2, 3, 4]\nodd = items[1::2]\n"),
+        Valid("import numpy as np\nx = np.mgrid[0:1:10j]\ny = np.r_[0:10:2]\nz = np.ogrid[0:4:2]\nsl = np.s_[::2]\nix = np.index_exp[::3]\n"),
+        Valid(
+            "import numpy as onp\nimport cupynumeric as np\narr = np.arange(10.0)\n"
+            "keep = onp.zeros(arr.shape[0], dtype=bool)\nkeep[::2] = True\nevens = arr[np.asarray(keep)]\n"
+        ),
+        Valid("import numpy as np\na = np.ones((4, 4))\nrev_shape = a.shape[::-1]\nrows = a.tolist()[::2]\n"),
+        Valid("import pandas as pd\nimport numpy as np\ndf = pd.DataFrame({'a': [1, 2, 3]})\nhalf = df.iloc[::2]\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\narr = np.arange(10)\nevens = arr[::2]\n", line=3, contains="step 2"),
+        Invalid("import numpy as np\nsig = np.linspace(0.0, 1.0, 8)\nrev = sig[::-1]\n", line=3, contains="step -1"),
+        Invalid("import numpy as np\ngrid = np.zeros((8, 8))\ngrid[:, 1::2] = 1.0\n", line=3, contains="'grid'"),
+        Invalid(
+            "import numpy as np\ndef decimate(x: np.ndarray, k: int):\n    return x[::k]\n",
+            line=3,
+            contains="not known to be 1",
+        ),
+        Invalid("import cupynumeric as np\nmask = np.zeros(10, dtype=bool)\nmask[::2] = True\n", line=3),
+        Invalid("import numpy as np\na = np.arange(12)\nb = a[slice(0, 12, 3)]\n", line=3, contains="step 3"),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy():
+            return
+        steps: dict[ast.Subscript, list[str]] = {}
+        for part in self._stepped_parts(model):
+            subscript = _owning_subscript(model, part)
+            if subscript is None or model.kind(subscript.value) is not Kind.DEVICE:
+                continue
+            described = _describe_step(model, part)
+            if described is not None:
+                steps.setdefault(subscript, []).append(described)
+        reported: set[tuple[int, int]] = set()
+        for subscript, described in sorted(steps.items(), key=lambda item: (item[0].lineno, item[0].col_offset)):
+            position = (subscript.lineno, subscript.col_offset)
+            if position in reported:  # a[::2][::2]: both subscripts start here; report once
+                continue
+            reported.add(position)
+            yield self.finding(
+                subscript,
+                in_loop=model.in_loop(subscript),
+                subscript=model.segment(subscript, 40),
+                array=model.segment(subscript.value, 24),
+                step=" and ".join(dict.fromkeys(described)),
+            )
+
+    @staticmethod
+    def _stepped_parts(model: FileModel) -> Iterator[ast.expr]:
+        """Slices with a step, and ``slice(start, stop, step)`` calls."""
+        for node in model.nodes(ast.Slice):
+            if node.step is not None:
+                yield node
+        for call in model.nodes(ast.Call):
+            func = call.func
+            if isinstance(func, ast.Name) and func.id == "slice" and len(call.args) == 3 and model.lookup(func) is None:
+                yield call
+
+
+def _owning_subscript(model: FileModel, part: ast.expr) -> ast.Subscript | None:
+    """The subscript whose index is ``part`` (or a tuple holding it)."""
+    parent = model.parent(part)
+    if isinstance(parent, ast.Tuple):
+        holder = model.parent(parent)
+        if isinstance(holder, ast.Subscript) and holder.slice is parent:
+            return holder
+        return None
+    if isinstance(parent, ast.Subscript) and parent.slice is part:
+        return parent
+    return None
+
+
+def _describe_step(model: FileModel, part: ast.expr) -> str | None:
+    """``"step 2"``, ``"step 'k', which is not known to be 1"``, or None for a unit step."""
+    step = part.step if isinstance(part, ast.Slice) else part.args[2]  # type: ignore[attr-defined]
+    if isinstance(step, ast.Constant) and step.value is None:
+        return None
+    if isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.UAdd):
+        step = step.operand
+    value = model.const_int(step)
+    if value == 1:
+        return None
+    if value is not None:
+        return f"step {value}"
+    return f"step '{model.segment(step, 20)}', which is not known to be 1"

@@ -1,0 +1,197 @@
+"""CPN107: an object-dtype array (``dtype=object``, ``.astype(object)``)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel, Kind
+from ..model.imports import DEVICE_ROOTS
+from ..registry import Category, Invalid, Rule, Valid
+
+# Any text that can spell the object dtype; files without one skip the parse.
+_PRECHECK = re.compile(r"""object|['"][|=]?O[48]?['"]""")
+_OBJECT_STRING = re.compile(r"^[|=]?(O[48]?|object)$")
+
+# Syntactic spellings of the object dtype; the model confirms each one.
+_OBJECT_FORM = {
+    "any": [
+        {"kind": "identifier", "regex": r"^object_?$"},
+        {"kind": "attribute", "regex": r"\.object_$"},
+        {"kind": "string", "regex": r"""^[rRuU]?["'][|=]?(O[48]?|object)["']$"""},
+        {"kind": "call", "has": {"field": "function", "regex": r"(^|\.)dtype$"}},
+    ]
+}
+# `dtype=<form>` keywords, and forms passed positionally.
+_PATTERN = {
+    "rule": {
+        "any": [
+            {
+                "kind": "keyword_argument",
+                "all": [
+                    {"has": {"field": "name", "regex": r"^dtype$"}},
+                    {"has": {"field": "value", **_OBJECT_FORM}},
+                ],
+            },
+            {"all": [_OBJECT_FORM, {"inside": {"kind": "argument_list"}}]},
+        ]
+    }
+}
+
+# Device-numpy functions whose dtype may be passed positionally, and where.
+_POSITIONAL_DTYPE = {
+    "array": 1, "asarray": 1, "asanyarray": 1, "ascontiguousarray": 1,
+    "asfortranarray": 1, "zeros": 1, "ones": 1, "empty": 1, "full": 2,
+    "zeros_like": 1, "ones_like": 1, "empty_like": 1, "full_like": 2,
+    "fromiter": 1, "frombuffer": 1, "identity": 1, "ndarray": 1,
+}  # fmt: skip
+
+
+class ObjectDtype(Rule):
+    """
+    ## What it does
+    Reports a request for an object-dtype array made through NumPy (or
+    cuPyNumeric): `dtype=object`, `dtype="O"`, `dtype="object"`,
+    `dtype=np.object_` or `dtype=np.dtype(object)` on a NumPy call or on a
+    method of a NumPy array, the same spellings passed positionally where the
+    function takes its dtype positionally (`np.empty(n, object)`), and
+    `arr.astype(object)`. Reported at the `dtype` keyword or at the argument.
+
+    ## Why it does not scale on cuPyNumeric
+    An object array holds pointers to Python objects, and only the Python
+    interpreter can work on those. cuPyNumeric arrays hold numbers: an object
+    array cannot be split across GPUs or handed to a GPU kernel, so such code
+    either runs on the host through plain NumPy, one thread and no
+    parallelism, or fails, depending on the call and the version.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    records = np.array([("a", 1.5), ("bb", 2.0, 7)], dtype=object)
+    labels = np.empty(n, dtype=object)
+    ```
+
+    ## Use instead
+    Give the data a numeric representation (recipe RR-numeric): one numeric
+    array per field instead of an array of records; categories as integer
+    codes plus a Python list of names; ragged rows as one flat array plus an
+    offsets array; variable-length strings padded to a fixed width.
+    ```python
+    lengths = np.array([len(r) for r in rows])
+    offsets = np.concatenate(([0], np.cumsum(lengths)))
+    flat = np.array([v for r in rows for v in r], dtype=np.float64)
+    ```
+
+    ## Known false alarms
+    * Object arrays built with the host alias (`onp` beside
+      `import cupynumeric as np`) and `dtype=object` on other libraries'
+      calls (`pd.Series(..., dtype=object)`) are not reported.
+    * Comparisons such as `a.dtype == object` and `np.issubdtype(t,
+      np.object_)` only inspect a dtype and are not reported.
+    * Object arrays NumPy creates implicitly (ragged nested lists) and
+      structured dtypes with an object field are not detected.
+    """
+
+    code = "CPN107"
+    slug = "object-dtype"
+    category = Category.BLOCKS
+    recipe = "RR-numeric"
+    summary = "Object-dtype NumPy array"
+    message = (
+        "{call} makes an object-dtype array ({form}); cuPyNumeric arrays hold only numbers, so this "
+        "stays on the host or fails: restructure the data into numeric arrays (RR-numeric)"
+    )
+
+    valid = (
+        Valid("import numpy as np\na = np.array([1, 2, 3], dtype=np.float64)\nb = np.zeros(4, 'f8')\nc = a.astype(int)\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nlabels = onp.empty(4, dtype=object)\nboxed = onp.asarray([1, 'a'], dtype='O')\n"),
+        Valid("import numpy as np\nimport pandas as pd\ns = pd.Series(['a', 'b'], dtype=object)\nt = s.astype(object)\n"),
+        Valid(
+            "import numpy as np\ndef is_boxed(a):\n    return a.dtype == object or np.issubdtype(a.dtype, np.object_)\n"
+            "kind = np.dtype('O')\n"
+        ),
+        Valid("import numpy as np\nclass Cell(object):\n    pass\nx = isinstance(3, object)\n"),
+        Valid("import numpy as np\nobject = float\na = np.zeros(3, dtype=object)\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\nrows = np.array([[1], [2, 3]], dtype=object)\n", line=2, contains="dtype=object"),
+        Invalid("import numpy as np\nlabels = np.empty(5, dtype='O')\n", line=2, contains="'O'"),
+        Invalid("import numpy as np\na = np.arange(4)\nboxed = a.astype(object)\n", line=3, contains="a.astype"),
+        Invalid("import cupynumeric as cpn\nbuf = cpn.full(3, None, dtype=cpn.object_)\n", line=2),
+        Invalid("import numpy as np\nslots = np.empty(8, object)\n", line=2),
+        Invalid("from numpy import zeros, dtype\ncells = zeros(4, dtype=dtype('object'))\n", line=2),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy() or not _PRECHECK.search(model.source):
+            return
+        structural = model.structural
+        reported: set[tuple[int, int]] = set()
+        for match in structural.find_all(_PATTERN):
+            site = _site(model, structural.ast_nodes_at(match, ast.keyword, ast.expr))
+            if site is None:
+                continue
+            node, call, value = site
+            position = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
+            if position in reported or not _takes_dtype_here(model, call, node):
+                continue
+            form = _object_form(model, value)
+            if form is None:
+                continue
+            reported.add(position)
+            yield self.finding(
+                node,
+                in_loop=model.in_loop(node),
+                call=model.segment(call.func, 40) + "(...)",
+                form=f"dtype={form}" if isinstance(node, ast.keyword) else form,
+            )
+
+
+def _site(model: FileModel, candidates: Iterator[ast.AST]) -> tuple[ast.AST, ast.Call, ast.expr] | None:
+    """(reported node, the call it belongs to, the dtype value) for a match."""
+    for node in candidates:
+        parent = model.parent(node)
+        if not isinstance(parent, ast.Call):
+            continue
+        if isinstance(node, ast.keyword) and node.arg == "dtype":
+            return node, parent, node.value
+        if isinstance(node, ast.expr) and node in parent.args:
+            return node, parent, node
+    return None
+
+
+def _takes_dtype_here(model: FileModel, call: ast.Call, node: ast.AST) -> bool:
+    """Is ``node`` the dtype of a device-numpy call or of a device array's method?"""
+    func = call.func
+    api = model.call_api(call)
+    if api is not None:
+        if isinstance(node, ast.keyword):
+            return api != "dtype"
+        position = _POSITIONAL_DTYPE.get(api)
+        return position is not None and position < len(call.args) and call.args[position] is node
+    if isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.DEVICE:
+        if isinstance(node, ast.keyword):
+            return True
+        return func.attr == "astype" and bool(call.args) and call.args[0] is node
+    return False
+
+
+def _object_form(model: FileModel, value: ast.expr) -> str | None:
+    """How ``value`` spells the object dtype (for the message), or None."""
+    if isinstance(value, ast.Name) and value.id == "object":
+        return "object" if model.lookup(value) is None else None
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return repr(value.value) if _OBJECT_STRING.match(value.value) else None
+    if isinstance(value, (ast.Name, ast.Attribute)):
+        qualname = model.qualname(value) or ""
+        root, _, tail = qualname.partition(".")
+        return model.segment(value, 30) if root in DEVICE_ROOTS and tail == "object_" else None
+    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+        qualname = model.qualname(value.func) or ""
+        root, _, tail = qualname.partition(".")
+        if root in DEVICE_ROOTS and tail == "dtype" and _object_form(model, value.args[0]) is not None:
+            return model.segment(value, 30)
+    return None

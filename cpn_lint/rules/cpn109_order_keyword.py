@@ -1,0 +1,217 @@
+"""CPN109: an ``order=`` memory-layout request on a device-numpy call or array method.
+
+What cuPyNumeric 26.6 does with the keyword (read from its source): a reshape
+(and so ``ravel``/``flatten``, which reshape) with an order other than
+``'C'`` or ``'A'`` copies the array through host NumPy with a warning;
+``'A'`` is treated as ``'C'``; every other call accepts ``order=`` and ignores
+it. ``order='C'`` is the default and what cuPyNumeric does anyway, and
+``order=None`` asks for nothing, so neither is reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel, Kind
+from ..registry import Category, Invalid, Rule, Valid
+
+_PRECHECK = re.compile(r"""\border\s*=|[(,]\s*[rRuU]?['"][FAKfak]['"]""")
+# `order=<anything>`, and a one-letter layout string passed positionally.
+_PATTERN = {
+    "rule": {
+        "any": [
+            {"kind": "keyword_argument", "has": {"field": "name", "regex": r"^order$"}},
+            {"kind": "string", "regex": r"""^[rRuU]?["'][FAKfak]["']$""", "inside": {"kind": "argument_list"}},
+        ]
+    }
+}
+
+# `order=` here names structured-array fields to sort by, not a memory layout.
+_FIELD_ORDER = frozenset({"sort", "argsort", "partition", "argpartition"})
+# Index arithmetic that supports both orders on the distributed path.
+_INDEX_ORDER = frozenset({"unravel_index", "ravel_multi_index"})
+# Calls that reshape: a non-C order falls back to host NumPy.
+_RESHAPES = frozenset({"reshape", "ravel", "flatten"})
+# Where the order may be passed positionally: device-numpy functions, and
+# methods of a device array.
+_POSITIONAL_ORDER = {
+    "reshape": 2, "ravel": 1, "copy": 1, "asarray": 2, "asanyarray": 2,
+    "array": 3, "zeros": 2, "ones": 2, "empty": 2, "full": 3,
+    "zeros_like": 2, "ones_like": 2, "empty_like": 2, "full_like": 3,
+}  # fmt: skip
+_POSITIONAL_ORDER_METHODS = {"ravel": 0, "flatten": 0, "copy": 0, "tobytes": 0, "astype": 1}
+
+
+class OrderKeyword(Rule):
+    """
+    ## What it does
+    Reports the `order=` keyword — `'F'`, `'A'`, `'K'` or a value not written
+    as a literal — on a NumPy call (`np.asarray(x, order="F")`,
+    `np.reshape(a, s, order="F")`, `np.zeros(s, order="F")`, ufuncs) or on a
+    method of a NumPy array (`a.reshape(m, n, order="F")`,
+    `a.flatten(order="F")`, `a.copy(order="F")`, `a.astype(t, order="F")`).
+    Reported at the keyword. A literal layout passed by position where the
+    call takes its order positionally (`a.flatten("F")`, `a.ravel("K")`,
+    `np.reshape(a, s, "F")`) is reported at that argument.
+
+    `order="C"` is not reported: it is the default and the only layout
+    cuPyNumeric uses, so it asks for nothing new. `order=None` is not a
+    request either.
+
+    ## Why it does not scale on cuPyNumeric
+    A distributed array has no single buffer, so "Fortran order" has no
+    meaning for it. cuPyNumeric handles the keyword call by call: a reshape,
+    `ravel` or `flatten` in Fortran or memory order copies the data through
+    host NumPy with a warning, on every call; `order="A"` is read as `"C"`,
+    which changes the element order for inputs NumPy would have seen as
+    Fortran-contiguous; the other calls accept the keyword and ignore it, so
+    code that relies on the layout (a C or Fortran extension, a raw-bytes
+    view) silently gets something else.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    a = np.asarray(data, order="F")
+    cols = a.reshape((m, n), order="F")
+    flat = cols.flatten(order="F")
+    ```
+
+    ## Use instead
+    Drop `order=` on the distributed path; where a column-major element order
+    is what the algorithm needs, say it with a transpose
+    (`a.T.reshape(-1)` instead of `a.reshape(-1, order="F")`). When an
+    extension needs a Fortran buffer, convert once at the host boundary
+    (recipe RR-order):
+    ```python
+    import numpy as onp
+
+    host = onp.asfortranarray(onp.asarray(a))
+    fortran_solver(host)
+    ```
+
+    ## Known false alarms
+    * A wrapper that forwards its own `order` argument
+      (`np.asarray(x, order=order)`) is reported even when every caller
+      passes `"C"`; drop the parameter or add `# noqa: CPN109`.
+    * `order=` on the host alias (`onp.asarray(x, order="F")` beside
+      `import cupynumeric as np`), on other libraries (`pd.DataFrame`,
+      `sorted`), the structured-field `order=` of `np.sort`, `np.argsort`,
+      `np.partition` and `np.argpartition`, and the index arithmetic of
+      `np.unravel_index`/`np.ravel_multi_index` are not reported. A method
+      call on a value the model cannot show to be an array stays quiet.
+    """
+
+    code = "CPN109"
+    slug = "order-keyword"
+    category = Category.BLOCKS
+    recipe = "RR-order"
+    summary = "Memory-layout order= on a NumPy call or array method"
+    message = "order={value} on {call} {effect}; drop order= and convert layout at a host boundary (RR-order)"
+
+    valid = (
+        Valid("import numpy as np\na = np.arange(6)\nb = a.reshape((2, 3), order='C')\nc = np.asarray(a, order=None)\nd = a.ravel()\n"),
+        Valid(
+            "import cupynumeric as np\nimport numpy as onp\nhost = onp.asarray([[1.0, 2.0]], order='F')\n"
+            "fort = onp.asfortranarray(host)\nflat = host.flatten(order='F')\n"
+        ),
+        Valid(
+            "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'a': [2, 1]})\n"
+            "x = df.sort_values('a')\nnames = sorted(['b', 'a'])\ny = pd.Categorical(['a'], ordered=True)\n"
+        ),
+        Valid(
+            "import numpy as np\nrec = np.array([(1, 2.0)], dtype=[('x', int), ('y', float)])\n"
+            "s = np.sort(rec, order='y')\ni = np.argsort(rec, order=['x', 'y'])\nrec.sort(order='x')\n"
+            "p = np.partition(rec, 0, order='y')\n"
+        ),
+        Valid("import numpy as np\nidx = np.unravel_index(np.arange(4), (2, 2), order='F')\nflat = np.ravel_multi_index(idx, (2, 2), order='F')\n"),
+        Valid("import numpy as np\ndef view(x, order):\n    return x.reshape(-1, order=order)\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\ndata = [[1.0, 2.0], [3.0, 4.0]]\na = np.asarray(data, order='F')\n", line=3, contains="ignored"),
+        Invalid("import numpy as np\na = np.arange(6.0)\nb = a.reshape((2, 3), order='F')\n", line=3, contains="host NumPy"),
+        Invalid("import numpy as np\nm = np.ones((3, 4))\nflat = m.flatten(order='F')\n", line=3, contains="m.flatten"),
+        Invalid("import cupynumeric as np\nz = np.zeros((4, 4), order='F')\n", line=2),
+        Invalid("import numpy as np\na = np.ones((2, 2))\nv = np.ravel(a, order='K')\n", line=3),
+        Invalid("import numpy as np\nm = np.ones((3, 4))\ncols = m.ravel('F')\n", line=3, contains="order='F'"),
+        Invalid("import numpy as np\ndef as_matrix(x, order='C'):\n    return np.asarray(x, order=order)\n", line=3, contains="not known"),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy() or not _PRECHECK.search(model.source):
+            return
+        structural = model.structural
+        for match in structural.find_all(_PATTERN):
+            site = _site(model, structural.ast_nodes_at(match, ast.keyword, ast.Constant))
+            if site is None:
+                continue
+            node, call, value = site
+            name = _layout_call(model, call, node)
+            if name is None:
+                continue
+            order = _requested_order(value)
+            if order in ("C", None):
+                continue
+            yield self.finding(
+                node,
+                in_loop=model.in_loop(node),
+                value=model.segment(value, 20),
+                call=model.segment(call.func, 40) + "(...)",
+                effect=_effect(name, order),
+            )
+
+
+def _site(model: FileModel, candidates: Iterator[ast.AST]) -> tuple[ast.AST, ast.Call, ast.expr] | None:
+    """(reported node, its call, the order value) for a keyword or positional match."""
+    for node in candidates:
+        parent = model.parent(node)
+        if not isinstance(parent, ast.Call):
+            continue
+        if isinstance(node, ast.keyword) and node.arg == "order":
+            return node, parent, node.value
+        if isinstance(node, ast.Constant) and node in parent.args:
+            return node, parent, node
+    return None
+
+
+def _layout_call(model: FileModel, call: ast.Call, node: ast.AST) -> str | None:
+    """The API or method name when ``node`` is a memory-layout order of ``call``."""
+    api = model.call_api(call)
+    func = call.func
+    if api is not None:
+        name = api.rpartition(".")[2]
+        positions = _POSITIONAL_ORDER if "." not in api else {}
+    elif isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.DEVICE:
+        name = func.attr
+        positions = _POSITIONAL_ORDER_METHODS
+    else:
+        return None
+    if name in _FIELD_ORDER or name in _INDEX_ORDER:
+        return None
+    if isinstance(node, ast.keyword):
+        return name
+    position = positions.get(name)
+    return name if position is not None and position < len(call.args) and call.args[position] is node else None
+
+
+def _requested_order(value: ast.expr) -> str | None:
+    """``"F"``/``"A"``/``"K"``/``"C"`` for a literal, None for ``None``, ``"?"`` otherwise."""
+    if isinstance(value, ast.Constant):
+        if value.value is None:
+            return None
+        if isinstance(value.value, str):
+            return value.value.upper()
+    return "?"
+
+
+def _effect(name: str, order: str) -> str:
+    if order == "?":
+        return "is not known to be 'C'; any other layout is ignored or sent through host NumPy by cuPyNumeric"
+    if name in _RESHAPES:
+        if order == "A":
+            return "is read as 'C' by cuPyNumeric, which reorders elements NumPy would read in Fortran order"
+        return "makes cuPyNumeric copy the array through host NumPy on every call"
+    return "is ignored by cuPyNumeric: a distributed array has no C or Fortran memory layout"

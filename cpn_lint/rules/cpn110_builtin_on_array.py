@@ -1,0 +1,195 @@
+"""CPN110: a Python builtin (``sum``, ``max``, ``sorted``, ``list``, ...) that iterates a device array."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel
+from ..registry import Category, Invalid, Rule, Valid
+
+# Builtins that consume an iterable, with the NumPy way to say the same thing.
+_CONSUMERS: dict[str, str] = {
+    "sum": "np.sum",
+    "min": "np.min",
+    "max": "np.max",
+    "any": "np.any",
+    "all": "np.all",
+    "sorted": "np.sort",
+    "set": "np.unique",
+    "frozenset": "np.unique",
+    "list": "the array itself, or one .tolist() at a host boundary",
+    "tuple": "the array itself, or one .tolist() at a host boundary",
+    "dict": "whole-array operations, or one .tolist() at a host boundary",
+    "reversed": "np.flip",
+    "iter": "whole-array operations",
+    "map": "a whole-array expression (NumPy ufuncs apply elementwise)",
+    "filter": "a boolean mask (a[cond])",
+    "enumerate": "whole-array operations with np.arange for the positions",
+    "zip": "whole-array operations on the arrays together",
+}
+# Builtins that iterate lazily and pass the items on; `enumerate(arr)` and
+# `zip(arr, ...)` on their own are loops over an array (CPN101/CPN103), so
+# they are reported only inside a consumer such as `dict(enumerate(arr))`.
+_LAZY = frozenset({"map", "filter", "reversed", "iter", "enumerate", "zip"})
+_ONLY_INSIDE_CONSUMER = frozenset({"enumerate", "zip"})
+# Builtin names `from numpy import *` replaces with NumPy's own functions.
+_NUMPY_STAR_NAMES = frozenset({"sum", "min", "max", "any", "all", "abs", "round"})
+
+
+class BuiltinOnArray(Rule):
+    """
+    ## What it does
+    Reports a Python builtin that walks through a NumPy array item by item:
+    `sum(a)`, `min(a)`, `max(a)`, `any(mask)`, `all(mask)`, `sorted(a)`,
+    `list(a)`, `tuple(a)`, `set(a)`, `frozenset(a)`, `reversed(a)`,
+    `iter(a)`, `map(f, a)`, `filter(f, a)`, and consumers of those such as
+    `dict(enumerate(a))` or `list(zip(a, b))` (one finding, at the outermost
+    call). `min`/`max` are reported only with a single positional argument:
+    `max(a, b)` compares two values and does not iterate.
+
+    `len(a)` is not reported: it reads the length from the array's shape and
+    touches no data.
+
+    ## Why it does not scale on cuPyNumeric
+    A Python builtin knows nothing about arrays: it asks the array for its
+    items one at a time through the iteration protocol. On cuPyNumeric every
+    item is a separate host-side fetch from a distributed array, with a
+    synchronisation each time, so a reduction that one GPU task could do in
+    parallel becomes a serial Python loop — the same problem as iterating
+    over an array with `for`.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    errors = np.abs(predicted - observed)
+    total = sum(errors)
+    worst = max(errors)
+    ok = all(errors < 1e-3)
+    ```
+
+    ## Use instead
+    ```python
+    total = np.sum(errors)
+    worst = np.max(errors)
+    ok = np.all(errors < 1e-3)
+    ```
+    Wrap the result in `float(...)`/`bool(...)` only where a Python value is
+    really needed, once, outside the hot loop (recipe RR-loop).
+
+    ## Known false alarms
+    Builtins applied to lists, tuples, generators and ranges, to `a.shape`
+    or `a.tolist()`, to arrays of the host alias (`onp` beside
+    `import cupynumeric as np`) and to values the model cannot show to be
+    arrays are not reported; neither are names that shadow a builtin (a local
+    `def sum(...)`, `from numpy import max`, `from numpy import *`).
+    """
+
+    code = "CPN110"
+    slug = "builtin-on-array"
+    category = Category.BLOCKS
+    recipe = "RR-loop"
+    summary = "Python builtin iterating a NumPy array"
+    message = (
+        "{call} iterates array '{array}' one item at a time through Python, a host fetch per item; "
+        "use {replacement} instead (RR-loop)"
+    )
+
+    valid = (
+        Valid("import numpy as np\na = np.arange(10)\nn = len(a)\ntotal = np.sum(a)\nrows = max(a.shape)\ndims = tuple(a.shape)\n"),
+        Valid("import numpy as np\ntotal = sum(x for x in range(3))\nbest = max([1, 2, 3])\nnames = sorted({'b', 'a'})\n"),
+        Valid("import numpy as np\na = np.arange(4)\nitems = list(a.tolist())\nfirst = min(a.tolist())\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.arange(5)\ns = sum(h)\nm = max(h)\n"),
+        Valid("import numpy as np\ndef sum(values):\n    return np.sum(values)\na = np.ones(3)\nt = sum(a)\n"),
+        Valid("import numpy as np\na = np.ones(3)\nb = np.zeros(3)\nc = max(a, b)\n"),
+        Valid("from numpy import *\na = arange(3)\nt = sum(a)\nm = max(a)\n"),
+        Valid("import numpy as np\na = np.ones(3)\nfor i, v in enumerate(a):\n    print(i, v)\npairs = zip(a, a)\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\nerr = np.abs(np.ones(5) - 0.5)\ntotal = sum(err)\n", line=3, contains="np.sum"),
+        Invalid("import numpy as np\na = np.arange(6)\npeak = max(a, key=abs)\n", line=3, contains="'a'"),
+        Invalid("import numpy as np\nmask = np.ones(4) > 0\nok = any(mask)\n", line=3),
+        Invalid("import numpy as np\na = np.arange(4)\nlookup = dict(enumerate(a))\n", line=3, contains="dict(enumerate(a))"),
+        Invalid("import numpy as np\na = np.linspace(0, 1, 5)\nvals = list(map(float, a))\n", line=3),
+        Invalid("import numpy as np\ndef ordered(x: np.ndarray):\n    return sorted(x)\n", line=3, contains="np.sort"),
+        Invalid("import numpy as np\na = np.arange(5)\nfor v in reversed(a):\n    print(v)\n", line=3, contains="np.flip"),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy():
+            return
+        star_numpy = any(m.split(".", 1)[0] in ("numpy", "cupynumeric") for m in model.imports.star_imports)
+        for call in model.nodes(ast.Call):
+            name = _builtin_name(model, call, star_numpy)
+            if name is None or name in _ONLY_INSIDE_CONSUMER:
+                continue
+            array = _iterated_array(model, call, star_numpy)
+            if array is None or _consumed_further_out(model, call, star_numpy):
+                continue
+            yield self.finding(
+                call,
+                in_loop=model.in_loop(call),
+                call=model.segment(call, 40),
+                array=model.segment(array, 24),
+                replacement=_CONSUMERS[name],
+            )
+
+
+def _builtin_name(model: FileModel, call: ast.Call, star_numpy: bool) -> str | None:
+    """The builtin a call invokes, when it is one of ours and not shadowed."""
+    func = call.func
+    if not isinstance(func, ast.Name) or func.id not in _CONSUMERS or model.lookup(func) is not None:
+        return None
+    if star_numpy and func.id in _NUMPY_STAR_NAMES:
+        return None
+    return func.id
+
+
+def _iterated_array(model: FileModel, call: ast.Call, star_numpy: bool) -> ast.expr | None:
+    """The device array a builtin call iterates (directly or through lazy builtins)."""
+    name = _builtin_name(model, call, star_numpy)
+    if name is None:
+        return None
+    for argument in _iterables(name, call):
+        if isinstance(argument, ast.Starred):
+            continue
+        if model.is_array(argument):
+            return argument
+        if isinstance(argument, ast.Call) and _builtin_name(model, argument, star_numpy) in _LAZY:
+            inner = _iterated_array(model, argument, star_numpy)
+            if inner is not None:
+                return inner
+    return None
+
+
+def _iterables(name: str, call: ast.Call) -> list[ast.expr]:
+    """The arguments the builtin iterates over."""
+    args = call.args
+    if name in ("min", "max"):
+        return args[:1] if len(args) == 1 else []  # max(a, b) compares, it does not iterate
+    if name == "map":
+        return args[1:]
+    if name == "filter":
+        return args[1:2]
+    if name == "zip":
+        return list(args)
+    return args[:1]
+
+
+def _consumed_further_out(model: FileModel, call: ast.Call, star_numpy: bool) -> bool:
+    """``map(f, a)`` inside ``list(...)`` or ``dict(enumerate(...))``: the
+    consumer further out carries the one finding for the chain."""
+    node: ast.AST = call
+    while _builtin_name(model, node, star_numpy) in _LAZY:  # type: ignore[arg-type]
+        parent = model.parent(node)
+        if not isinstance(parent, ast.Call):
+            return False
+        parent_name = _builtin_name(model, parent, star_numpy)
+        if parent_name is None or node not in _iterables(parent_name, parent):
+            return False
+        if parent_name not in _ONLY_INSIDE_CONSUMER:
+            return True
+        node = parent
+    return False
