@@ -4,6 +4,23 @@
 flake8 checked (clean ones included, which a verdict needs) and carrying each
 finding's rule metadata from the registry. ``cpn-verdict --from-flake8`` reads
 it back.
+
+The document, schema ``cpn-lint/flake8-findings``:
+
+* ``schema_version`` 2 (version 1 lacked ``in_loop`` and ``data``; readers
+  accept both);
+* ``tool``: ``{name, version}``; ``files_scanned``: every path flake8 checked;
+* ``findings``: one object per finding: ``code``, ``name`` (the rule's slug),
+  ``category``, ``recipe``, ``message`` (without the code), ``filename``,
+  ``location`` ``{row, column}`` (1-based, as flake8 prints them),
+  ``physical_line``, ``in_loop`` (true/false, or null when unknown) and
+  ``data`` (the rule's machine-readable facts, such as the API name of a
+  CPN401 or the workload kind of a CPN410; null when unknown).
+
+flake8 hands a formatter only each finding's text, so ``in_loop`` and
+``data`` are recovered at the end of the run by analysing again, with just
+the codes found, the files that had findings; a file that changed meanwhile
+or cannot be read gets nulls.
 """
 
 from __future__ import annotations
@@ -14,10 +31,11 @@ from typing import Any
 from flake8.formatting.base import BaseFormatter
 
 from . import __version__
+from .engine import LintOptions, analyze_source
 from .registry import load_rules
 
 SCHEMA = "cpn-lint/flake8-findings"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class CpnJsonFormatter(BaseFormatter):
@@ -43,10 +61,34 @@ class CpnJsonFormatter(BaseFormatter):
                 "filename": error.filename,
                 "location": {"row": error.line_number, "column": error.column_number},
                 "physical_line": (error.physical_line or "").rstrip("\n") or None,
+                "in_loop": None,
+                "data": None,
             }
         )
 
+    def _add_facts(self) -> None:
+        """Fill ``in_loop``/``data`` from a second analysis of each file with findings."""
+        codes_by_file: dict[str, set[str]] = {}
+        for item in self._findings:
+            if item["code"].startswith("CPN"):
+                codes_by_file.setdefault(item["filename"], set()).add(item["code"])
+        facts: dict[tuple[str, str, int, int], tuple[bool, dict[str, Any]]] = {}
+        for filename, codes in codes_by_file.items():
+            try:
+                with open(filename, "rb") as handle:
+                    raw = handle.read()
+                result = analyze_source(raw, filename, LintOptions(assessment=True, codes=frozenset(codes)))
+            except Exception:  # unreadable or changed: leave the nulls
+                continue
+            for f in result.findings:
+                facts[(filename, f.code, f.line, f.col + 1)] = (f.in_loop, dict(f.data))
+        for item in self._findings:
+            key = (item["filename"], item["code"], item["location"]["row"], item["location"]["column"])
+            if key in facts:
+                item["in_loop"], item["data"] = facts[key]
+
     def stop(self) -> None:
+        self._add_facts()
         document = {
             "schema": SCHEMA,
             "schema_version": SCHEMA_VERSION,
@@ -54,7 +96,7 @@ class CpnJsonFormatter(BaseFormatter):
             "files_scanned": sorted(set(self._files)),
             "findings": self._findings,
         }
-        self._write(json.dumps(document, indent=2, ensure_ascii=False))
+        self._write(json.dumps(document, indent=2, ensure_ascii=False, default=str))
         super().stop()  # closes --output-file; forgetting it loses the output
 
     def show_statistics(self, statistics: Any) -> None:  # statistics would corrupt the JSON

@@ -1,0 +1,311 @@
+"""Find what to assess and run the engine on it, in process.
+
+Paths may be files, folders and Jupyter notebooks. Folders are walked in a
+stable order, skipping hidden folders, virtual environments and build output,
+and following a symlinked folder only once (a symlink loop ends the descent).
+A notebook's code cells are joined into one module, as the kernel runs them,
+with IPython magics and shell lines blanked out; a finding's line is mapped
+back to ``notebook.ipynb:cell N:line M``, where N counts every cell of the
+notebook from 1, as a notebook viewer shows them.
+
+Input problems (a missing path, an unreadable file, a notebook that is not
+JSON, a cell that does not parse) become one-line messages; everything else
+is still assessed.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import stat
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from ..engine import FileResult, LintOptions, analyze_source
+
+SKIPPED_DIRS = frozenset({
+    "__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env",
+    "__pypackages__", "htmlcov",
+})
+SOURCE_SUFFIXES = (".py", ".ipynb")
+
+# Cell magics whose body is Python run by the kernel (the first line is the magic).
+PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
+_MAGIC_LINE = re.compile(r"^\s*(%|!)")
+_MAGIC_ASSIGN = re.compile(r"^\s*[\w.,\s\[\]()]+=\s*[%!]")
+_HELP_LINE = re.compile(r"^\s*(\?\??[\w.]+|[\w.]+\?\??)\s*$")
+
+
+@dataclass
+class Unit:
+    """One assessed input: a Python file or a notebook."""
+
+    path: str  # as displayed and cited
+    result: FileResult
+    cells: list[tuple[int, int]] | None = None  # notebook: combined line -> (cell, line in cell)
+    errors: list[str] = field(default_factory=list)  # one-line input problems
+    line_count: int | None = None
+    # quoted lines when there is no model (flake8 input): line -> text
+    quotes: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def is_notebook(self) -> bool:
+        return self.cells is not None
+
+    def cite(self, line: int) -> str:
+        """``path:line``, or ``notebook.ipynb:cell N:line M``."""
+        if self.cells is not None:
+            if 1 <= line <= len(self.cells):
+                cell, cell_line = self.cells[line - 1]
+                return f"{self.path}:cell {cell}:line {cell_line}"
+            return f"{self.path}:line {line}"
+        return f"{self.path}:{line}"
+
+    def cell_of(self, line: int) -> tuple[int, int] | None:
+        if self.cells is not None and 1 <= line <= len(self.cells):
+            return self.cells[line - 1]
+        return None
+
+    def raw_line(self, line: int) -> str:
+        """The source line as written (no stripping), or "" if unknown."""
+        model = self.result.model
+        if model is not None:
+            return model.lines[line - 1] if 1 <= line <= len(model.lines) else ""
+        return self.quotes.get(line, "").rstrip("\r\n")
+
+    def quote(self, line: int) -> str:
+        return self.raw_line(line).strip()
+
+
+# ------------------------------------------------------------------ discovery
+def discover(paths: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The files to assess under ``paths`` (sorted, unique), and input errors."""
+    files: list[str] = []
+    errors: list[str] = []
+    seen: set[str] = set()
+    for raw in paths:
+        path = Path(raw)
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            errors.append(f"{raw}: no such file or directory")
+            continue
+        except OSError as exc:
+            errors.append(f"{raw}: cannot be read ({exc.strerror or exc})")
+            continue
+        if stat.S_ISDIR(mode):
+            found = list(_walk(path, errors))
+        else:
+            found = [str(path)]
+        for item in found:
+            key = os.path.normcase(os.path.abspath(item))
+            if key not in seen:
+                seen.add(key)
+                files.append(item)
+    return files, errors
+
+
+def _is_venv(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "pyvenv.cfg"))
+
+
+def _skip_dir(name: str, full: str) -> bool:
+    return (
+        name.startswith(".")
+        or name in SKIPPED_DIRS
+        or name.endswith(".egg-info")
+        or _is_venv(full)
+    )
+
+
+def _walk(root: Path, errors: list[str]) -> Iterator[str]:
+    """Source files under ``root``, in sorted order, each real folder once."""
+    visited: set[tuple[int, int]] = set()
+
+    def onerror(exc: OSError) -> None:
+        errors.append(f"{exc.filename}: cannot be listed ({exc.strerror or exc})")
+
+    found: list[str] = []
+    for current, dirs, names in os.walk(root, followlinks=True, onerror=onerror):
+        try:
+            st = os.stat(current)
+            key = (st.st_dev, st.st_ino)
+        except OSError:
+            dirs[:] = []
+            continue
+        if key in visited:  # a symlink back into the tree: do not descend again
+            dirs[:] = []
+            continue
+        visited.add(key)
+        dirs[:] = sorted(d for d in dirs if not _skip_dir(d, os.path.join(current, d)))
+        for name in sorted(names):
+            if name.endswith(SOURCE_SUFFIXES) and not name.startswith("."):
+                found.append(os.path.join(current, name))
+    yield from sorted(found, key=lambda p: Path(p).parts)
+
+
+# ------------------------------------------------------------------ analysis
+def assess_paths(
+    files: Sequence[str],
+    options: LintOptions,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Unit]:
+    """Run the engine on every file; never raises on bad input."""
+    units: list[Unit] = []
+    for index, path in enumerate(files, start=1):
+        units.append(assess_file(path, options))
+        if progress is not None:
+            progress(index, len(files))
+    return units
+
+
+def assess_file(path: str, options: LintOptions) -> Unit:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        result = FileResult(path, error=f"cannot be read ({reason})")
+        return Unit(path, result, errors=[f"{path}: {result.error}"])
+    if path.endswith(".ipynb"):
+        return assess_notebook(path, raw, options)
+    result = analyze_source(raw, path, options, keep_model=True)
+    errors = [f"{path}: {result.error}"] if result.error else []
+    return Unit(path, result, errors=errors, line_count=result.lines)
+
+
+# ------------------------------------------------------------------ notebooks
+class NotebookError(ValueError):
+    """A notebook that cannot be read as one (one-line reason)."""
+
+
+def notebook_cells(raw: bytes) -> list[tuple[str, str]]:
+    """(cell_type, source) of every cell, nbformat 4 or 3; raises NotebookError."""
+    try:
+        document = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise NotebookError(f"not valid UTF-8 (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise NotebookError(f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise NotebookError("JSON nested too deeply") from None
+    if not isinstance(document, dict):
+        raise NotebookError("not a notebook (the JSON document is not an object)")
+    if "cells" in document:
+        cells = document["cells"]
+        source_key = "source"
+    elif isinstance(document.get("worksheets"), list):  # nbformat 3
+        cells = [c for ws in document["worksheets"] if isinstance(ws, dict) for c in ws.get("cells", [])]
+        source_key = "input"
+    else:
+        raise NotebookError("not a notebook (no 'cells' list)")
+    if not isinstance(cells, list):
+        raise NotebookError("not a notebook ('cells' is not a list)")
+    out: list[tuple[str, str]] = []
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict):
+            raise NotebookError(f"cell {number} is not an object")
+        source = cell.get(source_key, "")
+        if isinstance(source, list) and all(isinstance(s, str) for s in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            raise NotebookError(f"cell {number} has a malformed source")
+        out.append((str(cell.get("cell_type", "")), source))
+    return out
+
+
+def python_of_cell(source: str) -> str | None:
+    """The cell's Python with IPython syntax blanked, keeping line numbers;
+    None when the whole cell is a non-Python cell magic (%%bash, %%html...)."""
+    lines = source.splitlines()
+    if lines and lines[0].lstrip().startswith("%%"):
+        magic = lines[0].lstrip()[2:].split(maxsplit=1)
+        if not magic or magic[0] not in PYTHON_CELL_MAGICS:
+            return None
+        lines[0] = ""
+    cleaned: list[str] = []
+    for line in lines:
+        if _MAGIC_LINE.match(line) or _HELP_LINE.match(line) or _MAGIC_ASSIGN.match(line):
+            indent = line[: len(line) - len(line.lstrip())]
+            # keep a block that held only the magic valid Python
+            cleaned.append(f"{indent}pass" if indent else "")
+        else:
+            cleaned.append(line)
+    return "\n".join(cleaned)
+
+
+def assess_notebook(path: str, raw: bytes, options: LintOptions) -> Unit:
+    try:
+        cells = notebook_cells(raw)
+    except NotebookError as exc:
+        result = FileResult(path, error=str(exc))
+        return Unit(path, result, cells=[], errors=[f"{path}: {exc}"])
+    errors: list[str] = []
+    pieces: list[str] = []
+    mapping: list[tuple[int, int]] = []
+    for number, (cell_type, source) in enumerate(cells, start=1):
+        if cell_type != "code":
+            continue
+        code = python_of_cell(source)
+        if code is None or not code.strip():
+            continue
+        problem = _cell_problem(code)
+        if problem:
+            errors.append(f"{path}:cell {number}: {problem}; cell skipped")
+            continue
+        cell_lines = code.split("\n")
+        pieces.extend(cell_lines)
+        mapping.extend((number, i) for i in range(1, len(cell_lines) + 1))
+    combined = "\n".join(pieces) + ("\n" if pieces else "")
+    result = analyze_source(combined, path, options, keep_model=True)
+    if result.error:  # cannot happen for cells that parse alone, but never lose it
+        errors.append(f"{path}: {result.error}")
+    return Unit(path, result, cells=mapping, errors=errors, line_count=len(mapping))
+
+
+def _cell_problem(code: str) -> str | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(code)
+    except SyntaxError as exc:
+        return f"does not parse: {exc.msg} (line {exc.lineno})"
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return f"cannot be parsed ({type(exc).__name__})"
+    return None
+
+
+# ------------------------------------------------------------------ progress
+class Progress:
+    """``cpn-verdict: 120/340 files`` on stderr, only for a terminal and many files."""
+
+    THRESHOLD = 20
+
+    def __init__(self, total: int, stream=None) -> None:  # type: ignore[no-untyped-def]
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = total >= self.THRESHOLD and _isatty(self.stream)
+        self._shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        self.stream.write(f"\rcpn-verdict: {done}/{total} files")
+        self.stream.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        if self._shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def _isatty(stream) -> bool:  # type: ignore[no-untyped-def]
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+

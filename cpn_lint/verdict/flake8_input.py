@@ -1,0 +1,186 @@
+"""``cpn-verdict --from-flake8 FILE|-``: assess an existing flake8 run.
+
+Two inputs are understood:
+
+* flake8's default text format, ``path:line:col: CODE message`` per line
+  (``--show-source`` blocks, ``--count`` totals and ``--statistics`` lines are
+  recognised and passed over);
+* the plugin's own document, ``flake8 --format=cpn-json`` (see
+  :mod:`cpn_lint.formatters`), which also lists the files that had no finding
+  and carries each finding's loop context and facts.
+
+Nothing is dropped silently: a line that is neither raises
+:class:`Flake8InputError` naming it; codes of other plugins are counted and
+reported; flake8's own E902 (file not readable) and E999 (does not parse)
+become input errors for the file, because cpn-lint's checks did not run there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine import FileResult
+from ..findings import Finding
+from ..formatters import SCHEMA, SCHEMA_VERSION
+from ..registry import load_rules
+from .collect import Unit
+
+_FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z][A-Z0-9]*\d) ?(?P<text>.*)$")
+_COUNT = re.compile(r"^\d+$")
+_STATISTIC = re.compile(r"^\d+\s+[A-Z][A-Z0-9]*\d\s")
+_CARET = re.compile(r"^\s*\^\s*$")
+FLAKE8_INPUT_ERRORS = {"E902": "flake8 could not read it", "E999": "flake8 could not parse it"}
+
+
+class Flake8InputError(ValueError):
+    """Input that is not flake8 output; the message names the line."""
+
+
+@dataclass
+class Flake8Input:
+    units: list[Unit]
+    errors: list[str] = field(default_factory=list)  # files flake8 could not check
+    other_codes: Counter[str] = field(default_factory=Counter)  # other plugins' codes
+    unknown_codes: Counter[str] = field(default_factory=Counter)  # CPN codes this version lacks
+    format: str = "text"
+    complete_file_list: bool = False  # the input lists clean files too (cpn-json)
+    loop_context: bool = False  # findings carry in_loop/data (cpn-json)
+
+
+def read_flake8_output(text: str, origin: str = "flake8 output") -> Flake8Input:
+    if text.lstrip().startswith("{"):
+        return _read_cpn_json(text, origin)
+    return _read_text(text, origin)
+
+
+# ----------------------------------------------------------------------- text
+def _read_text(text: str, origin: str) -> Flake8Input:
+    known = load_rules()
+    by_file: dict[str, list[Finding]] = {}
+    parsed = Flake8Input(units=[])
+    lines = text.splitlines()
+    source_lines: set[int] = set()  # --show-source: the line before a caret line
+    for i, line in enumerate(lines):
+        if _CARET.match(line) and i > 0:
+            source_lines.add(i - 1)
+    for i, raw in enumerate(lines):
+        line = raw.rstrip("\r")
+        if not line.strip() or i in source_lines or _CARET.match(line):
+            continue
+        match = _FINDING.match(line)
+        if match is None:
+            if _COUNT.match(line.strip()) or _STATISTIC.match(line):
+                continue
+            raise Flake8InputError(
+                f"{origin}, line {i + 1}: not a flake8 finding (expected 'path:line:col: CODE message'): "
+                f"{_snippet(line)}"
+            )
+        path, code = match["path"], match["code"]
+        _take(parsed, by_file, known, path, code, int(match["line"]), int(match["col"]) - 1, match["text"])
+    parsed.units = [_unit(path, findings) for path, findings in sorted(by_file.items())]
+    return parsed
+
+
+def _take(
+    parsed: Flake8Input,
+    by_file: dict[str, list[Finding]],
+    known: dict[str, Any],
+    path: str,
+    code: str,
+    line: int,
+    col: int,
+    message: str,
+    in_loop: bool = False,
+    data: dict[str, Any] | None = None,
+) -> None:
+    if code in FLAKE8_INPUT_ERRORS:
+        parsed.errors.append(f"{path}: {FLAKE8_INPUT_ERRORS[code]} ({_snippet(message)}); not assessed")
+        return
+    if not code.startswith("CPN"):
+        parsed.other_codes[code] += 1
+        return
+    if code not in known:
+        parsed.unknown_codes[code] += 1
+        return
+    finding = Finding(code, max(line, 1), max(col, 0), message, in_loop=in_loop, data=data or {})
+    by_file.setdefault(path, []).append(finding)
+
+
+def _unit(path: str, findings: list[Finding], quotes: dict[int, str] | None = None) -> Unit:
+    """A unit with no model; quotes from the input, else from the file if it is here."""
+    findings.sort(key=Finding.sort_key)
+    line_count: int | None = None
+    quotes = dict(quotes or {})
+    try:
+        source = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except (OSError, ValueError):
+        source = None
+    if source is not None:
+        line_count = len(source)
+        for f in findings:
+            if f.line not in quotes and f.line <= len(source):
+                quotes[f.line] = source[f.line - 1]
+    return Unit(path, FileResult(path, findings=findings, lines=line_count or 0), quotes=quotes, line_count=line_count)
+
+
+def _snippet(line: str, limit: int = 80) -> str:
+    line = line.strip()
+    return repr(line if len(line) <= limit else line[: limit - 3] + "...")
+
+
+# ------------------------------------------------------------------- cpn-json
+def _read_cpn_json(text: str, origin: str) -> Flake8Input:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Flake8InputError(f"{origin}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise Flake8InputError(f"{origin}: JSON nested too deeply") from None
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
+        raise Flake8InputError(f"{origin}: a JSON document, but not flake8 --format=cpn-json output (no \"schema\": \"{SCHEMA}\")")
+    version = document.get("schema_version")
+    if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
+        raise Flake8InputError(f"{origin}: cpn-json schema_version {version!r} is not supported (this cpn-lint reads 1 to {SCHEMA_VERSION})")
+    findings = document.get("findings")
+    files = document.get("files_scanned", [])
+    if not isinstance(findings, list):
+        raise Flake8InputError(f"{origin}: 'findings' is missing or not a list")
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise Flake8InputError(f"{origin}: 'files_scanned' is not a list of paths")
+    known = load_rules()
+    parsed = Flake8Input(units=[], format="cpn-json", complete_file_list=True, loop_context=version >= 2)
+    by_file: dict[str, list[Finding]] = {path: [] for path in files}
+    quotes: dict[str, dict[int, str]] = {}
+    for index, item in enumerate(findings, start=1):
+        code, path, row, column, message, extra = _fields(item, index, origin)
+        if isinstance(item.get("physical_line"), str):
+            quotes.setdefault(path, {})[row] = item["physical_line"]
+        in_loop = bool(extra.get("in_loop", False))
+        data = extra.get("data") if isinstance(extra.get("data"), dict) else {}
+        _take(parsed, by_file, known, path, code, row, column - 1, message, in_loop, data)
+        by_file.setdefault(path, by_file.get(path, []))
+    parsed.units = [_unit(path, items, quotes.get(path)) for path, items in sorted(by_file.items())]
+    return parsed
+
+
+def _fields(item: Any, index: int, origin: str) -> tuple[str, str, int, int, str, dict[str, Any]]:
+    where = f"{origin}: finding {index}"
+    if not isinstance(item, dict):
+        raise Flake8InputError(f"{where} is not an object")
+    location = item.get("location")
+    if not isinstance(location, dict):
+        raise Flake8InputError(f"{where}: 'location' is missing or not an object")
+    code, path, message = item.get("code"), item.get("filename"), item.get("message")
+    row, column = location.get("row"), location.get("column")
+    for key, value, kind in (("code", code, str), ("filename", path, str), ("message", message, str),
+                             ("location.row", row, int), ("location.column", column, int)):
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise Flake8InputError(f"{where}: '{key}' is missing or not a {kind.__name__}")
+    if not re.fullmatch(r"[A-Z][A-Z0-9]*\d", code):  # type: ignore[arg-type]
+        raise Flake8InputError(f"{where}: {code!r} is not a flake8 code")
+    return code, path, row, column, message, item  # type: ignore[return-value]

@@ -1,0 +1,166 @@
+"""The report as JSON: the Markdown report's content with a stable schema.
+
+Schema ``cpn-lint/verdict-report``, version 1, is published with the package
+as ``cpn_lint/verdict/report.schema.json`` (JSON Schema draft 2020-12). The
+top-level ``verdict`` holds the verdict words; ``sections`` holds the eight
+sections under fixed keys, in report order. Within one schema version fields
+are only ever added; a removal or change of meaning bumps the version.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from .report import SECTION_TITLES, Item, Report
+
+SCHEMA_RESOURCE = "report.schema.json"
+SECTION_KEYS = (
+    "verdict",
+    "what_works",
+    "what_blocks",
+    "whats_fixable",
+    "compatibility_notes",
+    "api_support_gaps",
+    "decision_framework",
+    "next_steps",
+)
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema of the document :func:`to_dict` returns."""
+    text = resources.files(__package__).joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def render_json(report: Report) -> str:
+    return json.dumps(to_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def item_dict(item: Item) -> dict[str, Any]:
+    loc = item.location
+    return {
+        "code": item.code,
+        "name": item.name,
+        "category": item.category,
+        "summary": item.summary,
+        "recipe": item.recipe,
+        "message": item.message,
+        "location": {
+            "path": loc.path,
+            "line": loc.line,
+            "column": loc.column,
+            "citation": loc.citation,
+            "cell": loc.cell,
+            "cell_line": loc.cell_line,
+        },
+        "quote": item.quote,
+        "in_loop": item.in_loop,
+        "data": _jsonable(item.data),
+        "source": item.source,
+        "runtime": [{"check": r.check, "description": r.description, "citation": r.citation} for r in item.runtime],
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return [_jsonable(v) for v in items]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def to_dict(report: Report) -> dict[str, Any]:
+    empty = report.empty_note()
+
+    def section(index: int, has_content: bool, **content: Any) -> dict[str, Any]:
+        return {"title": SECTION_TITLES[index], "empty": None if has_content else empty, **content}
+
+    plain_summary = report.summary.replace("**", "")
+    sections = {
+        "verdict": section(0, True, text=plain_summary),
+        "what_works": section(
+            1,
+            bool(report.what_works),
+            groups=[
+                {
+                    "code": grp.code,
+                    "name": grp.name,
+                    "summary": grp.summary,
+                    "count": len(grp.items),
+                    "examples": [item_dict(i) for i in grp.examples],
+                    "sites": [i.citation for i in grp.items],
+                }
+                for grp in report.what_works
+            ],
+        ),
+        "what_blocks": section(
+            2,
+            bool(report.what_blocks or report.out_of_scope or report.runtime_blocks),
+            items=[item_dict(i) for i in report.what_blocks],
+            out_of_scope=[item_dict(i) for i in report.out_of_scope],
+            runtime_only=[item_dict(i) for i in report.runtime_blocks],
+        ),
+        "whats_fixable": section(
+            3,
+            bool(report.whats_fixable),
+            groups=[
+                {"recipe": grp.recipe, "description": grp.description, "items": [item_dict(i) for i in grp.items]}
+                for grp in report.whats_fixable
+            ],
+        ),
+        "compatibility_notes": section(4, bool(report.notes), items=[item_dict(i) for i in report.notes]),
+        "api_support_gaps": section(
+            5,
+            bool(report.api_gaps) or bool(report.manifest and report.manifest.stale),
+            items=[item_dict(i) for i in report.api_gaps],
+            note=report.api_note or None,
+            manifest=None if report.manifest is None else {
+                "date": report.manifest.date,
+                "age_days": report.manifest.age_days,
+                "stale": report.manifest.stale,
+                "warning": report.manifest.text if report.manifest.stale else None,
+            },
+        ),
+        "decision_framework": section(
+            6,
+            True,
+            gates=[
+                {"number": gate.number, "name": gate.name, "status": gate.status.value, "reason": gate.reason,
+                 "evidence": list(gate.evidence)}
+                for gate in report.gates
+            ],
+        ),
+        "next_steps": section(
+            7,
+            bool(report.next_steps),
+            steps=[{"title": s.title, "detail": s.detail, "citations": list(s.citations)} for s in report.next_steps],
+            doctor_command=report.doctor_command,
+            look_for=list(report.doctor_look_for),
+        ),
+    }
+    return {
+        "schema": report.schema,
+        "schema_version": report.schema_version,
+        "tool": {"name": "cpn-lint", "version": report.tool_version},
+        "verdict": report.verdict.value,
+        "summary": plain_summary,
+        "decision": {
+            "rule": report.decision.rule,
+            "base_verdict": report.decision.base.value,
+            "demoted": report.decision.demoted,
+        },
+        "context": [{"key": r.key, "label": r.label, "value": r.value, "source": r.source} for r in report.context],
+        "inputs": {
+            "files": list(report.files),
+            "errors": list(report.input_errors),
+            "notes": list(report.input_notes),
+            "internal_errors": [item_dict(i) for i in report.internal_errors],
+        },
+        "doctor": {"supplied": report.doctor_supplied},
+        "sections": sections,
+    }
