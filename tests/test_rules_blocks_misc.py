@@ -72,6 +72,44 @@ def test_cupy_get_is_a_host_array() -> None:
     assert model.kind(call) is Kind.HOST
 
 
+@pytest.mark.parametrize("call", ["np.zeros(p)", "np.arange(p)", "np.full(p, 1.0)", "np.random.rand(p)", "np.save(p, a)"])
+def test_shape_or_size_argument_is_not_array_evidence(call: str) -> None:
+    model = _model(f"import numpy as np\na = np.ones(2)\ndef f(p):\n    b = {call}\n    return tuple(p)\n")
+    assert _name_kinds(model, "p")[-1] is Kind.UNKNOWN
+
+
+@pytest.mark.parametrize("call", ["np.sum(p)", "np.asarray(p)", "np.random.shuffle(p)"])
+def test_array_argument_is_array_evidence(call: str) -> None:
+    model = _model(f"import numpy as np\ndef f(p):\n    b = {call}\n    return tuple(p)\n")
+    assert _name_kinds(model, "p")[-1] is Kind.DEVICE
+
+
+def test_builtin_and_slice_on_shape_parameter_are_quiet() -> None:
+    source = "import numpy as np\ndef make(shape, n):\n    a = np.zeros(shape) + np.arange(n)\n    return tuple(shape), shape[::-1], sum(n)\n"
+    assert _findings("CPN110", source) == [] and _findings("CPN106", source) == []
+
+
+def test_isinstance_narrowing_covers_the_guarded_body_only() -> None:
+    model = _model(
+        """
+        import numpy as np
+        def f(x):
+            y = np.asarray(x)
+            if isinstance(x, (list, tuple)):
+                a = x
+            else:
+                b = x
+            c = x if isinstance(x, list) else None
+            if isinstance(x, (list, np.ndarray)):
+                d = x
+            return y
+        """
+    )
+    uses = [n for n in model.nodes(ast.Name) if n.id == "x" and isinstance(n.ctx, ast.Load)]
+    narrowed = {n.lineno: model.narrowed_to_non_array(n) for n in uses if model.parent(n).__class__ is not ast.Call}
+    assert narrowed == {6: True, 8: False, 9: True, 11: False}
+
+
 # ---------------------------------------------------------------- pre-checks
 @pytest.mark.parametrize(
     "source",

@@ -20,6 +20,7 @@ from .imports import DEVICE_ROOTS, ImportTable
 from .kinds import (
     ARRAY_ANNOTATIONS,
     ARRAY_METADATA,
+    ARRAY_RANDOM_FUNCTIONS,
     ARRAY_VALUE_ATTRIBUTES,
     GENERATOR_DRAWS,
     GENERATOR_FUNCTIONS,
@@ -28,6 +29,7 @@ from .kinds import (
     NON_ARRAY_BUILTINS,
     NON_ARRAY_FUNCTIONS,
     NON_ARRAY_METHODS,
+    NOT_ARRAY_FIRST_ARGUMENT,
     NOT_ARRAY_ANNOTATIONS,
     SCALAR_TYPES,
     SEQUENCE_FUNCTIONS,
@@ -415,6 +417,23 @@ class FileModel:
     def in_loop(self, node: ast.AST) -> bool:
         return self.loop_of(node) is not None
 
+    def narrowed_to_non_array(self, name_node: ast.Name) -> bool:
+        """True for ``x`` in the body of ``if isinstance(x, (list, tuple)):``
+        (or of the matching ``... if isinstance(x, list) else ...``): there
+        the name holds a Python container or number, whatever else it may
+        hold elsewhere."""
+        child: ast.AST = name_node
+        for ancestor in self.ancestors(name_node):
+            if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                return False
+            in_body = (isinstance(ancestor, ast.If) and any(child is s for s in ancestor.body)) or (
+                isinstance(ancestor, ast.IfExp) and child is ancestor.body
+            )
+            if in_body and _isinstance_of_non_array(ancestor.test, name_node.id):  # type: ignore[attr-defined]
+                return True
+            child = ancestor
+        return False
+
     def loop_for_node(self, node: ast.AST) -> LoopFrame | None:
         """The frame a For/While/comprehension node opened."""
         return self._frames_by_node.get(node)
@@ -800,7 +819,12 @@ class FileModel:
         if name in scope.array_evidence:
             return True
         call = scope.array_evidence.get("\0call:" + name)
-        return call is not None and self.call_api(call) is not None
+        api = self.call_api(call) if call is not None else None
+        # np.zeros(shape), np.arange(n), np.save(path, a): the first argument
+        # is a shape, a number or a file, not evidence of an array.
+        return api is not None and api not in NOT_ARRAY_FIRST_ARGUMENT and not (
+            api.startswith("random.") and api not in ARRAY_RANDOM_FUNCTIONS
+        )
 
     # --------------------------------------------------------------- loops
     def _classify_loops(self) -> None:
@@ -934,6 +958,20 @@ def _combine_operands(kinds: list[Kind]) -> Kind:
     if Kind.NOT in kinds and Kind.UNKNOWN not in kinds:
         return Kind.NOT
     return Kind.UNKNOWN
+
+
+_NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
+
+
+def _isinstance_of_non_array(test: ast.expr, name: str) -> bool:
+    """``isinstance(name, list)`` / ``isinstance(name, (list, tuple))``."""
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"):
+        return False
+    if len(test.args) != 2 or not (isinstance(test.args[0], ast.Name) and test.args[0].id == name):
+        return False
+    types = test.args[1]
+    names = types.elts if isinstance(types, ast.Tuple) else [types]
+    return all(isinstance(t, ast.Name) and t.id in _NON_ARRAY_TYPE_NAMES for t in names)
 
 
 def _annotation_kind(annotation: ast.expr | None) -> bool | None:

@@ -79,6 +79,25 @@ SEQUENCE_FUNCTIONS = frozenset(
     }
 )
 
+# numpy-namespace callables whose first argument is a shape, a size, a
+# number, a file or a function: passing a parameter there does not show that
+# the parameter is an array.
+NOT_ARRAY_FIRST_ARGUMENT = frozenset(
+    {
+        "zeros", "ones", "empty", "full", "identity", "eye", "tri", "indices",
+        "ndindex", "diag_indices", "tril_indices", "triu_indices",
+        "mask_indices", "arange", "linspace", "logspace", "geomspace",
+        "isscalar", "iterable", "ndim", "shape", "size", "iscomplexobj",
+        "isrealobj", "save", "savez", "savez_compressed", "savetxt", "load",
+        "loadtxt", "genfromtxt", "fromfile", "fromfunction", "fromiter",
+        "fromstring", "dtype", "finfo", "iinfo", "issubdtype", "can_cast",
+        "result_type", "promote_types", "seterr", "errstate",
+        "set_printoptions", "printoptions", "vectorize", "frompyfunc",
+    }
+)
+# numpy.random callables that do take an array first (the others take sizes).
+ARRAY_RANDOM_FUNCTIONS = frozenset({"random.shuffle", "random.permuted"})
+
 GENERATOR_FUNCTIONS = frozenset({"random.default_rng", "random.RandomState", "random.Generator"})
 
 # numpy scalar types: calling them makes a scalar, not an array.

@@ -61,8 +61,9 @@ class StridedSlice(Rule):
     * Slices of Python lists, strings and tuples, of arrays made with the host
       alias (`onp` beside `import cupynumeric as np`) and the index helpers
       `np.mgrid`, `np.ogrid`, `np.r_`, `np.c_`, `np.s_` and `np.index_exp`
-      are not reported. A value the model cannot show to be an array (a
-      parameter never used as one) stays quiet.
+      are not reported, nor is a name inside `if isinstance(x, list):`. A
+      value the model cannot show to be an array (a parameter never used as
+      one) stays quiet.
     """
 
     code = "CPN106"
@@ -107,6 +108,8 @@ class StridedSlice(Rule):
             subscript = _owning_subscript(model, part)
             if subscript is None or model.kind(subscript.value) is not Kind.DEVICE:
                 continue
+            if isinstance(subscript.value, ast.Name) and model.narrowed_to_non_array(subscript.value):
+                continue  # inside `if isinstance(x, (list, tuple)):`
             described = _describe_step(model, part)
             if described is not None:
                 steps.setdefault(subscript, []).append(described)

@@ -11,8 +11,10 @@ from ..model import FileModel, Kind
 from ..model.imports import DEVICE_ROOTS
 from ..registry import Category, Invalid, Rule, Valid
 
-# Any text that can spell the object dtype; files without one skip the parse.
-_PRECHECK = re.compile(r"""object|['"][|=]?O[48]?['"]""")
+# An object-dtype spelling right after `(`, `,` or `=`, as an argument or a
+# keyword value is written; files without one skip the parse. (The English
+# word "object" in docstrings is not preceded by those.)
+_PRECHECK = re.compile(r"""[(,=]\s*(?:[\w.]*\.)?(?:object_?\b|dtype\()|[(,=]\s*[rRuU]?['"](?:[|=]?O[48]?|object)['"]""")
 _OBJECT_STRING = re.compile(r"^[|=]?(O[48]?|object)$")
 
 # Syntactic spellings of the object dtype; the model confirms each one.

@@ -18,7 +18,8 @@ from ..findings import Finding
 from ..model import FileModel, Kind
 from ..registry import Category, Invalid, Rule, Valid
 
-_PRECHECK = re.compile(r"""\border\s*=|[(,]\s*[rRuU]?['"][FAKfak]['"]""")
+# `order=` as a keyword (after `(` or `,`), or a one-letter layout argument.
+_PRECHECK = re.compile(r"""[(,]\s*order\s*=|[(,]\s*[rRuU]?['"][FAKfak]['"]""")
 # `order=<anything>`, and a one-letter layout string passed positionally.
 _PATTERN = {
     "rule": {

@@ -34,6 +34,8 @@ _CONSUMERS: dict[str, str] = {
 # they are reported only inside a consumer such as `dict(enumerate(arr))`.
 _LAZY = frozenset({"map", "filter", "reversed", "iter", "enumerate", "zip"})
 _ONLY_INSIDE_CONSUMER = frozenset({"enumerate", "zip"})
+# Builtins that only collect what they iterate.
+_CONTAINERS = frozenset({"list", "tuple", "dict", "set", "frozenset"})
 # Builtin names `from numpy import *` replaces with NumPy's own functions.
 _NUMPY_STAR_NAMES = frozenset({"sum", "min", "max", "any", "all", "abs", "round"})
 
@@ -83,8 +85,10 @@ class BuiltinOnArray(Rule):
     Builtins applied to lists, tuples, generators and ranges, to `a.shape`
     or `a.tolist()`, to arrays of the host alias (`onp` beside
     `import cupynumeric as np`) and to values the model cannot show to be
-    arrays are not reported; neither are names that shadow a builtin (a local
-    `def sum(...)`, `from numpy import max`, `from numpy import *`).
+    arrays are not reported, nor is a name inside
+    `if isinstance(x, (list, tuple)):`; neither are names that shadow a
+    builtin (a local `def sum(...)`, `from numpy import max`,
+    `from numpy import *`).
     """
 
     code = "CPN110"
@@ -105,6 +109,7 @@ class BuiltinOnArray(Rule):
         Valid("import numpy as np\ndef sum(values):\n    return np.sum(values)\na = np.ones(3)\nt = sum(a)\n"),
         Valid("import numpy as np\na = np.ones(3)\nb = np.zeros(3)\nc = max(a, b)\n"),
         Valid("from numpy import *\na = arange(3)\nt = sum(a)\nm = max(a)\n"),
+        Valid("import numpy as np\ndef norm(shape):\n    if isinstance(shape, (list, tuple)):\n        return tuple(shape)\n    return np.asarray(shape)\n"),
         Valid("import numpy as np\na = np.ones(3)\nfor i, v in enumerate(a):\n    print(i, v)\npairs = zip(a, a)\n"),
     )
     invalid = (
@@ -112,7 +117,7 @@ class BuiltinOnArray(Rule):
         Invalid("import numpy as np\na = np.arange(6)\npeak = max(a, key=abs)\n", line=3, contains="'a'"),
         Invalid("import numpy as np\nmask = np.ones(4) > 0\nok = any(mask)\n", line=3),
         Invalid("import numpy as np\na = np.arange(4)\nlookup = dict(enumerate(a))\n", line=3, contains="dict(enumerate(a))"),
-        Invalid("import numpy as np\na = np.linspace(0, 1, 5)\nvals = list(map(float, a))\n", line=3),
+        Invalid("import numpy as np\na = np.linspace(0, 1, 5)\nvals = list(map(float, a))\n", line=3, contains="whole-array expression"),
         Invalid("import numpy as np\ndef ordered(x: np.ndarray):\n    return sorted(x)\n", line=3, contains="np.sort"),
         Invalid("import numpy as np\na = np.arange(5)\nfor v in reversed(a):\n    print(v)\n", line=3, contains="np.flip"),
     )
@@ -133,7 +138,7 @@ class BuiltinOnArray(Rule):
                 in_loop=model.in_loop(call),
                 call=model.segment(call, 40),
                 array=model.segment(array, 24),
-                replacement=_CONSUMERS[name],
+                replacement=_replacement(model, call, star_numpy),
             )
 
 
@@ -155,13 +160,27 @@ def _iterated_array(model: FileModel, call: ast.Call, star_numpy: bool) -> ast.e
     for argument in _iterables(name, call):
         if isinstance(argument, ast.Starred):
             continue
-        if model.is_array(argument):
+        if model.is_array(argument) and not _narrowed(model, argument):
             return argument
         if isinstance(argument, ast.Call) and _builtin_name(model, argument, star_numpy) in _LAZY:
             inner = _iterated_array(model, argument, star_numpy)
             if inner is not None:
                 return inner
     return None
+
+
+def _replacement(model: FileModel, call: ast.Call, star_numpy: bool) -> str:
+    """What to write instead; for ``list(map(f, a))`` the inner builtin says more."""
+    name = _builtin_name(model, call, star_numpy) or ""
+    inner = call.args[0] if call.args and name in _CONTAINERS else None
+    if isinstance(inner, ast.Call) and _builtin_name(model, inner, star_numpy) in _LAZY:
+        return _replacement(model, inner, star_numpy)
+    return _CONSUMERS[name]
+
+
+def _narrowed(model: FileModel, argument: ast.expr) -> bool:
+    """``if isinstance(x, list): x = tuple(x)``: here x is not an array."""
+    return isinstance(argument, ast.Name) and model.narrowed_to_non_array(argument)
 
 
 def _iterables(name: str, call: ast.Call) -> list[ast.expr]:
