@@ -664,6 +664,8 @@ class FileModel:
             if tail in GENERATOR_FUNCTIONS:
                 return Kind.GENERATOR
             last = tail.rpartition(".")[2]
+            if _is_internal_api(tail):
+                return Kind.UNKNOWN  # numpy's private helpers return anything
             if tail in NON_ARRAY_FUNCTIONS or last in SCALAR_TYPES:
                 return Kind.NOT
             if tail in SEQUENCE_FUNCTIONS:
@@ -972,6 +974,20 @@ def _isinstance_of_non_array(test: ast.expr, name: str) -> bool:
     types = test.args[1]
     names = types.elts if isinstance(types, ast.Tuple) else [types]
     return all(isinstance(t, ast.Name) and t.id in _NON_ARRAY_TYPE_NAMES for t in names)
+
+
+# numpy namespaces that are tooling, not array APIs.
+_TOOLING_NAMESPACES = frozenset({"distutils", "testing", "typing", "f2py", "ctypeslib", "compat", "version", "exceptions", "dtypes", "core", "lib"})
+
+
+def _is_internal_api(tail: str) -> bool:
+    """``core.numeric.normalize_axis_tuple``, ``_utils.x``, ``testing.y``: not public array API.
+
+    ``lib.stride_tricks`` and friends are public, but what they return is not
+    worth guessing; unknown keeps the rules quiet.
+    """
+    parts = tail.split(".")
+    return any(part.startswith("_") for part in parts) or (len(parts) > 1 and parts[0] in _TOOLING_NAMESPACES)
 
 
 def _annotation_kind(annotation: ast.expr | None) -> bool | None:
