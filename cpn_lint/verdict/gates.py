@@ -232,7 +232,7 @@ def gate2_size(context: Context, evidence: SizeEvidence) -> Gate:
         gpus = f"{low_g} GPU" + ("s" if low_g > 1 else "")
         return Gate(2, name, Status.FAIL,
                     f"the code's own literal shapes put every hot-path array below 65,536 elements per GPU "
-                    f"(largest: {largest.name}, {format_count(largest.elements)} elements on {gpus}); "
+                    f"(largest: {largest.name}, at most {format_count(largest.elements)} elements on {gpus}); "
                     "give --elements if production runs are larger",
                     tuple(a.citation for a in evidence.arrays))
     low, high = context.per_gpu_range()

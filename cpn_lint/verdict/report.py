@@ -548,7 +548,7 @@ def _summary(
         why = f"the dominant compute is {g.kinds_text(scope.kinds)} ({_cites_text(scope.citations)}), which cuPyNumeric does not accelerate"
     elif rule == "gate2-size":
         largest = sizes.largest()
-        where = f"; the largest is {format_count(largest.elements)} elements at {largest.citation}" if largest and gate2.evidence else ""
+        where = f"; the largest holds at most {format_count(largest.elements)} elements ({largest.citation})" if largest and gate2.evidence else ""
         why = f"the hot-path arrays are below the 65,536-elements-per-GPU floor, where cuPyNumeric cannot run in parallel{where}"
     elif rule == "mpi4py":
         mpi = [i for i in blocks if i.code == g.MPI_CODE]

@@ -2,11 +2,12 @@
 
 A hot-path array is a device array used inside a loop (or made there). Its
 size is known when every binding that can reach the use traces back, through
-copies, ``*_like`` calls, slices, unary ops and arithmetic with scalars, to a
+copies, ``*_like`` calls, reductions, basic slices, unary ops and arithmetic
+(two arrays bound their broadcast by the product of their sizes), to a
 constructor with literal (or module-constant) dimensions: ``np.zeros((64,
 64))``, ``np.random.rand(100)``, ``np.arange(1000)``. Anything else — a
-parameter, a file read, arithmetic between two arrays that may broadcast —
-makes the size unknown, and then the code proves nothing about Gate 2.
+parameter, a file read, a call the analysis does not know — makes the size
+unknown, and then the code proves nothing about Gate 2.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ _DIMS_AS_ARGS = {"random.rand", "random.randn"}
 _SIZE_FIRST = {"random.random", "random.random_sample", "random.ranf", "random.sample", "random.standard_normal"}
 _SIZE_THIRD = {"random.uniform", "random.normal", "random.randint", "random.binomial"}
 _SPACES = {"linspace", "logspace", "geomspace"}
-_SAME_SIZE_OF_FIRST = {
+# APIs whose result has no more elements than their first argument
+_NO_LARGER_THAN_FIRST = {
     "zeros_like", "ones_like", "empty_like", "full_like", "copy", "asarray", "array", "ascontiguousarray",
     "sin", "cos", "tan", "exp", "log", "sqrt", "abs", "absolute", "square", "tanh", "negative", "sign",
     "floor", "ceil", "clip", "real", "imag", "conj", "roll", "cumsum", "cumprod", "flip",
+    "sum", "mean", "prod", "max", "min", "amax", "amin", "std", "var", "any", "all", "argmax", "argmin",
+    "linalg.norm",
 }
 _SAME_SIZE_METHODS = {"copy", "astype", "conj", "flatten", "ravel"}
 _MAX_DEPTH = 12
@@ -103,13 +107,18 @@ class _Sizer:
         if isinstance(expr, ast.BinOp):
             left, right = model.kind(expr.left), model.kind(expr.right)
             if left.is_array and right.is_array:
-                return None  # two arrays may broadcast to something larger
+                # two arrays may broadcast, but never past the product of their sizes
+                sizes = [self.of_expr(side, depth + 1) for side in (expr.left, expr.right)]
+                if any(s is None for s in sizes):
+                    return None
+                bound = math.prod(max((a.elements for a in s), default=1) for s in sizes)  # type: ignore[union-attr]
+                return [SizedArray(self.cite(expr.lineno), model.segment(expr, 40), bound)]
             array_side = expr.left if left.is_array else expr.right if right.is_array else None
             return self.of_expr(array_side, depth + 1) if array_side is not None else None
         if isinstance(expr, ast.Subscript):
             index = expr.slice
             parts = index.elts if isinstance(index, ast.Tuple) else [index]
-            if all(isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and isinstance(p.value, int)) for p in parts):
+            if all(isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and (p.value is None or p.value is Ellipsis or isinstance(p.value, int))) for p in parts):
                 return self.of_expr(expr.value, depth + 1)  # a basic slice is no larger than its base
             return None
         if isinstance(expr, ast.Attribute) and expr.attr == "T":
@@ -126,7 +135,7 @@ class _Sizer:
                     return None
                 name = model.segment(call, 40)
                 return [SizedArray(self.cite(call.lineno), name, int(size))]
-            if api in _SAME_SIZE_OF_FIRST and call.args:
+            if api in _NO_LARGER_THAN_FIRST and call.args:
                 return self.of_expr(call.args[0], depth + 1)
             return None
         func = call.func
