@@ -225,7 +225,10 @@ def codepoint_column(line: str, byte_offset: int) -> int:
 
 
 def _by_position(items: Iterable[Item]) -> list[Item]:
-    return sorted(items, key=lambda i: (i.location.path, i.location.line, i.location.column, i.code or ""))
+    """Source order; the later keys make the order total, so the report never
+    depends on the order findings arrived in."""
+    return sorted(items, key=lambda i: (i.location.path, i.location.line, i.location.column, i.code or "",
+                                        i.message, i.in_loop, i.source, repr(sorted(i.data.items(), key=str))))
 
 
 def _norm(path: str) -> str:
