@@ -145,7 +145,7 @@ def _walk(root: Path, errors: list[str]) -> Iterator[str]:
         dirs[:] = sorted(d for d in dirs if not _skip_dir(d, os.path.join(current, d)))
         for name in sorted(names):
             if name.endswith(SOURCE_SUFFIXES) and not name.startswith("."):
-                found.append(os.path.join(current, name))
+                found.append(os.path.normpath(os.path.join(current, name)))
     yield from sorted(found, key=lambda p: Path(p).parts)
 
 

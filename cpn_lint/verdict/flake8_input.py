@@ -18,6 +18,7 @@ become input errors for the file, because cpn-lint's checks did not run there.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -98,6 +99,7 @@ def _take(
     in_loop: bool = False,
     data: dict[str, Any] | None = None,
 ) -> None:
+    path = os.path.normpath(path) if path not in ("stdin", "-") else path  # "./a.py" as flake8 prints it -> "a.py"
     if code in FLAKE8_INPUT_ERRORS:
         parsed.errors.append(f"{path}: {FLAKE8_INPUT_ERRORS[code]} ({_snippet(message)}); not assessed")
         return
@@ -154,16 +156,15 @@ def _read_cpn_json(text: str, origin: str) -> Flake8Input:
         raise Flake8InputError(f"{origin}: 'files_scanned' is not a list of paths")
     known = load_rules()
     parsed = Flake8Input(units=[], format="cpn-json", complete_file_list=True, loop_context=version >= 2)
-    by_file: dict[str, list[Finding]] = {path: [] for path in files}
+    by_file: dict[str, list[Finding]] = {os.path.normpath(path): [] for path in files}
     quotes: dict[str, dict[int, str]] = {}
     for index, item in enumerate(findings, start=1):
         code, path, row, column, message, extra = _fields(item, index, origin)
         if isinstance(item.get("physical_line"), str):
-            quotes.setdefault(path, {})[row] = item["physical_line"]
+            quotes.setdefault(os.path.normpath(path), {})[row] = item["physical_line"]
         in_loop = bool(extra.get("in_loop", False))
         data = extra.get("data") if isinstance(extra.get("data"), dict) else {}
         _take(parsed, by_file, known, path, code, row, column - 1, message, in_loop, data)
-        by_file.setdefault(path, by_file.get(path, []))
     parsed.units = [_unit(path, items, quotes.get(path)) for path, items in sorted(by_file.items())]
     return parsed
 

@@ -1,0 +1,385 @@
+"""The cpn-verdict command: inputs, configuration, output and exit statuses."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpn_lint.verdict import command
+from cpn_lint.verdict.collect import Progress, discover, python_of_cell
+
+from .conftest import ROOT
+from .verdict_helpers import run_verdict
+
+HEADINGS = [
+    "## 1. Verdict", "## 2. What works", "## 3. What blocks", "## 4. What's fixable",
+    "## 5. Compatibility / cost notes", "## 6. API support gaps", "## 7. Decision-framework summary",
+    "## 8. Recommended next steps",
+]
+
+VECTORIZE = "import numpy as np\n\nf = np.vectorize(lambda v: v + 1)\n"
+CLEAN = "import numpy as np\n\n\ndef scale(a):\n    return a * 2.0 + 1.0\n"
+
+
+def verdict(capsys, *args: str) -> tuple[int, str, str]:
+    """Run the command in process; (exit status, stdout, stderr)."""
+    status = command.main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no config file of the repo leaks in
+    return tmp_path
+
+
+def _notebook(cells) -> str:
+    return json.dumps({"cells": [
+        {"cell_type": kind, "metadata": {}, "source": src, **({"outputs": [], "execution_count": None} if kind == "code" else {})}
+        for kind, src in cells
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+# ----------------------------------------------------------------- basics
+def test_every_heading_is_printed_in_order_even_for_a_clean_file(project, capsys):
+    (project / "clean.py").write_text(CLEAN)
+    status, out, err = verdict(capsys, "clean.py")
+    assert status == 0 and err == ""
+    positions = [out.index(h) for h in HEADINGS]
+    assert positions == sorted(positions)
+    assert "**READY**" in out
+    assert out.index("## Context") < out.index("## 1. Verdict")
+
+
+def test_no_path_means_the_current_directory(project, capsys):
+    (project / "v.py").write_text(VECTORIZE)
+    status, out, _ = verdict(capsys)
+    assert status == 0 and "`v.py:3`" in out
+
+
+def test_context_states_defaults_and_given_values(project, capsys):
+    (project / "clean.py").write_text(CLEAN)
+    _, out, _ = verdict(capsys, "clean.py", "--elements", "80M", "--gpu", "A100")
+    assert "| Hot-path array size | 80 million elements | command line |" in out
+    assert "| GPUs | 1–4 | default |" in out
+    assert "| Target GPU | A100 (compute capability 8.0) | command line |" in out
+
+
+def test_python_dash_m_cpn_lint_verdict_is_the_same_command(tmp_path):
+    (tmp_path / "v.py").write_text(VECTORIZE)
+    proc = run_verdict("v.py", cwd=tmp_path)
+    assert proc.returncode == 0 and "`v.py:3`" in proc.stdout and proc.stderr == ""
+
+
+# ----------------------------------------------------------------- exit statuses
+def test_exit_zero_whatever_the_verdict(project, capsys):
+    (project / "v.py").write_text(VECTORIZE)
+    assert verdict(capsys, "v.py", "--gpu", "P100")[0] == 0  # NOT RECOMMENDED, still 0
+
+
+@pytest.mark.parametrize("fail_on, expected", [("LIGHT", 1), ("light", 1), ("SIGNIFICANT", 0), ("NOT-RECOMMENDED", 0)])
+def test_fail_on_exits_one_at_or_beyond(project, capsys, fail_on, expected):
+    (project / "v.py").write_text(VECTORIZE)  # one BLOCKS code: LIGHT REFACTOR
+    assert verdict(capsys, "v.py", "--fail-on", fail_on)[0] == expected
+
+
+def test_fail_on_not_recommended(project, capsys):
+    (project / "v.py").write_text(VECTORIZE)
+    assert verdict(capsys, "v.py", "--gpu", "K80", "--fail-on", "NOT-RECOMMENDED")[0] == 1
+
+
+def test_usage_errors_exit_two_with_one_line(project, capsys):
+    status, out, err = verdict(capsys, "--gpu", "Voodoo5")
+    assert status == 2 and out == "" and err.count("\n") == 1 and "Voodoo5" in err
+    status, _, err = verdict(capsys, "--elements", "lots")
+    assert status == 2 and "lots" in err
+    status, _, err = verdict(capsys, "x.py", "--from-flake8", "log.txt")
+    assert status == 2 and "not both" in err
+
+
+def test_a_bad_file_among_good_ones_is_reported_and_the_rest_assessed(project, capsys):
+    (project / "good.py").write_text(VECTORIZE)
+    (project / "broken.py").write_text("def f(:\n")
+    status, out, err = verdict(capsys, ".", "missing.py")
+    assert status == 2
+    assert "broken.py: does not parse" in out and "missing.py: no such file or directory" in out
+    assert "`good.py:3`" in out and "LIGHT REFACTOR" in out
+
+
+def test_unreadable_file_is_an_input_error(project, capsys, monkeypatch):
+    (project / "secret.py").write_text(CLEAN)
+    (project / "v.py").write_text(VECTORIZE)
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "secret.py":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)  # works as root too
+    status, out, _ = verdict(capsys, ".")
+    assert status == 2 and "secret.py: cannot be read (Permission denied)" in out and "`v.py:3`" in out
+
+
+# ----------------------------------------------------------------- output
+def test_output_writes_only_the_named_file(project, capsys):
+    (project / "v.py").write_text(VECTORIZE)
+    before = set(project.rglob("*"))
+    status, out, err = verdict(capsys, "v.py", "--format", "json", "--output", "report.json")
+    assert status == 0 and out == "" and err == ""
+    assert set(project.rglob("*")) - before == {project / "report.json"}
+    assert json.loads((project / "report.json").read_text())["verdict"] == "LIGHT REFACTOR"
+
+
+def test_output_to_an_unwritable_place_is_a_usage_error(project, capsys):
+    (project / "v.py").write_text(VECTORIZE)
+    status, _, err = verdict(capsys, "v.py", "--output", str(project / "no" / "such" / "dir" / "r.md"))
+    assert status == 2 and "cannot write" in err
+
+
+def test_progress_only_on_a_terminal_and_for_many_files():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    quiet = io.StringIO()
+    Progress(100, quiet)(1, 100)
+    assert quiet.getvalue() == ""
+    few = Tty()
+    Progress(3, few)(1, 3)
+    assert few.getvalue() == ""
+    many = Tty()
+    bar = Progress(100, many)
+    bar(50, 100)
+    bar.close()
+    assert "50/100" in many.getvalue()
+
+
+def test_no_progress_on_stderr_when_piped(project, capsys):
+    for i in range(30):
+        (project / f"m{i}.py").write_text(CLEAN)
+    status, _, err = verdict(capsys, ".")
+    assert status == 0 and err == ""
+
+
+# ----------------------------------------------------------------- config
+def test_pyproject_config_is_read_and_the_command_line_wins(project, capsys):
+    (project / "pyproject.toml").write_text('[tool.cpn-lint]\nelements = "70M"\ngpus = 2\ngpu = "P100"\nformat = "json"\n')
+    (project / "clean.py").write_text(CLEAN)
+    status, out, _ = verdict(capsys, "clean.py")
+    doc = json.loads(out)
+    rows = {r["key"]: r for r in doc["context"]}
+    assert rows["elements"]["value"] == "70 million elements"
+    assert rows["elements"]["source"] == "pyproject.toml [tool.cpn-lint]"
+    assert doc["verdict"] == "NOT RECOMMENDED"  # P100 from the config fails Gate 1
+    status, out, _ = verdict(capsys, "clean.py", "--compute-capability", "9.0", "--gpus", "8")
+    doc = json.loads(out)
+    rows = {r["key"]: r for r in doc["context"]}
+    assert doc["verdict"] == "READY"
+    assert rows["gpus"]["value"] == "8" and rows["gpus"]["source"] == "command line"
+
+
+def test_setup_cfg_config_is_read(project, capsys):
+    (project / "setup.cfg").write_text("[cpn-lint]\nnodes = 3\npattern = stencil\nfail-on = light\n")
+    (project / "v.py").write_text(VECTORIZE)
+    status, out, _ = verdict(capsys, "v.py")
+    assert status == 1  # fail-on from the config
+    assert "| Nodes | 3 | setup.cfg [cpn-lint] |" in out
+
+
+def test_pyproject_is_preferred_to_setup_cfg(project, capsys):
+    (project / "pyproject.toml").write_text("[tool.cpn-lint]\nnodes = 2\n")
+    (project / "setup.cfg").write_text("[cpn-lint]\nnodes = 5\n")
+    (project / "clean.py").write_text(CLEAN)
+    _, out, _ = verdict(capsys, "clean.py")
+    assert "| Nodes | 2 | pyproject.toml [tool.cpn-lint] |" in out
+
+
+def test_bad_config_values_are_usage_errors(project, capsys):
+    (project / "pyproject.toml").write_text("[tool.cpn-lint]\ngpus = 0\n")
+    status, out, err = verdict(capsys, ".")
+    assert status == 2 and out == "" and "pyproject.toml" in err and "gpus" in err
+
+
+def test_unknown_config_keys_warn_and_isolated_ignores_config(project, capsys):
+    (project / "pyproject.toml").write_text("[tool.cpn-lint]\ngpu-count = 2\nnodes = 4\n")
+    (project / "clean.py").write_text(CLEAN)
+    status, out, err = verdict(capsys, "clean.py")
+    assert status == 0 and "gpu-count" in err
+    _, out, _ = verdict(capsys, "clean.py", "--isolated")
+    assert "| Nodes | 1 | default |" in out
+
+
+def test_explicit_config_file(project, capsys):
+    (project / "team.toml").write_text("[tool.cpn-lint]\nnodes = 6\n")
+    (project / "clean.py").write_text(CLEAN)
+    _, out, _ = verdict(capsys, "clean.py", "--config", "team.toml")
+    assert "| Nodes | 6 | team.toml [tool.cpn-lint] |" in out
+    assert verdict(capsys, "clean.py", "--config", "nope.toml")[0] == 2
+
+
+# ----------------------------------------------------------------- discovery
+def test_hidden_venv_and_build_folders_are_skipped(project):
+    for folder in (".git", "venv", "build", "pkg.egg-info", "custom_env", "src"):
+        (project / folder).mkdir()
+        (project / folder / "m.py").write_text(CLEAN)
+    (project / "custom_env" / "pyvenv.cfg").write_text("home = /usr\n")
+    files, errors = discover(["."])
+    assert [Path(f).as_posix() for f in files] == ["src/m.py"] and errors == []
+
+
+def test_a_symlink_loop_ends_the_descent(project):
+    (project / "pkg").mkdir()
+    (project / "pkg" / "m.py").write_text(CLEAN)
+    try:
+        (project / "pkg" / "again").symlink_to(project, target_is_directory=True)
+    except OSError:
+        pytest.skip("no symlinks here")
+    files, errors = discover(["."])
+    assert len(files) == 1 and errors == []
+
+
+def test_paths_with_spaces_and_non_ascii_names(project, capsys):
+    (project / "my dir").mkdir()
+    (project / "my dir" / "héllo wörld.py").write_text(VECTORIZE, encoding="utf-8")
+    status, out, _ = verdict(capsys, "my dir")
+    assert status == 0 and "héllo wörld.py:3" in out
+
+
+# ----------------------------------------------------------------- notebooks
+def test_notebook_findings_are_cited_by_cell_and_line(project, capsys):
+    nb = _notebook([
+        ("markdown", "# title"),
+        ("code", "%matplotlib inline\nimport numpy as np\n"),
+        ("code", "!ls -l\nx = np.ones(10)\nf = np.vectorize(lambda v: v * 2)\n"),
+    ])
+    (project / "nb.ipynb").write_text(nb)
+    status, out, _ = verdict(capsys, "nb.ipynb")
+    assert status == 0
+    assert "`nb.ipynb:cell 3:line 3`" in out and "1 notebook" in out
+
+
+def test_notebook_magics_and_shell_lines_are_skipped():
+    cell = "%time y = 1\n!pip list\nfiles = !ls\nnp.sum?\nfor i in range(3):\n    %timeit f()\nx = 5 % 2\n"
+    code = python_of_cell(cell)
+    assert code.split("\n") == ["", "", "", "", "for i in range(3):", "    pass", "x = 5 % 2"]
+    assert python_of_cell("%%bash\necho hi\n") is None
+    assert python_of_cell("%%time\nx = 1\n").split("\n") == ["", "x = 1"]
+
+
+def test_malformed_notebooks_are_input_errors(project, capsys):
+    (project / "bad.ipynb").write_text("{not json")
+    (project / "nocells.ipynb").write_text('{"metadata": {}}')
+    (project / "markdown_only.ipynb").write_text(_notebook([("markdown", "# just words")]))
+    (project / "broken_cell.ipynb").write_text(_notebook([("code", "import numpy as np\n"), ("code", "def f(:\n"),
+                                                          ("code", "g = np.vectorize(abs)\n")]))
+    status, out, _ = verdict(capsys, ".")
+    assert status == 2
+    assert "bad.ipynb: not valid JSON" in out
+    assert "nocells.ipynb: not a notebook" in out
+    assert "markdown_only.ipynb" not in out.split("## 1.")[0].split("Inputs not assessed")[-1]
+    assert "broken_cell.ipynb:cell 2: does not parse" in out
+    assert "`broken_cell.ipynb:cell 3:line 1`" in out  # the good cells are still assessed
+
+
+def test_nbformat3_notebooks_are_read(project, capsys):
+    doc = {"worksheets": [{"cells": [{"cell_type": "code", "input": ["import numpy as np\n", "f = np.vectorize(abs)\n"]}]}],
+           "nbformat": 3}
+    (project / "old.ipynb").write_text(json.dumps(doc))
+    status, out, _ = verdict(capsys, "old.ipynb")
+    assert status == 0 and "`old.ipynb:cell 1:line 2`" in out
+
+
+# ----------------------------------------------------------------- flake8 input
+FLAKE8_TEXT = """\
+pkg/a.py:3:5: CPN102 np.vectorize(...) calls a Python function once per element (RR-where)
+pkg/a.py:9:1: E302 expected 2 blank lines, found 1
+pkg/b.py:12:1: CPN101 loop 'for i in range(n)' indexes array 'a' one element at a time (RR-loop)
+"""
+
+
+def test_from_flake8_text(project, capsys):
+    (project / "log.txt").write_text(FLAKE8_TEXT)
+    status, out, _ = verdict(capsys, "--from-flake8", "log.txt")
+    assert status == 0
+    assert "`pkg/a.py:3`" in out and "`pkg/b.py:12`" in out
+    assert "E302 ×1" in out  # other plugins' codes are counted, not dropped silently
+    assert "LIGHT REFACTOR" in out
+
+
+def test_from_flake8_stdin_with_show_source_and_count(tmp_path):
+    text = ("a.py:3:5: CPN102 np.vectorize(...) calls a Python function\n"
+            "f = np.vectorize(abs)\n    ^\n1\n")
+    proc = run_verdict("--from-flake8", "-", "--isolated", cwd=tmp_path, stdin=text)
+    assert proc.returncode == 0, proc.stderr
+    assert "`a.py:3`" in proc.stdout
+
+
+@pytest.mark.parametrize("bad, where", [
+    ("a.py:3:5: CPN102 fine\nthis is not flake8 output\n", "line 2"),
+    ("a.py:three:5: CPN102 broken row\n", "line 1"),
+    ("a.py:3:5: CPN102 fine\na.py:4:", "line 2"),  # truncated log
+])
+def test_from_flake8_malformed_lines_are_one_clear_error(project, capsys, bad, where):
+    (project / "log.txt").write_text(bad)
+    status, out, err = verdict(capsys, "--from-flake8", "log.txt")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and where in err and "log.txt" in err
+
+
+def test_from_flake8_syntax_errors_are_input_errors(project, capsys):
+    (project / "log.txt").write_text("a.py:1:7: E999 SyntaxError: invalid syntax\nb.py:3:5: CPN102 vectorize\n")
+    status, out, _ = verdict(capsys, "--from-flake8", "log.txt")
+    assert status == 2 and "a.py: flake8 could not parse it" in out and "`b.py:3`" in out
+
+
+def test_from_flake8_cpn_json_round_trip(tmp_path):
+    (tmp_path / "v.py").write_text(VECTORIZE)
+    (tmp_path / "clean.py").write_text(CLEAN)
+    flake8 = __import__("subprocess").run(
+        [sys.executable, "-m", "flake8", "--isolated", "--select", "CPN", "--format", "cpn-json", "--output-file",
+         "findings.json", "."], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert flake8.returncode == 1, flake8.stderr
+    doc = json.loads((tmp_path / "findings.json").read_text())
+    assert doc["schema_version"] == 2
+    assert doc["findings"][0]["in_loop"] is False and isinstance(doc["findings"][0]["data"], dict)
+    direct = run_verdict(".", "--format", "json", cwd=tmp_path)
+    via = run_verdict("--from-flake8", "findings.json", "--format", "json", cwd=tmp_path)
+    assert via.returncode == 0, via.stderr
+    a, b = json.loads(direct.stdout), json.loads(via.stdout)
+    assert a["verdict"] == b["verdict"] == "LIGHT REFACTOR"
+    assert len(b["inputs"]["files"]) == 2  # cpn-json lists the clean file too
+    cites = lambda d: [i["location"]["citation"] for i in d["sections"]["what_blocks"]["items"]]  # noqa: E731
+    assert cites(a) == cites(b) == ["v.py:3"]
+
+
+@pytest.mark.parametrize("doc, message", [
+    ('{"schema": "something-else"}', "not flake8 --format=cpn-json"),
+    ('{"schema": "cpn-lint/flake8-findings", "schema_version": 99, "findings": []}', "schema_version 99"),
+    ('{"schema": "cpn-lint/flake8-findings", "schema_version": 2, "findings": [{"code": "CPN101"}]}', "finding 1"),
+    ('{"schema": "cpn-lint/flake8-findings", "schema_version": 2, "findings": [', "not valid JSON"),
+])
+def test_from_flake8_bad_cpn_json(project, capsys, doc, message):
+    (project / "f.json").write_text(doc)
+    status, out, err = verdict(capsys, "--from-flake8", "f.json")
+    assert status == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_from_flake8_missing_file(project, capsys):
+    status, _, err = verdict(capsys, "--from-flake8", "nope.txt")
+    assert status == 2 and "nope.txt" in err
+
+
+def test_repo_fixtures_report_is_complete():
+    proc = run_verdict("fixtures/", "--isolated", cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    for heading in HEADINGS:
+        assert heading in proc.stdout
+    assert "fixtures/projects/notebook_demo/explore.ipynb" in proc.stdout or "notebook" in proc.stdout
+    assert "CUPYNUMERIC_DOCTOR=1 CUPYNUMERIC_DOCTOR_FORMAT=json CUPYNUMERIC_DOCTOR_FILENAME=doctor-report.json legate --gpus 1 main.py" in proc.stdout
