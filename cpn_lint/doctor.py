@@ -1,0 +1,364 @@
+"""Reading cuPyNumeric Doctor's JSON report and reconciling it with cpn-lint.
+
+Doctor is the runtime check cuPyNumeric ships: run a program with
+``CUPYNUMERIC_DOCTOR=1 CUPYNUMERIC_DOCTOR_FORMAT=json`` and, when it saw
+something, it writes a JSON list with one object per (check, location)::
+
+    [{"filename": "/abs/prog.py", "lineno": 8, "source": "s += a[i]",
+      "description": "...", "reference": "https://...", "traceback": ""}]
+
+The entries do not name the check that fired; each check has a fixed
+description (the built-in reduction check lists the built-ins it saw), so the
+check is recognised from it. This module is pure: it never imports
+cuPyNumeric or flake8 and never runs anything.
+
+>>> report = '[{"filename": "p.py", "lineno": 3, "source": "idx = np.nonzero(m)",'
+>>> report += ' "description": "use of nonzero can be slow in cuPyNumeric"}]'
+>>> [(d.check, d.code, d.line) for d in load_doctor_report(report)]
+[('NonzeroCheck', 'CPN204', 3)]
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from .engine import FileResult, decode_source, parse
+from .findings import Finding
+
+UNRECOGNIZED = "unrecognized"
+
+# Each check of Doctor (cuPyNumeric 26.x) with a fragment of its fixed
+# description that no other check's description contains.
+_CHECK_SIGNATURES: tuple[tuple[str, str], ...] = (
+    ("RepeatedItemOps", "scalar item accesses repeated"),
+    ("RepeatedSliceAccessCheck", "repeated slice access"),
+    ("ArrayGatherCheck", "being gathered into one memory"),
+    ("StackOpsCheck", "hstack/vstack called repeatedly"),
+    ("AdvancedIndexingCheck", "use of advanced indexing"),
+    ("NonzeroCheck", "use of nonzero"),
+    ("Mpi4pyCheck", "mpi4py is imported"),
+    ("IterCheck", "with __iter__"),
+)
+_BUILTIN_CHECK = "BuiltinReductionCheck"
+_BUILTINS_SEEN = re.compile(r"^Python built-ins? (?P<names>[a-z_]+(?:, [a-z_]+)*) used with cuPyNumeric array")
+
+# The CPN code each check's finding stands for; checks not listed have none.
+CHECK_CODES: dict[str, str] = {
+    "RepeatedItemOps": "CPN101",
+    "RepeatedSliceAccessCheck": "CPN101",
+    "IterCheck": "CPN103",
+    "BuiltinReductionCheck": "CPN110",
+    "StackOpsCheck": "CPN203",
+    "NonzeroCheck": "CPN204",
+    "Mpi4pyCheck": "CPN108",
+}
+# Conversions to a Python scalar are R104 (host sync), not R110 (host iteration).
+_CONVERSION_BUILTINS = frozenset({"float", "int", "bool"})
+
+# Doctor reports host iteration where it happens, and a built-in that walks an
+# array (``sum(a)``) or a ``for x in a`` loop iterates it item by item, so at
+# that statement Doctor adds IterCheck and RepeatedItemOps to the cause. A
+# static finding of the cause confirms them (R110 says builtins are R103's
+# host iteration; R103 is the loop over the array).
+_ALSO_CONFIRMED_BY: dict[str, frozenset[str]] = {
+    "IterCheck": frozenset({"CPN110"}),
+    "RepeatedItemOps": frozenset({"CPN103", "CPN110"}),
+}
+
+_REQUIRED_KEYS = ("filename", "lineno", "description")
+
+
+@dataclass(frozen=True)
+class DoctorFinding:
+    """One entry of a Doctor report, with the check recognised and its CPN code.
+
+    ``line`` is Doctor's ``lineno`` (1-based); ``code`` is None for checks
+    that have no CPN counterpart (array gathers, advanced indexing).
+    """
+
+    filename: str
+    line: int
+    check: str
+    description: str
+    source: str
+    code: str | None
+
+
+class DoctorReportError(ValueError):
+    """The text is not a Doctor JSON report; the message is one line."""
+
+
+def load_doctor_report(text: str, origin: str = "doctor report") -> list[DoctorFinding]:
+    """Parse Doctor's JSON output into findings, in report order.
+
+    An entry whose description names both conversion built-ins and
+    reducing built-ins (``float(sum(a))``) yields one finding per code.
+    Raises :class:`DoctorReportError` for anything that is not such a report.
+    """
+    entries = _decode(text, origin)
+    findings: list[DoctorFinding] = []
+    for index, entry in enumerate(entries):
+        findings.extend(_findings_of(entry, index, origin))
+    return findings
+
+
+def check_of(description: str) -> str:
+    """The Doctor check whose fixed description this is, or ``"unrecognized"``."""
+    if _BUILTINS_SEEN.match(description.strip()):
+        return _BUILTIN_CHECK
+    lowered = description.lower()
+    for check, fragment in _CHECK_SIGNATURES:
+        if fragment.lower() in lowered:
+            return check
+    return UNRECOGNIZED
+
+
+def codes_of(check: str, description: str) -> list[str | None]:
+    """The CPN code(s) a finding of ``check`` stands for (``[None]``: none)."""
+    if check != _BUILTIN_CHECK:
+        return [CHECK_CODES.get(check)]
+    match = _BUILTINS_SEEN.match(description.strip())
+    names = set(match.group("names").split(", ")) if match else set()
+    codes: list[str | None] = []
+    if names & _CONVERSION_BUILTINS:
+        codes.append("CPN104")
+    if names - _CONVERSION_BUILTINS or not names:
+        codes.append("CPN110")
+    return codes
+
+
+def _decode(text: str, origin: str) -> list[Any]:
+    stripped = text.lstrip("\ufeff").strip()
+    if not stripped:
+        raise DoctorReportError(
+            f"{origin}: empty file, not a Doctor JSON report (Doctor writes no file at all when it finds nothing)"
+        )
+    if stripped.startswith("!!! cuPyNumeric Doctor") or stripped.startswith("filename,lineno"):
+        kind = "plain-text" if stripped.startswith("!") else "CSV"
+        raise DoctorReportError(
+            f"{origin}: this is Doctor's {kind} output; rerun with CUPYNUMERIC_DOCTOR_FORMAT=json"
+        )
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        raise DoctorReportError(
+            f"{origin}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise DoctorReportError(f"{origin}: not a Doctor report (JSON nested too deeply)") from None
+    if not isinstance(data, list):
+        described = _describe(data)
+        raise DoctorReportError(
+            f"{origin}: expected the JSON list Doctor writes, found {described}"
+        )
+    return data
+
+
+def _findings_of(entry: Any, index: int, origin: str) -> Iterable[DoctorFinding]:
+    where = f"{origin}: entry {index + 1}"
+    if not isinstance(entry, dict):
+        raise DoctorReportError(f"{where} is {_describe(entry)}, expected an object with filename, lineno, description")
+    missing = [key for key in _REQUIRED_KEYS if key not in entry]
+    if missing:
+        raise DoctorReportError(f"{where} lacks {', '.join(missing)}; not a Doctor finding")
+    filename, lineno, description = entry["filename"], entry["lineno"], entry["description"]
+    if not isinstance(filename, str) or not filename:
+        raise DoctorReportError(f"{where}: filename must be a non-empty string, found {_describe(filename)}")
+    if isinstance(lineno, bool) or not isinstance(lineno, int) or lineno < 1:
+        raise DoctorReportError(f"{where}: lineno must be a line number, found {_describe(lineno)}")
+    if not isinstance(description, str):
+        raise DoctorReportError(f"{where}: description must be a string, found {_describe(description)}")
+    source = entry.get("source")
+    if source is not None and not isinstance(source, str):
+        raise DoctorReportError(f"{where}: source must be a string or null, found {_describe(source)}")
+    named = entry.get("check")  # not written by Doctor 26.x; honoured if a later one names its check
+    check = named if isinstance(named, str) and named else check_of(description)
+    for code in codes_of(check, description):
+        yield DoctorFinding(filename, lineno, check, description, (source or "").strip(), code)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, dict):
+        keys = ", ".join(sorted(map(str, value))[:4])
+        return f"an object (keys: {keys})" if keys else "an empty object"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value[:30]!r}"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+# -- reconciliation ---------------------------------------------------------
+
+
+@dataclass
+class Reconciliation:
+    """Static findings Doctor confirmed, and Doctor findings with no static counterpart."""
+
+    confirmed: list[tuple[str, Finding, list[DoctorFinding]]] = field(default_factory=list)
+    runtime_only: list[DoctorFinding] = field(default_factory=list)
+
+
+def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) -> Reconciliation:
+    """Pair each Doctor finding with the static findings it confirms.
+
+    A static finding confirms a Doctor finding when both are in the same file
+    (same resolved path, else the unique file sharing the longest path
+    suffix), the codes agree, and Doctor's line is the finding's line or lies
+    in the statement that begins there (a whole loop for a loop, the header
+    for another compound statement). Doctor reports mpi4py at the first
+    cuPyNumeric call after the import, so any CPN108 finding confirms it.
+    Unmapped and unmatched Doctor findings are runtime-only.
+    """
+    files = [_Unit(result) for result in results]
+    evidence: dict[tuple[int, int], list[DoctorFinding]] = {}
+    runtime_only: list[DoctorFinding] = []
+    for finding in doctor:
+        matches = _matches(finding, files) if finding.code is not None else []
+        if not matches:
+            runtime_only.append(finding)
+        for key in matches:
+            evidence.setdefault(key, []).append(finding)
+    confirmed = [
+        (files[u].result.filename, files[u].result.findings[f], evidence[(u, f)])
+        for u, f in sorted(evidence)
+    ]
+    return Reconciliation(confirmed, runtime_only)
+
+
+class _Unit:
+    """One linted file: its path parts and, lazily, the spans of its statements."""
+
+    def __init__(self, result: FileResult) -> None:
+        self.result = result
+        self.path = _resolve(result.filename)
+        self.parts = tuple(reversed(self.path.replace("\\", "/").split("/")))
+        self._statements: list[ast.stmt] | None = None
+
+    def span(self, finding: Finding) -> tuple[int, int]:
+        """The lines the statement beginning at the finding's line covers."""
+        statement = _statement_at(self.statements(), finding.line)
+        if statement is None:
+            return finding.line, finding.line
+        return _extent(statement)
+
+    def statements(self) -> list[ast.stmt]:
+        if self._statements is None:
+            tree = self._tree()
+            self._statements = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)] if tree else []
+        return self._statements
+
+    def _tree(self) -> ast.Module | None:
+        model = self.result.model
+        if model is not None:
+            return model.tree
+        try:
+            with open(self.result.filename, "rb") as handle:
+                return parse(decode_source(handle.read()), self.result.filename)
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+
+
+def _matches(finding: DoctorFinding, files: list[_Unit]) -> list[tuple[int, int]]:
+    if finding.check == "Mpi4pyCheck":
+        return _process_wide(finding, files)
+    codes = {finding.code} | _ALSO_CONFIRMED_BY.get(finding.check, frozenset())
+    unit_index = _file_of(finding.filename, files)
+    if unit_index is None:
+        return []
+    unit = files[unit_index]
+    candidates: list[tuple[tuple[int, int], int]] = []
+    for index, static in enumerate(unit.result.findings):
+        if static.code not in codes:
+            continue
+        first, last = unit.span(static)
+        if static.line == finding.line or first <= finding.line <= last:
+            # Prefer Doctor's own code, then the tightest statement.
+            rank = (0 if static.code == finding.code else 1, last - first)
+            candidates.append((rank, index))
+    if not candidates:
+        return []
+    best = min(rank for rank, _ in candidates)
+    return [(unit_index, index) for rank, index in candidates if rank == best]
+
+
+def _process_wide(finding: DoctorFinding, files: list[_Unit]) -> list[tuple[int, int]]:
+    def sites(units: Iterable[int]) -> list[tuple[int, int]]:
+        return [(u, i) for u in units for i, f in enumerate(files[u].result.findings) if f.code == finding.code]
+
+    same_file = _file_of(finding.filename, files)
+    if same_file is not None and (local := sites([same_file])):
+        return local
+    return sites(range(len(files)))
+
+
+def _file_of(filename: str, files: list[_Unit]) -> int | None:
+    """The linted file Doctor's path names: the same file, else the unique
+    file with the longest common path suffix (the report may come from
+    another checkout or machine)."""
+    path = _resolve(filename)
+    for index, unit in enumerate(files):
+        if unit.path == path:
+            return index
+    parts = tuple(reversed(path.replace("\\", "/").split("/")))
+    best, chosen = 0, []
+    for index, unit in enumerate(files):
+        common = _common_prefix(parts, unit.parts)
+        if common > best:
+            best, chosen = common, [index]
+        elif common == best and common:
+            chosen.append(index)
+    return chosen[0] if best and len(chosen) == 1 else None
+
+
+def _common_prefix(left: tuple[str, ...], right: tuple[str, ...]) -> int:
+    count = 0
+    for a, b in zip(left, right):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+def _resolve(filename: str) -> str:
+    try:
+        return os.path.normcase(os.path.realpath(filename))
+    except (OSError, ValueError):
+        return os.path.normcase(filename)
+
+
+def _statement_at(statements: list[ast.stmt], line: int) -> ast.stmt | None:
+    """The outermost statement beginning at ``line``, else the innermost one containing it."""
+    beginning = [s for s in statements if s.lineno == line]
+    if beginning:
+        return min(beginning, key=lambda s: (s.col_offset, -(s.end_lineno or s.lineno)))
+    containing = [s for s in statements if s.lineno <= line <= (s.end_lineno or s.lineno)]
+    if not containing:
+        return None
+    return min(containing, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)
+
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _extent(statement: ast.stmt) -> tuple[int, int]:
+    """A loop covers its whole nest; another compound statement only its
+    header (its body's statements are reported on their own)."""
+    last = statement.end_lineno or statement.lineno
+    if isinstance(statement, _LOOPS):
+        return statement.lineno, last
+    body = getattr(statement, "body", None)
+    if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+        return statement.lineno, max(statement.lineno, body[0].lineno - 1)
+    return statement.lineno, last
