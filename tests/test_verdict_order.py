@@ -296,7 +296,11 @@ CONTEXTS = st.builds(
 
 
 def _report(items, context):
-    by_file = {"a.py": [], "b.py": [], "c.py": []}  # the same files every time: only findings vary
+    # The same three NumPy files every time, so only findings vary. (Each has a
+    # SCALES finding: without a model, a file counts as NumPy code for Gate 4's
+    # share only once it has a finding, which is new information, not a finding
+    # making the code better.)
+    by_file = {path: [finding("CPN921", 99)] for path in ("a.py", "b.py", "c.py")}
     for path, f in items:
         by_file[path].append(f)
     return report_for(by_file, context)

@@ -385,6 +385,8 @@ def _scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: lis
 
 
 def _is_compute(unit: Unit) -> bool:
+    """Does the file hold NumPy code (or out-of-scope work)? Without a model
+    (flake8 input) a finding is the only evidence."""
     model = unit.result.model
     if model is not None:
         return model.uses_numpy() or bool(unit.result.findings)
@@ -500,9 +502,9 @@ def _api_note(api: list[Item], context: Context) -> str:
 def _context_rows(context: Context, units: Sequence[Unit]) -> list[ContextRow]:
     rows = []
     notebooks = sum(1 for u in units if u.is_notebook)
-    source = f"{len(units) - notebooks} Python file{'s' if len(units) - notebooks != 1 else ''}"
-    if notebooks:
-        source += f", {notebooks} notebook{'s' if notebooks != 1 else ''}"
+    scripts = len(units) - notebooks
+    parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((scripts, "Python file"), (notebooks, "notebook")) if n]
+    source = ", ".join(parts) or "nothing (no Python files or notebooks found)"
     rows.append(ContextRow("source", "Source assessed", source, "paths given"))
     if context.elements is not None:
         elements = f"{format_count(context.elements)} elements"
@@ -633,7 +635,11 @@ def _next_steps(report: Report, context: Context, units: Sequence[Unit], scope: 
         steps.append(Step("Check and measure on one GPU",
                           "compare results with NumPy on a small input (np.allclose), then time the hot path with "
                           f"legate.timing on `legate --gpus 1`; move to {scale} only if one GPU beats NumPy"))
-    steps.append(Step("Run cuPyNumeric Doctor", "on the first real run, with the command below"))
+    if rule == "gate2-size":
+        steps.append(Step("Run cuPyNumeric Doctor if you do port",
+                          "once batching has made the arrays large enough, on the first run, with the command below"))
+    else:
+        steps.append(Step("Run cuPyNumeric Doctor", "on the first real run, with the command below"))
     report.next_steps = steps
     report.doctor_command = DOCTOR_COMMAND
     report.doctor_look_for = _doctor_look_for(report)

