@@ -53,6 +53,13 @@ DOCTOR_CHECKS = {
     "CPN204": ("NonzeroCheck",),
     "CPN108": ("Mpi4pyCheck",),
 }
+# What a Doctor check with no cpn-lint counterpart means, for runtime-only entries.
+DOCTOR_MEANINGS = {
+    "AdvancedIndexingCheck": "indexing with an integer array gathers scattered elements, often across GPUs; "
+                             "prefer a boolean mask or a contiguous slice where the algorithm allows",
+    "ArrayGatherCheck": "a distributed array was pulled into a single memory, serialising the work; "
+                        "look for a host conversion or an operation that needs the whole array in one place",
+}
 # Host libraries whose presence Gate 5 lists as boundary touchpoints.
 HOST_LIBRARIES = {
     "pandas": "pandas (loading)", "h5py": "h5py (I/O)", "pyarrow": "pyarrow (I/O)", "xarray": "xarray (I/O)",
@@ -235,6 +242,30 @@ def _norm(path: str) -> str:
     return os.path.normcase(os.path.abspath(path))
 
 
+def unit_for_path(filename: str, units: Sequence[Unit]) -> Unit | None:
+    """The assessed unit a runtime path names: the same file, else the one
+    unit whose path is the longest matching suffix (Doctor may have run the
+    program from another directory, or on another machine)."""
+    target = _norm(filename)
+    for unit in units:
+        if _norm(unit.path) == target:
+            return unit
+    wanted = list(reversed(filename.replace("\\", "/").split("/")))
+    best: list[tuple[int, Unit]] = []
+    for unit in units:
+        have = list(reversed(unit.path.replace("\\", "/").split("/")))
+        common = 0
+        while common < min(len(have), len(wanted)) and have[common] == wanted[common] and have[common] not in ("", ".", ".."):
+            common += 1
+        if common:
+            best.append((common, unit))
+    if not best:
+        return None
+    top = max(n for n, _ in best)
+    winners = [u for n, u in best if n == top]
+    return winners[0] if len(winners) == 1 else None
+
+
 @dataclass(frozen=True)
 class DoctorMerge:
     """Doctor's evidence, keyed for the report."""
@@ -250,7 +281,6 @@ def merge_doctor(units: Sequence[Unit], doctor_findings: Sequence[Any] | None) -
     from .. import doctor  # the runtime oracle's reader; see issue 8
 
     reconciliation = doctor.reconcile([u.result for u in units], doctor_findings)
-    by_path = {_norm(u.path): u for u in units}
     rules = load_rules()
     confirmed: dict[tuple[str, str, int, int], tuple[RuntimeEvidence, ...]] = {}
     for path, finding, evidence in reconciliation.confirmed:
@@ -260,7 +290,7 @@ def merge_doctor(units: Sequence[Unit], doctor_findings: Sequence[Any] | None) -
         )
     runtime_only: list[Item] = []
     for d in reconciliation.runtime_only:
-        unit = by_path.get(_norm(d.filename))
+        unit = unit_for_path(d.filename, units)
         rule = rules.get(d.code) if d.code else None
         location = Location(d.filename, d.line, 1, unit.cite(d.line) if unit else f"{d.filename}:{d.line}")
         runtime_only.append(
@@ -270,7 +300,8 @@ def merge_doctor(units: Sequence[Unit], doctor_findings: Sequence[Any] | None) -
                 category=rule.category.value if rule else "RUNTIME",
                 summary=rule.summary if rule else d.check,
                 recipe=rule.recipe if rule else None,
-                message=f"Doctor {d.check}: {d.description}",
+                message=f"Doctor {d.check}: {d.description}" + (
+                    f" — {DOCTOR_MEANINGS[d.check]}" if d.check in DOCTOR_MEANINGS and not rule else ""),
                 location=location,
                 quote=unit.quote(d.line) if unit else (d.source or "").strip(),
                 in_loop=False,
@@ -638,6 +669,9 @@ def _next_steps(report: Report, context: Context, units: Sequence[Unit], scope: 
     if rule == "gate2-size":
         steps.append(Step("Run cuPyNumeric Doctor if you do port",
                           "once batching has made the arrays large enough, on the first run, with the command below"))
+    elif report.doctor_supplied:
+        steps.append(Step("Run cuPyNumeric Doctor again",
+                          "after the recipes, with the command below; the confirmed entries should be gone"))
     else:
         steps.append(Step("Run cuPyNumeric Doctor", "on the first real run, with the command below"))
     report.next_steps = steps
@@ -700,14 +734,15 @@ def _doctor_look_for(report: Report) -> list[str]:
         "doctor-report.json lists one entry per runtime pattern Doctor saw, with its file, line, check name "
         "and a description; an empty list means Doctor saw none of its patterns on the paths that ran.",
     ]
-    expected: dict[str, list[str]] = {}
+    by_code: dict[str, list[str]] = {}
     for item in report.what_blocks + [i for grp in report.whats_fixable for i in grp.items]:
-        for check in DOCTOR_CHECKS.get(item.code or "", ()):
-            expected.setdefault(check, []).append(item.citation)
-    for check in sorted(expected):
-        cites = expected[check]
+        if item.code in DOCTOR_CHECKS:
+            by_code.setdefault(item.code, []).append(item.citation)
+    for code in sorted(by_code):
+        cites = by_code[code]
         shown = ", ".join(cites[:3]) + (f" and {len(cites) - 3} more" if len(cites) > 3 else "")
-        look.append(f"{check} at {shown} while those sites are unfixed; it should be gone after the recipe.")
+        checks = " or ".join(DOCTOR_CHECKS[code])
+        look.append(f"{checks} entries at the {code} sites ({shown}) until they are fixed; none once they are.")
     look.append("An entry at a line this report does not cite is a pattern the static read missed: feed the report "
                 "back with `cpn-verdict --doctor doctor-report.json PATH...` to merge it into the assessment.")
     look.append("Doctor sees only the code paths that ran: exercise the hot path with a representative input.")
