@@ -308,4 +308,3 @@ def _isatty(stream) -> bool:  # type: ignore[no-untyped-def]
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
-

@@ -18,7 +18,7 @@ from ..registry import RECIPES, Category, load_rules, recipe_rank
 from . import gates as g
 from .collect import Unit
 from .context import Context, format_count
-from .gates import Decision, Gate, ScopeEvidence, SizeEvidence, Status, Verdict
+from .gates import Decision, Gate, ScopeEvidence, SizeEvidence, Verdict
 
 REPORT_SCHEMA = "cpn-lint/verdict-report"
 REPORT_SCHEMA_VERSION = 1
@@ -747,4 +747,3 @@ def _doctor_look_for(report: Report) -> list[str]:
                 "back with `cpn-verdict --doctor doctor-report.json PATH...` to merge it into the assessment.")
     look.append("Doctor sees only the code paths that ran: exercise the hot path with a representative input.")
     return look
-
