@@ -3,7 +3,7 @@
 The pipeline, one module per step:
 
 * :mod:`.collect` finds the files and notebooks to assess and runs the engine
-  on them (or :mod:`.flake8_input` reads an existing flake8 run instead);
+  on them (or :mod:`.from_flake8` reads an existing flake8 run instead);
 * :mod:`.sizes` reads the literal array sizes Gate 2 may cite;
 * :mod:`.gates` holds the decision framework as pure functions: Gates 1-6 and
   the verdict order of SPEC §4;

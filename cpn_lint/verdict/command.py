@@ -22,7 +22,7 @@ from ..registry import Category, load_rules
 from . import gates as g
 from .collect import Progress, assess_paths, discover
 from .context import FROM_CLI, PATTERNS, Context
-from .flake8_input import Flake8InputError, read_flake8_output
+from .from_flake8 import Flake8InputError, read_flake8_output
 from .report import ManifestNote, build_report
 from .sizes import hot_path_sizes, merge
 

@@ -376,7 +376,9 @@ def build_report(
         context=_context_rows(context, units),
         files=[u.path for u in units],
         input_errors=list(input_errors) + [e for u in units for e in u.errors],
-        input_notes=list(input_notes),
+        input_notes=list(input_notes) + (
+            ["None of the assessed files uses NumPy, so the verdict has nothing to rest on."]
+            if units and not any(_is_compute(u) for u in units) else []),
         internal_errors=internal,
         what_works=_scales_groups(by_category.get("SCALES", [])),
         what_blocks=blocks,
