@@ -382,3 +382,33 @@ def test_repo_fixtures_report_is_complete():
         assert heading in proc.stdout
     assert "fixtures/projects/notebook_demo/explore.ipynb" in proc.stdout or "notebook" in proc.stdout
     assert "CUPYNUMERIC_DOCTOR=1 CUPYNUMERIC_DOCTOR_FORMAT=json CUPYNUMERIC_DOCTOR_FILENAME=doctor-report.json legate --gpus 1 main.py" in proc.stdout
+
+
+LOOP = "import numpy as np\na = np.arange(10.0)\nfor i in range(len(a)):\n    a[i] = a[i] * 2.0\n"
+
+
+def _flake8(*args: str, cwd: Path, stdin: str | None = None):
+    return __import__("subprocess").run(
+        [sys.executable, "-m", "flake8", "--isolated", "--select", "CPN", "--format", "cpn-json", *args],
+        cwd=cwd, input=stdin, capture_output=True, text=True, timeout=300)
+
+
+def test_cpn_json_formatter_document(tmp_path):
+    (tmp_path / "loop.py").write_text(LOOP)
+    (tmp_path / "clean.py").write_text(CLEAN)
+    proc = _flake8(".", cwd=tmp_path)
+    doc = json.loads(proc.stdout)
+    assert doc["schema"] == "cpn-lint/flake8-findings" and doc["schema_version"] == 2
+    assert sorted(doc["files_scanned"]) == ["./clean.py", "./loop.py"]
+    (item,) = doc["findings"]
+    assert item["code"] == "CPN101" and item["name"] == "element-loop-indexing" and item["category"] == "BLOCKS"
+    assert item["location"] == {"row": 3, "column": 1}
+    assert item["physical_line"] == "for i in range(len(a)):"
+    assert item["in_loop"] is True and isinstance(item["data"], dict)
+    assert not item["message"].startswith("CPN101")
+
+
+def test_cpn_json_facts_are_null_when_the_file_cannot_be_read_again(tmp_path):
+    proc = _flake8("-", cwd=tmp_path, stdin=LOOP)
+    (item,) = json.loads(proc.stdout)["findings"]
+    assert item["filename"] == "stdin" and item["in_loop"] is None and item["data"] is None
