@@ -24,7 +24,7 @@ import ast
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence
 
 from .engine import FileResult, decode_source, parse
@@ -60,14 +60,21 @@ CHECK_CODES: dict[str, str] = {
 # Conversions to a Python scalar are R104 (host sync), not R110 (host iteration).
 _CONVERSION_BUILTINS = frozenset({"float", "int", "bool"})
 
-# Doctor reports host iteration where it happens, and a built-in that walks an
-# array (``sum(a)``) or a ``for x in a`` loop iterates it item by item, so at
-# that statement Doctor adds IterCheck and RepeatedItemOps to the cause. A
-# static finding of the cause confirms them (R110 says builtins are R103's
-# host iteration; R103 is the loop over the array).
-_ALSO_CONFIRMED_BY: dict[str, frozenset[str]] = {
+# Doctor reports host iteration where it happens: a built-in that walks an
+# array (``sum(a)``) or a ``for x in a`` header iterates it item by item, so
+# Doctor adds IterCheck and RepeatedItemOps to the cause there. A static
+# finding of the cause, on that very statement (a loop's header only),
+# confirms them: R110 says such builtins are R103's host iteration.
+_CONFIRMED_AT_HEADER_BY: dict[str, frozenset[str]] = {
     "IterCheck": frozenset({"CPN110"}),
     "RepeatedItemOps": frozenset({"CPN103", "CPN110"}),
+}
+# A loop cpn-lint classes as outside cuPyNumeric's scope (CPN410: a true
+# sequential recurrence, y[n] from y[n-1]) is reported as that, not as R101,
+# and it explains the element accesses Doctor counts anywhere inside it.
+_CONFIRMED_IN_LOOP_BY: dict[str, frozenset[str]] = {
+    "RepeatedItemOps": frozenset({"CPN410"}),
+    "RepeatedSliceAccessCheck": frozenset({"CPN410"}),
 }
 
 _REQUIRED_KEYS = ("filename", "lineno", "description")
@@ -216,16 +223,22 @@ def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) ->
     A static finding confirms a Doctor finding when both are in the same file
     (same resolved path, else the unique file sharing the longest path
     suffix), the codes agree, and Doctor's line is the finding's line or lies
-    in the statement that begins there (a whole loop for a loop, the header
-    for another compound statement). Doctor reports mpi4py at the first
+    in the statement that begins there: the whole loop nest for the codes
+    reported at a loop about its body (CPN101, CPN103), the header of any
+    other compound statement, all lines of a simple one. Doctor reports mpi4py at the first
     cuPyNumeric call after the import, so any CPN108 finding confirms it.
-    Unmapped and unmatched Doctor findings are runtime-only.
+    Unmapped and unmatched Doctor findings are runtime-only. Doctor
+    findings in a linted file carry that file's name as it was linted (the
+    report may come from another checkout).
     """
     files = [_Unit(result) for result in results]
     evidence: dict[tuple[int, int], list[DoctorFinding]] = {}
     runtime_only: list[DoctorFinding] = []
     for finding in doctor:
-        matches = _matches(finding, files) if finding.code is not None else []
+        unit = _file_of(finding.filename, files)
+        if unit is not None:  # cite the file as it was linted, not as Doctor saw it
+            finding = replace(finding, filename=files[unit].result.filename)
+        matches = _matches(finding, unit, files) if finding.code is not None else []
         if not matches:
             runtime_only.append(finding)
         for key in matches:
@@ -246,12 +259,12 @@ class _Unit:
         self.parts = tuple(reversed(self.path.replace("\\", "/").split("/")))
         self._statements: list[ast.stmt] | None = None
 
-    def span(self, finding: Finding) -> tuple[int, int]:
+    def span(self, finding: Finding, whole_loop: bool) -> tuple[int, int]:
         """The lines the statement beginning at the finding's line covers."""
         statement = _statement_at(self.statements(), finding.line)
         if statement is None:
             return finding.line, finding.line
-        return _extent(statement)
+        return _extent(statement, whole_loop)
 
     def statements(self) -> list[ast.stmt]:
         if self._statements is None:
@@ -270,19 +283,22 @@ class _Unit:
             return None
 
 
-def _matches(finding: DoctorFinding, files: list[_Unit]) -> list[tuple[int, int]]:
+def _matches(finding: DoctorFinding, unit_index: int | None, files: list[_Unit]) -> list[tuple[int, int]]:
     if finding.check == "Mpi4pyCheck":
-        return _process_wide(finding, files)
-    codes = {finding.code} | _ALSO_CONFIRMED_BY.get(finding.check, frozenset())
-    unit_index = _file_of(finding.filename, files)
+        return _process_wide(finding, unit_index, files)
     if unit_index is None:
         return []
     unit = files[unit_index]
+    header_codes = _CONFIRMED_AT_HEADER_BY.get(finding.check, frozenset())
+    loop_codes = {finding.code} | _CONFIRMED_IN_LOOP_BY.get(finding.check, frozenset())
     candidates: list[tuple[tuple[int, int], int]] = []
     for index, static in enumerate(unit.result.findings):
-        if static.code not in codes:
+        if static.code in loop_codes:
+            first, last = unit.span(static, whole_loop=static.code in _REPORTED_AT_LOOPS)
+        elif static.code in header_codes:
+            first, last = unit.span(static, whole_loop=False)
+        else:
             continue
-        first, last = unit.span(static)
         if static.line == finding.line or first <= finding.line <= last:
             # Prefer Doctor's own code, then the tightest statement.
             rank = (0 if static.code == finding.code else 1, last - first)
@@ -293,11 +309,10 @@ def _matches(finding: DoctorFinding, files: list[_Unit]) -> list[tuple[int, int]
     return [(unit_index, index) for rank, index in candidates if rank == best]
 
 
-def _process_wide(finding: DoctorFinding, files: list[_Unit]) -> list[tuple[int, int]]:
+def _process_wide(finding: DoctorFinding, same_file: int | None, files: list[_Unit]) -> list[tuple[int, int]]:
     def sites(units: Iterable[int]) -> list[tuple[int, int]]:
         return [(u, i) for u in units for i, f in enumerate(files[u].result.findings) if f.code == finding.code]
 
-    same_file = _file_of(finding.filename, files)
     if same_file is not None and (local := sites([same_file])):
         return local
     return sites(range(len(files)))
@@ -350,13 +365,16 @@ def _statement_at(statements: list[ast.stmt], line: int) -> ast.stmt | None:
 
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
+# Codes reported at the ``for`` of a loop about what happens in its body.
+_REPORTED_AT_LOOPS = frozenset({"CPN101", "CPN103", "CPN410"})
 
 
-def _extent(statement: ast.stmt) -> tuple[int, int]:
-    """A loop covers its whole nest; another compound statement only its
-    header (its body's statements are reported on their own)."""
+def _extent(statement: ast.stmt, whole_loop: bool) -> tuple[int, int]:
+    """A loop covers its whole nest (when ``whole_loop``); other compound
+    statements only their header (their body's statements are reported on
+    their own); a simple statement all its lines."""
     last = statement.end_lineno or statement.lineno
-    if isinstance(statement, _LOOPS):
+    if whole_loop and isinstance(statement, _LOOPS):
         return statement.lineno, last
     body = getattr(statement, "body", None)
     if isinstance(body, list) and body and isinstance(body[0], ast.stmt):

@@ -1,0 +1,333 @@
+"""The runtime oracle: run a NumPy program under the real cuPyNumeric, on CPUs,
+with cuPyNumeric Doctor on, and keep Doctor's JSON report.
+
+cpn-lint never runs the code it checks; this module is the one exception, and
+only on request: it is the harness of the differential test tier and a
+convenience for users without a GPU. It keeps cuPyNumeric out of the caller's
+environment by installing it into a separate virtual environment::
+
+    python -m cpn_lint.oracle setup                     # once; downloads ~300 MB
+    python -m cpn_lint.oracle run prog.py -o doctor-report.json
+    cpn-verdict --doctor doctor-report.json prog.py
+
+The PyPI wheels of cuPyNumeric/Legate link against the NVIDIA driver library
+even when they only use CPUs, so ``setup`` compiles a small stand-in for it
+(every driver call answers "no device") and ``run`` puts it first on the
+library path with ``--gpus 0``. ``numpy`` is replaced by ``cupynumeric``
+(``cupynumeric.patch``) before the program starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+CUPYNUMERIC_VERSION = os.environ.get("CUPYNUMERIC_VERSION", "26.6.1")
+VENV_ENV = "CPN_ORACLE_VENV"
+DEFAULT_VENV = ".cpn-oracle-venv"
+LEGATE_CONFIG = "--cpus 1 --gpus 0 --sysmem 4000"
+DEFAULT_TIMEOUT = 180.0
+# Single-rank MPI so programs that import mpi4py run (and Doctor's mpi4py
+# check can see the import). mpich's wheel ships the MPI library itself.
+MPI_PACKAGES = ("mpi4py", "mpich")
+
+_READY_MARKER = "cpn-oracle-ready.json"
+_STUB_DIR = "cuda-stub"
+
+# A stand-in for libcuda.so.1: Legate probes the driver, hears "no device"
+# from every entry point, and carries on with CPUs only.
+LIBCUDA_STUB_C = r"""
+#include <string.h>
+
+typedef int CUresult;
+#define CU_OK 0
+#define CU_NO_DEVICE 100
+
+static const char *no_device_name = "CUDA_ERROR_NO_DEVICE";
+static const char *no_device_text = "no CUDA device (cpn-lint oracle: CPU-only driver stand-in)";
+
+CUresult cuInit(unsigned int flags) { (void)flags; return CU_NO_DEVICE; }
+CUresult cuDriverGetVersion(int *version) { if (version) *version = 13000; return CU_OK; }
+CUresult cuDeviceGetCount(int *count) { if (count) *count = 0; return CU_NO_DEVICE; }
+CUresult cuGetErrorName(CUresult error, const char **name) { (void)error; if (name) *name = no_device_name; return CU_OK; }
+CUresult cuGetErrorString(CUresult error, const char **text) { (void)error; if (text) *text = no_device_text; return CU_OK; }
+CUresult cuMemFreeHost(void *pointer) { (void)pointer; return CU_NO_DEVICE; }
+CUresult cuMemFree_v2(unsigned long long pointer) { (void)pointer; return CU_NO_DEVICE; }
+
+static CUresult any_other_entry(void) { return CU_NO_DEVICE; }
+
+static void *entry_point(const char *symbol) {
+    if (strcmp(symbol, "cuInit") == 0) return (void *)cuInit;
+    if (strcmp(symbol, "cuDriverGetVersion") == 0) return (void *)cuDriverGetVersion;
+    if (strcmp(symbol, "cuDeviceGetCount") == 0) return (void *)cuDeviceGetCount;
+    if (strcmp(symbol, "cuGetErrorName") == 0) return (void *)cuGetErrorName;
+    if (strcmp(symbol, "cuGetErrorString") == 0) return (void *)cuGetErrorString;
+    return (void *)any_other_entry;
+}
+
+CUresult cuGetProcAddress(const char *symbol, void **function, int version,
+                          unsigned long long flags, int *status) {
+    (void)version; (void)flags;
+    if (function) *function = entry_point(symbol);
+    if (status) *status = 0;
+    return CU_OK;
+}
+
+CUresult cuGetProcAddress_v2(const char *symbol, void **function, int version,
+                             unsigned long long flags, int *status) {
+    return cuGetProcAddress(symbol, function, version, flags, status);
+}
+"""
+
+# Runs inside the oracle venv: patch numpy, then run the program as __main__.
+# If the program stops with an exception, the innermost frame outside the
+# Python installation is recorded (where the user's code stopped), then the
+# exception propagates as usual (traceback, exit status 1, Doctor's report).
+_BOOTSTRAP = """\
+import json, os, runpy, sys, sysconfig, traceback
+import cupynumeric.patch  # noqa: F401  numpy now means cupynumeric
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except BaseException as exc:
+    if not isinstance(exc, SystemExit) or exc.code not in (None, 0):
+        library = tuple(os.path.realpath(p) for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+        frames = [f for f in traceback.extract_tb(exc.__traceback__)
+                  if os.path.isabs(f.filename) and not os.path.realpath(f.filename).startswith(library)]
+        where = frames[-1] if frames else None
+        with open(os.environ["CPN_ORACLE_STOP_FILE"], "w") as out:
+            json.dump({"error": type(exc).__name__, "message": str(exc)[:300],
+                       "filename": where.filename if where else None,
+                       "line": where.lineno if where else None}, out)
+    raise
+"""
+
+
+class OracleError(RuntimeError):
+    """The oracle environment could not be created or used; one-line reason."""
+
+
+@dataclass(frozen=True)
+class OracleRun:
+    """One program run under Doctor."""
+
+    program: str
+    returncode: int  # -9 after a timeout
+    report: list[dict]  # Doctor's entries, as written ([] when it found nothing)
+    stderr_tail: str
+    seconds: float
+    timed_out: bool = False
+    # How the program stopped, if it raised: error (exception type name),
+    # message, and filename/line of the innermost frame in the user's code.
+    stop: dict | None = None
+    report_raw: str = ""  # the report exactly as Doctor wrote it ("" when it wrote none)
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    def report_text(self) -> str:
+        """The report as Doctor wrote it, or ``[]`` when it found nothing."""
+        return self.report_raw or "[]\n"
+
+
+def default_venv() -> Path:
+    return Path(os.environ.get(VENV_ENV) or DEFAULT_VENV)
+
+
+def venv_python(venv: Path) -> Path:
+    return venv / "bin" / "python"
+
+
+def installed_version(venv: Path) -> str | None:
+    """The cuPyNumeric version a finished setup recorded, else None."""
+    try:
+        data = json.loads((venv / _READY_MARKER).read_text())
+    except (OSError, ValueError):
+        return None
+    version = data.get("cupynumeric") if isinstance(data, dict) else None
+    return version if isinstance(version, str) and venv_python(venv).exists() else None
+
+
+def ensure_venv(venv: Path | None = None, *, version: str = CUPYNUMERIC_VERSION,
+                with_mpi: bool = True, log=None) -> Path:
+    """Create the oracle venv unless a finished one with ``version`` exists.
+
+    Raises :class:`OracleError` when something needed is missing (network,
+    gcc, a Python the wheels support).
+    """
+    venv = (venv or default_venv()).absolute()
+    if installed_version(venv) == version:
+        return venv
+    say = log or (lambda message: print(message, file=sys.stderr))
+    compiler = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
+    if compiler is None:
+        raise OracleError("no C compiler (gcc/cc) to build the CPU-only driver stand-in")
+    if venv.exists():
+        shutil.rmtree(venv)  # an unfinished or older setup
+    started = time.monotonic()
+    say(f"cpn-lint oracle: creating {venv} with nvidia-cupynumeric=={version} (about 300 MB to download)")
+    _run([sys.executable, "-m", "venv", str(venv)], "create the virtual environment")
+    packages = [f"nvidia-cupynumeric=={version}", *(MPI_PACKAGES if with_mpi else ())]
+    _run([str(venv_python(venv)), "-m", "pip", "install", "-q", "--disable-pip-version-check", *packages],
+         f"install {' '.join(packages)}")
+    _build_stub(venv, compiler)
+    _smoke_test(venv)
+    (venv / _READY_MARKER).write_text(json.dumps({"cupynumeric": version, "mpi": with_mpi}) + "\n")
+    say(f"cpn-lint oracle: ready in {time.monotonic() - started:.0f} s")
+    return venv
+
+
+def _run(command: list[str], what: str, timeout: float = 1800) -> None:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise OracleError(f"could not {what}: {exc}") from None
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise OracleError(f"could not {what}: {detail[-1] if detail else f'exit status {done.returncode}'}")
+
+
+def _build_stub(venv: Path, compiler: str) -> None:
+    target = venv / _STUB_DIR
+    target.mkdir(parents=True, exist_ok=True)
+    source = target / "libcuda_stub.c"
+    source.write_text(LIBCUDA_STUB_C)
+    _run([compiler, "-shared", "-fPIC", "-O1", "-o", str(target / "libcuda.so.1"), str(source)],
+         "compile the CPU-only driver stand-in")
+
+
+def _smoke_test(venv: Path) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        program = Path(scratch) / "smoke.py"
+        program.write_text("import numpy as np\nprint(float(np.arange(4.0).sum()))\n")
+        run = run_program(program, venv=venv, timeout=300)
+    if not run.ok:
+        raise OracleError(f"cuPyNumeric does not start on this machine: {run.stderr_tail.splitlines()[-1:] or run.returncode}")
+
+
+def oracle_environment(venv: Path, report: Path) -> dict[str, str]:
+    """The child's environment: CPU-only Legate, Doctor on, JSON to ``report``."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP"}}
+    library_path = env.get("LD_LIBRARY_PATH")
+    stub = str(venv / _STUB_DIR)
+    env.update(
+        LD_LIBRARY_PATH=f"{stub}:{library_path}" if library_path else stub,
+        LEGATE_AUTO_CONFIG="0",
+        LEGATE_CONFIG=LEGATE_CONFIG,
+        CUPYNUMERIC_DOCTOR="1",
+        CUPYNUMERIC_DOCTOR_FORMAT="json",
+        CUPYNUMERIC_DOCTOR_FILENAME=str(report),
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def run_program(program: Path | str, *, venv: Path | None = None, args: Sequence[str] = (),
+                timeout: float = DEFAULT_TIMEOUT) -> OracleRun:
+    """Run ``program`` (its folder as working directory) under Doctor."""
+    venv = (venv or default_venv()).absolute()
+    program = Path(program).resolve()
+    if not venv_python(venv).exists():
+        raise OracleError(f"no oracle environment at {venv}; run 'python -m cpn_lint.oracle setup'")
+    with tempfile.TemporaryDirectory(prefix="cpn-oracle-") as scratch:
+        report = Path(scratch) / "doctor-report.json"
+        stop_file = Path(scratch) / "stop.json"
+        env = oracle_environment(venv, report)
+        env["CPN_ORACLE_STOP_FILE"] = str(stop_file)
+        command = [str(venv_python(venv)), "-c", _BOOTSTRAP, str(program), *args]
+        started = time.monotonic()
+        try:
+            done = subprocess.run(command, cwd=program.parent, env=env,
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=timeout, errors="replace")
+            returncode, stderr, timed_out = done.returncode, done.stderr, False
+        except subprocess.TimeoutExpired as exc:
+            stderr = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+            returncode, timed_out = -9, True
+        seconds = time.monotonic() - started
+        raw = report.read_text() if report.exists() else ""
+        entries = _parse_report(raw, report)
+        stop = json.loads(stop_file.read_text()) if stop_file.exists() else None
+    tail = "\n".join(_meaningful(stderr).splitlines()[-12:])
+    return OracleRun(str(program), returncode, entries, tail, seconds, timed_out, stop, raw)
+
+
+def _parse_report(text: str, report: Path) -> list[dict]:
+    if not text:
+        return []  # Doctor writes no file when it found nothing
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise OracleError(f"Doctor's report {report} is not JSON: {exc}") from None
+    if not isinstance(data, list):
+        raise OracleError(f"Doctor wrote something other than a JSON list to {report}")
+    return data
+
+
+def _meaningful(stderr: str) -> str:
+    """stderr without the lines the stand-in driver makes Legate print."""
+    noise = ("CUDA_ERROR_NO_DEVICE", "discover the CUDA resources")
+    return "\n".join(line for line in stderr.splitlines() if not any(n in line for n in noise))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m cpn_lint.oracle",
+        description="Run NumPy programs under the real cuPyNumeric on CPUs with cuPyNumeric Doctor on.",
+    )
+    parser.add_argument("--venv", type=Path, default=None,
+                        help=f"the oracle environment (default: ${VENV_ENV} or ./{DEFAULT_VENV})")
+    sub = parser.add_subparsers(dest="command", required=True)
+    setup = sub.add_parser("setup", help=f"install nvidia-cupynumeric=={CUPYNUMERIC_VERSION} and the driver stand-in")
+    setup.add_argument("--no-mpi", action="store_true", help="do not install mpi4py and mpich")
+    run = sub.add_parser("run", help="run one program under Doctor and write its JSON report")
+    run.add_argument("program", type=Path)
+    run.add_argument("args", nargs="*", help="arguments passed to the program (after --)")
+    run.add_argument("-o", "--output", type=Path, default=Path("doctor-report.json"),
+                     help="where to write Doctor's report (default: doctor-report.json)")
+    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds before the run is stopped")
+    ns = parser.parse_args(argv)
+    try:
+        if ns.command == "setup":
+            venv = ensure_venv(ns.venv, with_mpi=not ns.no_mpi)
+            print(f"cuPyNumeric {installed_version(venv)} ready in {venv}")
+            return 0
+        if not ns.program.is_file():
+            parser.error(f"{ns.program}: no such file")
+        result = run_program(ns.program, venv=ns.venv, args=ns.args, timeout=ns.timeout)
+    except OracleError as exc:
+        print(f"cpn-lint oracle: {exc}", file=sys.stderr)
+        return 2
+    ns.output.write_text(result.report_text())
+    _summarise(result, ns.output)
+    return 0 if result.ok else 1
+
+
+def _summarise(result: OracleRun, output: Path) -> None:
+    from .doctor import load_doctor_report
+
+    findings = load_doctor_report(json.dumps(result.report), origin=str(output))
+    status = "timed out" if result.timed_out else f"exit status {result.returncode}"
+    print(f"{result.program}: {status} after {result.seconds:.1f} s; "
+          f"Doctor reported {len(result.report)} issue(s), written to {output}")
+    for finding in findings:
+        code = finding.code or "no CPN code"
+        print(f"  {finding.filename}:{finding.line}: {finding.check} ({code}) {finding.source}")
+    if not result.ok and result.stderr_tail:
+        print(result.stderr_tail, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
