@@ -1,0 +1,288 @@
+"""The four measures of issue 7, each a ratio (or a peak) taken in one run.
+
+Every timing is repeated and the repetitions are interleaved: the two sides of
+a ratio alternate, and which side goes first alternates too, so a burst of
+load from another process on the machine lands on both sides alike. A ratio is
+the median of the per-repetition ratios (each pair measured back to back),
+which holds up better on a shared machine than the ratio of two medians; both
+medians are reported as well.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .corpus import Corpus
+from .environment import BENCHMARKS_DIR, PLUGIN_DIST, REPO_ROOT, WORKER, Interpreter
+from .procs import ChildRun, run_child
+
+BUDGETS: dict[str, dict[str, float]] = {
+    "plugin_overhead": {"max_ratio": 1.10},  # flake8 with the plugin / flake8 without it
+    "engine_throughput": {"max_ratio": 2.0},  # engine time / ast.parse time
+    "peak_memory": {"max_mb": 500.0},  # cpn-verdict over the corpus
+    "scaling": {"max_ratio": 1.5},  # per-line time at the largest size / at the smallest
+}
+
+MEASURES = ("overhead", "throughput", "memory", "scaling")
+OVERHEAD_METHODS = ("hide", "select")
+FLAKE8_DEFAULT_SELECT = "E,W,F,C90"
+MB = 1_000_000
+
+
+class MeasureError(Exception):
+    """A measure could not be taken; the message says why."""
+
+
+@dataclass
+class Context:
+    interpreter: Interpreter
+    corpus: Corpus
+    spec: Path  # the corpus file list, as JSON, for the workers
+    workdir: Path  # scratch space for outputs
+    repeat: int  # repetitions of in-process timings
+    flake8_repeat: int  # pairs of flake8 runs
+    timeout: float  # seconds, per child process
+    log: Callable[[str], None]
+
+    @property
+    def python(self) -> str:
+        return str(self.interpreter.python)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def summary(values: list[float]) -> dict[str, Any]:
+    return {"median": median(values), "min": min(values), "max": max(values), "samples": values}
+
+
+def status(value: float, limit: float) -> str:
+    return "PASS" if value <= limit else "FAIL"
+
+
+def run_task(ctx: Context, task: str, *args: str) -> tuple[dict[str, Any], ChildRun]:
+    """Run a worker task in a fresh child of the benchmark interpreter."""
+    out = ctx.workdir / f"{task}.json"
+    err = ctx.workdir / f"{task}.stderr"
+    run = run_child([ctx.python, "-m", WORKER, task, *args], cwd=REPO_ROOT, stdout=out, stderr=err,
+                    timeout=ctx.timeout)
+    if run.timed_out:
+        raise MeasureError(f"worker task {task!r} did not finish within {ctx.timeout:.0f} s")
+    if run.returncode != 0:
+        raise MeasureError(f"worker task {task!r} failed (exit {run.returncode}): {_tail(err)}")
+    return json.loads(out.read_text(encoding="utf-8")), run
+
+
+def _tail(path: Path, lines: int = 6) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+    return " | ".join(text.splitlines()[-lines:])
+
+
+# --------------------------------------------------------- 1. plugin overhead
+_CPN_LINE = re.compile(r":\d+:\d+: CPN\d{3} ")
+
+
+def _flake8_commands(ctx: Context, method: str) -> dict[str, list[str]]:
+    launcher = [ctx.python, str(BENCHMARKS_DIR / "flake8_launcher.py")]
+    if method == "hide":
+        return {"without": [*launcher, "--hide", PLUGIN_DIST, "--"], "with": [*launcher, "--"]}
+    if method == "select":
+        return {
+            "without": [*launcher, "--", "--select", FLAKE8_DEFAULT_SELECT],
+            "with": [*launcher, "--", "--select", FLAKE8_DEFAULT_SELECT + ",CPN"],
+        }
+    raise ValueError(f"unknown overhead method {method!r}")
+
+
+def _check_plugin_loading(ctx: Context, commands: dict[str, list[str]], method: str) -> None:
+    """``flake8 --version`` lists the plugins it loaded: make sure each side is what it claims."""
+    for variant, argv in commands.items():
+        out = ctx.workdir / f"flake8-version-{variant}.txt"
+        run = run_child([*argv, "--version"], stdout=out, stderr=out, timeout=ctx.timeout)
+        listed = "cpn-lint" in out.read_text(encoding="utf-8", errors="replace")
+        expected = variant == "with" or method == "select"
+        if run.returncode != 0 or listed != expected:
+            raise MeasureError(
+                f"flake8 --version ({variant} the plugin) {'does not list' if expected else 'still lists'} "
+                f"cpn-lint: {_tail(out)}"
+            )
+
+
+def measure_overhead(ctx: Context, method: str = "hide") -> dict[str, Any]:
+    commands = _flake8_commands(ctx, method)
+    _check_plugin_loading(ctx, commands, method)  # also imports everything once (warm-up)
+    files = ctx.corpus.files
+    wall: dict[str, list[float]] = {"without": [], "with": []}
+    cpu: dict[str, list[float]] = {"without": [], "with": []}
+    counts: dict[str, dict[str, int]] = {}
+    for rep in range(ctx.flake8_repeat):
+        order = ("without", "with") if rep % 2 == 0 else ("with", "without")
+        for variant in order:
+            ctx.log(f"  flake8 -j1 {variant} the plugin, pair {rep + 1}/{ctx.flake8_repeat}")
+            out = ctx.workdir / f"flake8-{variant}.txt"
+            err = ctx.workdir / f"flake8-{variant}.stderr"
+            run = run_child([*commands[variant], "--isolated", "-j1", *files], cwd=ctx.corpus.root,
+                            stdout=out, stderr=err, timeout=ctx.timeout)
+            if run.timed_out:
+                raise MeasureError(f"flake8 ({variant} the plugin) did not finish within {ctx.timeout:.0f} s")
+            if run.returncode not in (0, 1):
+                raise MeasureError(f"flake8 ({variant} the plugin) exited {run.returncode}: {_tail(err)}")
+            wall[variant].append(run.wall_s)
+            if run.cpu_s is not None:
+                cpu[variant].append(run.cpu_s)
+            if variant not in counts:
+                counts[variant] = _count_output(out)
+            out.unlink()
+    ratios = [w / wo for w, wo in zip(wall["with"], wall["without"])]
+    ratio = median(ratios)
+    result: dict[str, Any] = {
+        "status": status(ratio, BUDGETS["plugin_overhead"]["max_ratio"]),
+        "budget": BUDGETS["plugin_overhead"],
+        "method": method,
+        "ratio": ratio,
+        "overhead_pct": (ratio - 1.0) * 100.0,
+        "pair_ratios": ratios,
+        "ratio_of_medians": median(wall["with"]) / median(wall["without"]),
+        "wall_s": {variant: summary(values) for variant, values in wall.items()},
+        "output": counts,
+    }
+    if cpu["with"] and cpu["without"]:
+        result["cpu_s"] = {variant: summary(values) for variant, values in cpu.items()}
+        result["cpu_ratio"] = median([w / wo for w, wo in zip(cpu["with"], cpu["without"])])
+    return result
+
+
+def _count_output(path: Path) -> dict[str, int]:
+    total = cpn = 0
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            total += 1
+            cpn += bool(_CPN_LINE.search(line))
+    return {"lines": total, "cpn": cpn, "other": total - cpn}
+
+
+# ------------------------------------------------------- 2. engine throughput
+def measure_throughput(ctx: Context, breakdown: bool = True, top: int = 15) -> dict[str, Any]:
+    data, run = run_task(ctx, "throughput", str(ctx.spec), "--repeat", str(ctx.repeat))
+    if not data["files"]:
+        raise MeasureError("no file of the corpus parses")
+    ratios = [e / p for e, p in zip(data["engine_s"], data["parse_s"])]
+    ratio = median(ratios)
+    lines = data["lines"]
+    result: dict[str, Any] = {
+        "status": status(ratio, BUDGETS["engine_throughput"]["max_ratio"]),
+        "budget": BUDGETS["engine_throughput"],
+        "ratio": ratio,
+        "pair_ratios": ratios,
+        "files": data["files"],
+        "lines": lines,
+        "unparseable": data["unparseable"],
+        "parse_s": summary(data["parse_s"]),
+        "engine_s": summary(data["engine_s"]),
+        "parse_lines_per_s": lines / median(data["parse_s"]),
+        "engine_lines_per_s": lines / median(data["engine_s"]),
+        "findings": data["findings"],
+        "worker_peak_mb": run.max_rss_bytes / MB if run.max_rss_bytes else None,
+    }
+    if breakdown:
+        ctx.log("  engine breakdown: model and each rule, in engine order")
+        result["breakdown"] = _breakdown(run_task(ctx, "rules", str(ctx.spec))[0])
+        ctx.log("  engine profile (cProfile)")
+        result["profile"] = run_task(ctx, "profile", str(ctx.spec), "--top", str(top))[0]
+    return result
+
+
+def _breakdown(data: dict[str, Any]) -> dict[str, Any]:
+    parts = {"decode + ast.parse": data["stages_s"]["decode_parse"], "model (FileModel build)": data["stages_s"]["model"]}
+    parts.update({f"rule {code}": seconds for code, seconds in data["rules_s"].items()})
+    total = sum(parts.values())
+    return {
+        "total_s": total,
+        "parts": [
+            {"part": name, "seconds": seconds, "share": seconds / total if total else 0.0}
+            for name, seconds in sorted(parts.items(), key=lambda kv: -kv[1])
+        ],
+        "skipped_irrelevant_files": data["skipped_irrelevant"],
+        "rule_errors": data["rule_errors"],
+        "ast_grep_parse": data["ast_grep_parse"],
+    }
+
+
+# ---------------------------------------------------------- 3. peak memory
+def verdict_script(ctx: Context) -> Path | None:
+    for name in ("cpn-verdict", "cpn-verdict.exe"):
+        candidate = ctx.interpreter.scripts / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def measure_memory(ctx: Context, tool: str = "auto") -> dict[str, Any]:
+    script = verdict_script(ctx)
+    if tool == "cpn-verdict" and script is None:
+        raise MeasureError(f"no cpn-verdict in {ctx.interpreter.scripts}")
+    use_verdict = script is not None and tool != "engine"
+    if use_verdict:
+        report = ctx.workdir / "verdict.json"
+        err = ctx.workdir / "verdict.stderr"
+        argv = [str(script), "--isolated", "--format", "json", "--output", str(report), *ctx.corpus.files]
+        run = run_child(argv, cwd=ctx.corpus.root, stdout=ctx.workdir / "verdict.stdout", stderr=err,
+                        timeout=ctx.timeout)
+        # 0: assessed; 2: some input could not be read (the report is still written)
+        if run.timed_out or run.returncode not in (0, 2) or not report.exists():
+            raise MeasureError(f"cpn-verdict exited {run.returncode}: {_tail(err)}")
+        verdict = json.loads(report.read_text(encoding="utf-8")).get("verdict")
+        described = "cpn-verdict"
+    else:
+        _, run = run_task(ctx, "engine-memory", str(ctx.spec))
+        verdict = None
+        described = "engine (stand-in: cpn-verdict is not installed)" if script is None else "engine"
+    if run.max_rss_bytes is None:
+        raise MeasureError("peak memory is not available on this platform")
+    peak = run.max_rss_bytes / MB
+    return {
+        "status": status(peak, BUDGETS["peak_memory"]["max_mb"]),
+        "budget": BUDGETS["peak_memory"],
+        "tool": described,
+        "peak_mb": peak,
+        "wall_s": run.wall_s,
+        "cpu_s": run.cpu_s,
+        "exit": run.returncode,
+        "verdict": verdict,
+    }
+
+
+# -------------------------------------------------------------- 4. scaling
+def measure_scaling(ctx: Context, sizes: list[int], repeat: int, seed: int = 0) -> dict[str, Any]:
+    data, _ = run_task(ctx, "scaling", "--sizes", ",".join(map(str, sizes)), "--repeat", str(repeat),
+                       "--seed", str(seed))
+    rows = []
+    for row in data["sizes"]:
+        rows.append({
+            "target_lines": row["target_lines"],
+            "lines": row["lines"],
+            "copies_per_sample": row["copies_per_sample"],
+            "findings": row["findings"],
+            "engine_us_per_line": summary(row["engine_us_per_line"]),
+            "parse_us_per_line": summary(row["parse_us_per_line"]),
+        })
+    rows.sort(key=lambda r: r["lines"])
+    small, large = rows[0], rows[-1]
+    ratio = large["engine_us_per_line"]["median"] / small["engine_us_per_line"]["median"]
+    return {
+        "status": status(ratio, BUDGETS["scaling"]["max_ratio"]),
+        "budget": BUDGETS["scaling"],
+        "ratio": ratio,
+        "parse_ratio": large["parse_us_per_line"]["median"] / small["parse_us_per_line"]["median"],
+        "seed": seed,
+        "sizes": rows,
+    }

@@ -1,0 +1,86 @@
+"""The short table printed after a run (and by ``python -m benchmarks show``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TITLES = {
+    "plugin_overhead": "plugin overhead (flake8 -j1)",
+    "engine_throughput": "engine time / ast.parse",
+    "peak_memory": "peak memory",
+    "scaling": "scaling (per line)",
+}
+
+
+def _n(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def _size(lines: int) -> str:
+    return f"{lines // 1000}k" if lines >= 1000 else str(lines)
+
+
+def _row(key: str, m: dict[str, Any]) -> tuple[str, str, str, str]:
+    title = TITLES[key]
+    if m.get("status") in ("ERROR", "SKIP"):
+        return title, m.get("error") or m.get("reason") or "", "", m["status"]
+    budget = m["budget"]
+    if key == "plugin_overhead":
+        wall = m["wall_s"]
+        pairs = len(m["pair_ratios"])
+        result = (f"{m['overhead_pct']:+.1f}%  ({wall['without']['median']:.1f} s -> {wall['with']['median']:.1f} s, "
+                  f"median of {pairs} pair{'s' if pairs != 1 else ''}, plugin {m['method']})")
+        return title, result, f"<= +{(budget['max_ratio'] - 1) * 100:.0f}%", m["status"]
+    if key == "engine_throughput":
+        result = (f"{m['ratio']:.2f}x  (engine {_n(m['engine_lines_per_s'])} lines/s, "
+                  f"ast.parse {_n(m['parse_lines_per_s'])} lines/s)")
+        return title, result, f"<= {budget['max_ratio']:.2f}x", m["status"]
+    if key == "peak_memory":
+        tool = "cpn-verdict" if m["tool"] == "cpn-verdict" else "engine stand-in"
+        result = f"{_n(m['peak_mb'])} MB  ({tool}, {m['wall_s']:.1f} s)"
+        return title, result, f"<= {_n(budget['max_mb'])} MB", m["status"]
+    sizes = m["sizes"]
+    small, large = sizes[0], sizes[-1]
+    result = (f"{m['ratio']:.2f}x  ({_size(large['target_lines'])} vs {_size(small['target_lines'])}: "
+              f"{large['engine_us_per_line']['median']:.0f} vs {small['engine_us_per_line']['median']:.0f} us/line; "
+              f"ast.parse {m['parse_ratio']:.2f}x)")
+    return title, result, f"<= {budget['max_ratio']:.2f}x", m["status"]
+
+
+def table(result: dict[str, Any], hot_spots: int = 8) -> str:
+    corpus = result["corpus"]
+    env = result["environment"]
+    version = f" {corpus['version']}" if corpus.get("version") else ""
+    subset = f" (of {_n(corpus['total_files'])})" if corpus["files"] != corpus["total_files"] else ""
+    lines = [
+        f"cpn-lint benchmarks: corpus {corpus['name']}{version}, {_n(corpus['files'])} files{subset}, "
+        f"{_n(corpus['lines'])} lines; Python {env['python']}, flake8 {env['flake8']}; "
+        f"{env['cpus']} CPUs, load {env['load_before']}",
+        "",
+    ]
+    rows = [("measure", "result", "budget", "status")]
+    rows += [_row(key, m) for key, m in result["measures"].items()]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for r in rows:
+        lines.append(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]}".rstrip())
+    engine = result["measures"].get("engine_throughput", {})
+    breakdown = engine.get("breakdown")
+    if breakdown:
+        lines += ["", "Engine time by part (engine order; a rule includes model answers it asks first):"]
+        for part in breakdown["parts"][:hot_spots]:
+            lines.append(f"  {part['share'] * 100:5.1f}%  {part['seconds']:7.2f} s  {part['part']}")
+        grep = breakdown["ast_grep_parse"]
+        if grep["files"]:
+            lines.append(f"  (ast-grep parses {grep['files']} files, about {grep['estimated_s']:.2f} s, "
+                         "inside the first rule that uses it)")
+    profile = engine.get("profile")
+    if profile:
+        lines += ["", "Self time by area (cProfile):"]
+        for area in profile["areas"][:hot_spots]:
+            lines.append(f"  {area['share'] * 100:5.1f}%  {area['area']}")
+        lines += ["", "Hottest functions (cProfile self time):"]
+        for row in profile["top_self"][:hot_spots]:
+            share = row["self_s"] / profile["profiled_s"] * 100 if profile["profiled_s"] else 0.0
+            lines.append(f"  {share:5.1f}%  {row['calls']:>10,} calls  {row['function']}")
+    lines += ["", f"overall: {result['status']}"]
+    return "\n".join(lines)

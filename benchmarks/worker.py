@@ -1,0 +1,381 @@
+"""Measurement tasks that run inside the benchmark interpreter (``python -m benchmarks.worker``).
+
+Each task prints one JSON document on stdout. The orchestrator (``cli``) runs
+every task in a fresh child process, so one measurement never warms or
+pollutes another, and the child's peak memory can be read when it exits.
+
+Tasks:
+  probe                    versions, the rule registry, installed CPN entry points
+  locate PACKAGE           where an installed package's sources are (without importing it)
+  throughput SPEC          engine vs ast.parse over the corpus, interleaved per file
+  rules SPEC               time of the model and of each rule's check(), in engine order
+  profile SPEC             cProfile of the engine over the corpus: hot functions and areas
+  scaling                  engine and parse time per line on synthetic files of several sizes
+  engine-memory SPEC       one engine pass over the corpus (its peak RSS is read by the caller)
+
+SPEC is a JSON file ``{"root": DIR, "files": [relative paths]}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import gc
+import importlib.metadata
+import importlib.util
+import json
+import re
+import sys
+import sysconfig
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable
+
+# Parsing someone else's code can warn (invalid escapes, `is` with a literal);
+# those are not measurements.
+warnings.simplefilter("ignore")
+
+
+def _load(spec_path: str) -> list[tuple[str, bytes]]:
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    root = Path(spec["root"])
+    return [(rel, (root / rel).read_bytes()) for rel in spec["files"]]
+
+
+def _parseable(files: list[tuple[str, bytes]]) -> tuple[list[tuple[str, bytes]], list[str]]:
+    """Files ``ast.parse`` accepts (the same set for both sides of a ratio)."""
+    good, bad = [], []
+    for rel, data in files:
+        try:
+            ast.parse(data, filename=rel)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            bad.append(rel)
+        else:
+            good.append((rel, data))
+    return good, bad
+
+
+def _lines(data: bytes) -> int:
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
+def _options() -> Any:
+    from cpn_lint.engine import LintOptions
+
+    return LintOptions(assessment=True)
+
+
+# ----------------------------------------------------------------- probe
+def task_probe(_: argparse.Namespace) -> dict[str, Any]:
+    def version(dist: str) -> str | None:
+        try:
+            return importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+
+    import cpn_lint
+    from cpn_lint.registry import load_rules
+
+    entry_points = sorted(
+        ep.name for ep in importlib.metadata.entry_points(group="flake8.extension") if ep.name.startswith("CPN")
+    )
+    return {
+        "python": sys.version.split()[0],
+        "implementation": sys.implementation.name,
+        "executable": sys.executable,
+        "scripts": sysconfig.get_path("scripts"),
+        "cpn_lint": getattr(cpn_lint, "__version__", None),
+        "cpn_lint_path": str(Path(cpn_lint.__file__).resolve().parent),
+        "registry": sorted(load_rules()),
+        "entry_points": entry_points,
+        **{key: version(dist) for key, dist in (
+            ("flake8", "flake8"), ("pycodestyle", "pycodestyle"), ("pyflakes", "pyflakes"),
+            ("mccabe", "mccabe"), ("ast_grep_py", "ast-grep-py"), ("scipy", "scipy"), ("numpy", "numpy"),
+        )},
+    }
+
+
+def task_locate(ns: argparse.Namespace) -> dict[str, Any]:
+    # find_spec of a top-level package reads the file system; it does not run the package.
+    spec = importlib.util.find_spec(ns.package)
+    if spec is None or not spec.submodule_search_locations:
+        return {"root": None, "version": None}
+    try:
+        version = importlib.metadata.version(ns.package)
+    except importlib.metadata.PackageNotFoundError:
+        version = None
+    return {"root": str(Path(list(spec.submodule_search_locations)[0]).resolve()), "version": version}
+
+
+# ------------------------------------------------------------ throughput
+def task_throughput(ns: argparse.Namespace) -> dict[str, Any]:
+    from cpn_lint.engine import analyze_source
+
+    files, unparseable = _parseable(_load(ns.spec))
+    options = _options()
+    codes: Counter[str] = Counter()
+    for rel, data in files:  # warm-up pass: imports, lazily built tables, page cache
+        codes.update(f.code for f in analyze_source(data, rel, options).findings)
+    parse_samples: list[float] = []
+    engine_samples: list[float] = []
+    clock = time.perf_counter
+    for rep in range(ns.repeat):
+        gc.collect()
+        parse_total = engine_total = 0.0
+        parse_first = rep % 2 == 0  # alternate which side meets a warm cache first
+        for rel, data in files:
+            if parse_first:
+                t0 = clock()
+                ast.parse(data, filename=rel)
+                t1 = clock()
+                analyze_source(data, rel, options)
+                t2 = clock()
+                parse_total += t1 - t0
+                engine_total += t2 - t1
+            else:
+                t0 = clock()
+                analyze_source(data, rel, options)
+                t1 = clock()
+                ast.parse(data, filename=rel)
+                t2 = clock()
+                engine_total += t1 - t0
+                parse_total += t2 - t1
+        parse_samples.append(parse_total)
+        engine_samples.append(engine_total)
+    return {
+        "files": len(files),
+        "unparseable": unparseable,
+        "lines": sum(_lines(d) for _, d in files),
+        "parse_s": parse_samples,
+        "engine_s": engine_samples,
+        "findings": dict(sorted(codes.items())),
+    }
+
+
+# ----------------------------------------------------------------- rules
+def task_rules(ns: argparse.Namespace) -> dict[str, Any]:
+    """Time each stage of the engine separately, in the engine's own order.
+
+    Mirrors ``cpn_lint.engine._run``: decode and parse, the relevance test,
+    the model, then every selected rule's ``check()`` over the one model. The
+    model answers most questions lazily and memoises them, so a rule's time
+    includes the answers it is the first to ask for.
+    """
+    from cpn_lint import engine
+    from cpn_lint.model import FileModel
+    from cpn_lint.registry import load_rules
+
+    options = _options()
+    rules = [
+        cls for code, cls in load_rules().items() if code != engine.INTERNAL_ERROR and options.wants(code, cls.default)
+    ]
+    relevant: re.Pattern[bytes] | None = getattr(engine, "_RELEVANT", None)
+    files, _ = _parseable(_load(ns.spec))
+    rule_s = {cls.code: 0.0 for cls in rules}
+    errors: Counter[str] = Counter()
+    stages = {"decode_parse": 0.0, "model": 0.0}
+    skipped = structural_files = 0
+    structural_s = 0.0
+    clock = time.perf_counter
+    for rel, data in files:
+        t0 = clock()
+        text = engine.decode_source(data)
+        tree = engine.parse(text, rel)
+        stages["decode_parse"] += clock() - t0
+        if relevant is not None and not relevant.search(text.encode("utf-8", "surrogatepass")):
+            skipped += 1
+            continue
+        t0 = clock()
+        model = FileModel(tree, text, rel)
+        stages["model"] += clock() - t0
+        for cls in rules:
+            t0 = clock()
+            try:
+                list(cls().check(model))
+            except Exception:  # the engine contains these as CPN000; count them
+                errors[cls.code] += 1
+            rule_s[cls.code] += clock() - t0
+        structural = model.__dict__.get("structural")
+        if structural is not None and getattr(structural, "_root", None) is not None:
+            # The first rule to use ast-grep paid for its parse; time one more to say how much.
+            from ast_grep_py import SgRoot
+
+            structural_files += 1
+            t0 = clock()
+            SgRoot(text, "python").root()
+            structural_s += clock() - t0
+    return {
+        "files": len(files),
+        "skipped_irrelevant": skipped,
+        "stages_s": stages,
+        "rules_s": rule_s,
+        "rule_errors": dict(errors),
+        "ast_grep_parse": {"files": structural_files, "estimated_s": structural_s},
+    }
+
+
+# --------------------------------------------------------------- profile
+_BUILTIN = re.compile(r"^<(?:built-in method|method) '?([\w.]+)'?")
+
+
+def _area(filename: str, function: str) -> str:
+    """Which part of the pipeline a profiled function belongs to."""
+    path = filename.replace("\\", "/")
+    if filename == "~":
+        if "compile" in function:
+            return "ast.parse (compile)"
+        if "ast_grep" in function or "Sg" in function:
+            return "ast-grep"
+        return "builtins"
+    match = re.search(r"cpn_lint/(model|rules|verdict)/([\w]+)\.py$", path)
+    if match:
+        kind, module = match.groups()
+        if kind == "rules":
+            code = module.split("_", 1)[0].upper()
+            return f"rule {code}"
+        return f"{kind} ({module})" if kind == "model" else kind
+    if re.search(r"cpn_lint/\w+\.py$", path):
+        return "engine"
+    if path.endswith("/ast.py"):
+        return "ast module (walk, iter_child_nodes, ...)"
+    if "ast_grep" in path:
+        return "ast-grep"
+    if filename == "<string>":
+        return "generated __init__ (dataclasses)"
+    return f"other ({Path(path).name})"
+
+
+def _label(filename: str, line: int, function: str) -> str:
+    path = filename.replace("\\", "/")
+    marker = path.rfind("cpn_lint/")
+    if marker >= 0:
+        path = path[marker:]
+    elif filename != "~":
+        path = Path(filename).name
+    return function if filename == "~" else f"{path}:{line}({function})"
+
+
+def task_profile(ns: argparse.Namespace) -> dict[str, Any]:
+    import cProfile
+    import pstats
+
+    from cpn_lint.engine import analyze_source
+
+    files, _ = _parseable(_load(ns.spec))
+    options = _options()
+    for rel, data in files[:20]:  # imports and one-time tables stay out of the profile
+        analyze_source(data, rel, options)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for rel, data in files:
+        analyze_source(data, rel, options)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    rows = []
+    areas: Counter[str] = Counter()
+    total = 0.0
+    for (filename, line, function), (_, ncalls, tottime, cumtime, _) in stats.stats.items():  # type: ignore[attr-defined]
+        total += tottime
+        areas[_area(filename, function)] += tottime
+        rows.append({"function": _label(filename, line, function), "calls": ncalls,
+                     "self_s": tottime, "cumulative_s": cumtime, "ours": "cpn_lint/" in filename.replace("\\", "/")})
+    by_self = sorted(rows, key=lambda r: -r["self_s"])[: ns.top]
+    ours = [r for r in rows if r["ours"] and not r["function"].startswith(("cpn_lint/engine.py",))]
+    by_cumulative = sorted(ours, key=lambda r: -r["cumulative_s"])[: ns.top]
+    return {
+        "files": len(files),
+        "profiled_s": total,
+        "areas": [{"area": a, "self_s": s, "share": s / total if total else 0.0} for a, s in areas.most_common()],
+        "top_self": by_self,
+        "top_cumulative_ours": by_cumulative,
+    }
+
+
+# --------------------------------------------------------------- scaling
+def task_scaling(ns: argparse.Namespace) -> dict[str, Any]:
+    from cpn_lint.engine import analyze_source
+
+    from .synth import generate, line_count
+
+    sizes = [int(s) for s in ns.sizes.split(",")]
+    options = _options()
+    sources = {size: generate(size, ns.seed) for size in sizes}
+    lines = {size: line_count(src) for size, src in sources.items()}
+    work = max(lines.values())
+    # Each sample processes about the same number of lines: small files are
+    # analysed several times in a row, so their per-line time is not timer noise.
+    copies = {size: max(1, round(work / lines[size])) for size in sizes}
+    engine_us: dict[int, list[float]] = {size: [] for size in sizes}
+    parse_us: dict[int, list[float]] = {size: [] for size in sizes}
+    findings = {size: len(analyze_source(src, f"synthetic_{size}.py", options).findings) for size, src in sources.items()}
+    clock = time.perf_counter
+
+    def per_line(fn: Callable[[], object], size: int) -> float:
+        gc.collect()
+        t0 = clock()
+        for _ in range(copies[size]):
+            fn()
+        return (clock() - t0) / (copies[size] * lines[size]) * 1e6
+
+    for rep in range(ns.repeat):
+        order = sizes[rep % len(sizes):] + sizes[: rep % len(sizes)]  # rotate who goes first
+        for size in order:
+            src = sources[size]
+            name = f"synthetic_{size}.py"
+            engine_us[size].append(per_line(lambda: analyze_source(src, name, options), size))
+            parse_us[size].append(per_line(lambda: ast.parse(src, filename=name), size))
+    return {
+        "seed": ns.seed,
+        "sizes": [
+            {"target_lines": size, "lines": lines[size], "copies_per_sample": copies[size], "findings": findings[size],
+             "engine_us_per_line": engine_us[size], "parse_us_per_line": parse_us[size]}
+            for size in sizes
+        ],
+    }
+
+
+# --------------------------------------------------------- engine memory
+def task_engine_memory(ns: argparse.Namespace) -> dict[str, Any]:
+    from cpn_lint.engine import analyze_source
+
+    spec = json.loads(Path(ns.spec).read_text(encoding="utf-8"))
+    root = Path(spec["root"])
+    options = _options()
+    count = 0
+    for rel in spec["files"]:  # read one file at a time, as cpn-verdict does
+        count += len(analyze_source((root / rel).read_bytes(), rel, options).findings)
+    return {"files": len(spec["files"]), "findings": count}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.worker", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="task", required=True)
+    sub.add_parser("probe").set_defaults(fn=task_probe)
+    locate = sub.add_parser("locate")
+    locate.add_argument("package")
+    locate.set_defaults(fn=task_locate)
+    for name, fn in (("throughput", task_throughput), ("rules", task_rules), ("profile", task_profile),
+                     ("engine-memory", task_engine_memory)):
+        task = sub.add_parser(name)
+        task.add_argument("spec")
+        task.add_argument("--repeat", type=int, default=5)
+        task.add_argument("--top", type=int, default=15)
+        task.set_defaults(fn=fn)
+    scaling = sub.add_parser("scaling")
+    scaling.add_argument("--sizes", default="1000,10000,100000")
+    scaling.add_argument("--repeat", type=int, default=3)
+    scaling.add_argument("--seed", type=int, default=0)
+    scaling.set_defaults(fn=task_scaling)
+    ns = parser.parse_args(argv)
+    result = ns.fn(ns)
+    result["worker_seconds"] = time.process_time()
+    json.dump(result, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
