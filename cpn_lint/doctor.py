@@ -45,6 +45,8 @@ _CHECK_SIGNATURES: tuple[tuple[str, str], ...] = (
     ("IterCheck", "with __iter__"),
 )
 _BUILTIN_CHECK = "BuiltinReductionCheck"
+# The nine checks of Doctor 26.x, by the names its source gives them.
+DOCTOR_CHECKS: tuple[str, ...] = (*(name for name, _ in _CHECK_SIGNATURES), _BUILTIN_CHECK)
 _BUILTINS_SEEN = re.compile(r"^Python built-ins? (?P<names>[a-z_]+(?:, [a-z_]+)*) used with cuPyNumeric array")
 
 # The CPN code each check's finding stands for; checks not listed have none.

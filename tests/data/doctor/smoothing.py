@@ -61,7 +61,7 @@ def main():
     smooth = moving_average(signal, 2)
     energies = row_energy(np.ones((12, 4)))
     history = record(np.zeros((1, 4)), np.ones((1, 4)), 5)
-    clipped = clip_outliers(signal - 0.5, 0.4)
+    clipped = clip_outliers((signal - 0.5).reshape(8, 8), 0.4)
     relaxed = relax(np.ones(16), 1e-3)
     largest = max(smooth)
     print(largest, energies.shape, history.shape, doubled_total(smooth[:16]))

@@ -1,0 +1,371 @@
+"""cpn_lint.doctor: reading Doctor's JSON, mapping checks to codes, reconciling.
+
+The captured reports under tests/data/doctor/ are what cuPyNumeric Doctor
+26.6.1 wrote for the programs beside them (paths from the capture machine,
+kept as written); tests/test_oracle_differential.py checks they still are.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cpn_lint.doctor import (
+    DOCTOR_CHECKS,
+    DoctorFinding,
+    DoctorReportError,
+    check_of,
+    load_doctor_report,
+    reconcile,
+)
+from cpn_lint.engine import FileResult, LintOptions, analyze_source
+from cpn_lint.findings import Finding
+
+DATA = Path(__file__).resolve().parent / "data" / "doctor"
+SMOOTHING = DATA / "smoothing.py"
+HALO = DATA / "halo_mpi.py"
+
+# The issue's table, written out independently of the module under test.
+EXPECTED_CODES = {
+    "RepeatedItemOps": "CPN101",
+    "RepeatedSliceAccessCheck": "CPN101",
+    "IterCheck": "CPN103",
+    "StackOpsCheck": "CPN203",
+    "NonzeroCheck": "CPN204",
+    "Mpi4pyCheck": "CPN108",
+    "ArrayGatherCheck": None,
+    "AdvancedIndexingCheck": None,
+}
+
+
+def _captured(program: Path) -> list[DoctorFinding]:
+    return load_doctor_report(program.with_suffix(".json").read_text(), origin=program.name)
+
+
+def _entry(filename: str, line: int, description: str, source: str = "") -> dict:
+    return {"filename": filename, "lineno": line, "traceback": "", "source": source,
+            "description": description, "reference": None}
+
+
+def _report(*entries: dict) -> list[DoctorFinding]:
+    return load_doctor_report(json.dumps(list(entries)))
+
+
+def _builtin(*names: str) -> str:
+    label = "built-in" if len(names) == 1 else "built-ins"
+    return f"Python {label} {', '.join(names)} used with cuPyNumeric array; prefer: ..."
+
+
+ITEM_OPS = "multiple scalar item accesses repeated on the same line"
+ITER = "iterating over a cuPyNumeric array with __iter__ is slow; use vectorized operations instead"
+MPI = "mpi4py is imported in this application; ..."
+
+
+# -- reading real reports ---------------------------------------------------------
+
+
+def test_the_captured_reports_cover_all_nine_checks() -> None:
+    seen = {f.check for f in _captured(SMOOTHING) + _captured(HALO)}
+    assert seen == set(DOCTOR_CHECKS) and len(DOCTOR_CHECKS) == 9
+
+
+def test_captured_findings_keep_file_line_and_source() -> None:
+    findings = _captured(SMOOTHING)
+    first = findings[0]
+    assert (Path(first.filename).name, first.line, first.check, first.code) == (
+        "smoothing.py", 14, "RepeatedItemOps", "CPN101")
+    assert first.source == "out[i] = (signal[i - 1] + signal[i]) / 2.0"
+    raw = json.loads(SMOOTHING.with_suffix(".json").read_text())
+    assert [(f.line, f.description) for f in findings] == [(e["lineno"], e["description"]) for e in raw]
+
+
+@pytest.mark.parametrize("finding", _captured(SMOOTHING) + _captured(HALO),
+                         ids=lambda f: f"{Path(f.filename).name}:{f.line}:{f.check}")
+def test_captured_findings_map_as_the_issue_says(finding: DoctorFinding) -> None:
+    if finding.check == "BuiltinReductionCheck":
+        conversion = any(name in finding.description for name in ("float", " int", "bool"))
+        assert finding.code == ("CPN104" if conversion else "CPN110")
+    else:
+        assert finding.code == EXPECTED_CODES[finding.check]
+
+
+@pytest.mark.parametrize(("description", "codes"), [
+    (_builtin("sum"), ["CPN110"]),
+    (_builtin("max", "min"), ["CPN110"]),
+    (_builtin("float"), ["CPN104"]),
+    (_builtin("int"), ["CPN104"]),
+    (_builtin("bool"), ["CPN104"]),
+    (_builtin("float", "sum"), ["CPN104", "CPN110"]),  # float(sum(a)): one finding per code
+])
+def test_builtin_reductions_split_conversions_from_iteration(description: str, codes: list[str]) -> None:
+    findings = _report(_entry("p.py", 3, description))
+    assert [f.code for f in findings] == codes
+    assert {f.check for f in findings} == {"BuiltinReductionCheck"}
+
+
+def test_an_unknown_check_is_kept_without_a_code() -> None:
+    [finding] = _report(_entry("p.py", 2, "a future check's advice"))
+    assert (finding.check, finding.code) == ("unrecognized", None)
+
+
+def test_a_check_named_by_the_report_wins_over_the_description() -> None:
+    entry = _entry("p.py", 2, "wording of a later release") | {"check": "NonzeroCheck"}
+    assert [(f.check, f.code) for f in _report(entry)] == [("NonzeroCheck", "CPN204")]
+
+
+def test_check_names_come_from_the_descriptions() -> None:
+    assert check_of(ITEM_OPS) == "RepeatedItemOps"
+    assert check_of(ITER) == "IterCheck"
+    assert check_of("  " + _builtin("sum") + "  ") == "BuiltinReductionCheck"
+    assert check_of("Python built-in sums") == "unrecognized"
+
+
+def test_an_empty_list_is_a_report_without_findings() -> None:
+    assert load_doctor_report("[]\n") == []
+
+
+def test_null_source_and_missing_optional_keys_are_accepted() -> None:
+    [finding] = load_doctor_report('[{"filename": "p.py", "lineno": 4, "description": "use of nonzero", "source": null}]')
+    assert finding.source == "" and finding.code == "CPN204"
+
+
+# -- malformed and foreign input ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("", "empty file"),
+    ("   \n", "empty file"),
+    ("\n!!! cuPyNumeric Doctor reported issues !!!\n\n- issue: ...", "plain-text output"),
+    ("filename,lineno,traceback,source,description,reference\np.py,3,,x,y,", "CSV output"),
+    ("[{'filename': 'p.py'}]", "not JSON"),
+    ('{"version": "2.1.0", "runs": []}', "found an object (keys: runs, version)"),
+    ('{"files": {}}', "found an object (keys: files)"),
+    ('"doctor"', "found the string 'doctor'"),
+    ("42", "found the number 42"),
+    ("null", "found null"),
+    ('[["p.py", 3, "x"]]', "entry 1 is a list"),
+    ('[{"filename": "p.py", "lineno": 3}]', "entry 1 lacks description"),
+    ('[{"path": "p.py", "line": 3, "message": "x"}]', "lacks filename, lineno, description"),
+    ('[{"filename": "p.py", "lineno": "3", "description": "x"}]', "lineno must be a line number, found the string '3'"),
+    ('[{"filename": "p.py", "lineno": true, "description": "x"}]', "lineno must be a line number, found a boolean"),
+    ('[{"filename": "p.py", "lineno": 0, "description": "x"}]', "lineno must be a line number"),
+    ('[{"filename": "p.py", "lineno": 2.5, "description": "x"}]', "lineno must be a line number"),
+    ('[{"filename": "", "lineno": 3, "description": "x"}]', "filename must be a non-empty string"),
+    ('[{"filename": 7, "lineno": 3, "description": "x"}]', "filename must be a non-empty string"),
+    ('[{"filename": "p.py", "lineno": 3, "description": ["x"]}]', "description must be a string, found a list"),
+    ('[{"filename": "p.py", "lineno": 3, "description": "x", "source": 1}]', "source must be a string or null"),
+    ("[" * 100000 + "]" * 100000, "nested too deeply"),
+])
+def test_malformed_or_foreign_input_gets_a_one_line_reason(text: str, reason: str) -> None:
+    with pytest.raises(DoctorReportError) as caught:
+        load_doctor_report(text, origin="report.json")
+    message = str(caught.value)
+    assert message.startswith("report.json: ") and reason in message
+    assert "\n" not in message
+
+
+def test_the_error_names_the_bad_entry() -> None:
+    good = _entry("p.py", 3, ITEM_OPS)
+    with pytest.raises(DoctorReportError, match=r"entry 2 lacks lineno"):
+        load_doctor_report(json.dumps([good, {"filename": "p.py", "description": "x"}]))
+
+
+def test_report_errors_are_value_errors() -> None:
+    assert issubclass(DoctorReportError, ValueError)
+
+
+# -- reconciling with static findings --------------------------------------------
+
+
+def _file(tmp_path: Path, name: str, source: str, *findings: tuple[str, int]) -> FileResult:
+    """A linted file with hand-placed findings (the matching rules, not the rules' detection)."""
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source)
+    return FileResult(str(path), [Finding(code, line, 0, "static") for code, line in findings])
+
+
+def _confirmed(reconciliation) -> list[tuple[str, int, list[tuple[str, int]]]]:
+    return [(f.code, f.line, [(d.check, d.line) for d in evidence]) for _, f, evidence in reconciliation.confirmed]
+
+
+LOOP = """\
+import numpy as np
+a = np.ones(20)
+for i in range(20):
+    x = a[i]
+    if x > 0:
+        a[i] = x
+after = a[3]
+"""
+
+
+def test_a_loop_finding_is_confirmed_anywhere_in_its_nest(tmp_path: Path) -> None:
+    result = _file(tmp_path, "loop.py", LOOP, ("CPN101", 3))
+    inside, nested, outside = (_report(_entry(result.filename, n, ITEM_OPS))[0] for n in (4, 6, 7))
+    rec = reconcile([result], [inside, nested, outside])
+    assert _confirmed(rec) == [("CPN101", 3, [("RepeatedItemOps", 4), ("RepeatedItemOps", 6)])]
+    assert rec.runtime_only == [outside]
+
+
+def test_codes_must_agree(tmp_path: Path) -> None:
+    result = _file(tmp_path, "loop.py", LOOP, ("CPN102", 3), ("CPN204", 4))
+    doctor = _report(_entry(result.filename, 4, ITEM_OPS))
+    rec = reconcile([result], doctor)
+    assert rec.confirmed == [] and rec.runtime_only == doctor
+
+
+MULTILINE = """\
+import numpy as np
+a = np.ones(20)
+total = (
+    1.0
+    + sum(
+        a
+    )
+)
+if sum(a) > 0:
+    print(max(a))
+"""
+
+
+def test_a_simple_statement_covers_all_its_lines(tmp_path: Path) -> None:
+    result = _file(tmp_path, "m.py", MULTILINE, ("CPN110", 5))
+    doctor = _report(_entry(result.filename, 6, ITER), _entry(result.filename, 3, ITER))
+    assert _confirmed(reconcile([result], doctor)) == [("CPN110", 5, [("IterCheck", 6), ("IterCheck", 3)])]
+
+
+def test_a_non_loop_compound_statement_covers_only_its_header(tmp_path: Path) -> None:
+    result = _file(tmp_path, "m.py", MULTILINE, ("CPN110", 9))
+    header, body = _report(_entry(result.filename, 9, _builtin("sum")), _entry(result.filename, 10, _builtin("max")))
+    rec = reconcile([result], [header, body])
+    assert _confirmed(rec) == [("CPN110", 9, [("BuiltinReductionCheck", 9)])]
+    assert rec.runtime_only == [body]
+
+
+ITERATION = """\
+import numpy as np
+a = np.ones(20)
+b = np.zeros(20)
+for value in reversed(a):
+    b[3] = value
+for item in a:
+    b[4] = item
+"""
+
+
+def test_builtin_iteration_side_effects_are_confirmed_only_on_the_builtin_statement(tmp_path: Path) -> None:
+    result = _file(tmp_path, "it.py", ITERATION, ("CPN110", 4))
+    header_iter, header_items, body_items = _report(
+        _entry(result.filename, 4, ITER), _entry(result.filename, 4, ITEM_OPS), _entry(result.filename, 5, ITEM_OPS))
+    rec = reconcile([result], [header_iter, header_items, body_items])
+    assert _confirmed(rec) == [("CPN110", 4, [("IterCheck", 4), ("RepeatedItemOps", 4)])]
+    assert rec.runtime_only == [body_items]
+
+
+def test_a_loop_over_an_array_explains_item_accesses_only_in_its_header(tmp_path: Path) -> None:
+    result = _file(tmp_path, "it.py", ITERATION, ("CPN103", 6))
+    header_iter, header_items, body_items = _report(
+        _entry(result.filename, 6, ITER), _entry(result.filename, 6, ITEM_OPS), _entry(result.filename, 7, ITEM_OPS))
+    rec = reconcile([result], [header_iter, header_items, body_items])
+    assert _confirmed(rec) == [("CPN103", 6, [("IterCheck", 6), ("RepeatedItemOps", 6)])]
+    assert rec.runtime_only == [body_items]
+
+
+def test_doctors_own_code_is_preferred_over_an_explaining_one(tmp_path: Path) -> None:
+    source = "import numpy as np\na = np.ones(20)\nfor i in range(20): s = sum(a[i:i + 2]) + a[i]\n"
+    result = _file(tmp_path, "both.py", source, ("CPN101", 3), ("CPN110", 3))
+    rec = reconcile([result], _report(_entry(result.filename, 3, ITEM_OPS)))
+    assert _confirmed(rec) == [("CPN101", 3, [("RepeatedItemOps", 3)])]
+
+
+def test_a_recurrence_reported_as_out_of_scope_confirms_the_element_accesses(tmp_path: Path) -> None:
+    source = "import numpy as np\ny = np.ones(20)\nfor n in range(1, 20):\n    y[n] = 0.5 * y[n - 1]\n"
+    result = _file(tmp_path, "ema.py", source, ("CPN410", 3))
+    assert _confirmed(reconcile([result], _report(_entry(result.filename, 4, ITEM_OPS)))) == [
+        ("CPN410", 3, [("RepeatedItemOps", 4)])]
+
+
+def test_mpi4py_is_confirmed_by_the_import_wherever_doctor_noticed_it(tmp_path: Path) -> None:
+    comm = _file(tmp_path, "comm.py", "from mpi4py import MPI\nimport numpy as np\n", ("CPN108", 1))
+    main = _file(tmp_path, "main.py", "import numpy as np\nimport comm\nu = np.zeros(4)\n")
+    rec = reconcile([comm, main], _report(_entry(main.filename, 3, MPI)))
+    assert [(Path(path).name, f.code, f.line) for path, f, _ in rec.confirmed] == [("comm.py", "CPN108", 1)]
+    local = _file(tmp_path, "both.py", "from mpi4py import MPI\nimport numpy as np\nu = np.zeros(4)\n", ("CPN108", 1))
+    rec = reconcile([comm, local], _report(_entry(local.filename, 3, MPI)))
+    assert [Path(path).name for path, _, _ in rec.confirmed] == ["both.py"]
+
+
+def test_unmapped_checks_are_runtime_only_even_beside_a_static_finding(tmp_path: Path) -> None:
+    result = _file(tmp_path, "loop.py", LOOP, ("CPN101", 3))
+    gather = _report(_entry(result.filename, 4, "entire cuPyNumeric array is being gathered into one memory, ..."))
+    rec = reconcile([result], gather)
+    assert rec.confirmed == [] and [(d.check, d.code) for d in rec.runtime_only] == [("ArrayGatherCheck", None)]
+
+
+def test_paths_match_across_checkouts_by_the_longest_unique_suffix(tmp_path: Path) -> None:
+    one = _file(tmp_path, "pkg1/util.py", LOOP, ("CPN101", 3))
+    two = _file(tmp_path, "pkg2/util.py", LOOP, ("CPN101", 3))
+    elsewhere = _report(_entry("/other/machine/pkg2/util.py", 4, ITEM_OPS))
+    rec = reconcile([one, two], elsewhere)
+    assert [path for path, _, _ in rec.confirmed] == [two.filename]
+    assert rec.confirmed[0][2][0].filename == two.filename  # cited as linted
+    ambiguous = _report(_entry("/other/machine/util.py", 4, ITEM_OPS))
+    rec = reconcile([one, two], ambiguous)
+    assert rec.confirmed == [] and rec.runtime_only[0].filename == "/other/machine/util.py"
+
+
+def test_a_relative_linted_path_matches_doctors_absolute_one(tmp_path: Path, monkeypatch) -> None:
+    result = _file(tmp_path, "loop.py", LOOP, ("CPN101", 3))
+    monkeypatch.chdir(tmp_path)
+    relative = FileResult("loop.py", result.findings)
+    rec = reconcile([relative], _report(_entry(str(tmp_path / "loop.py"), 5, ITEM_OPS)))
+    assert [path for path, _, _ in rec.confirmed] == ["loop.py"]
+
+
+def test_a_file_that_cannot_be_read_again_matches_on_the_line_only(tmp_path: Path) -> None:
+    result = _file(tmp_path, "gone.py", LOOP, ("CPN101", 3))
+    Path(result.filename).unlink()
+    rec = reconcile([result], _report(_entry(result.filename, 3, ITEM_OPS), _entry(result.filename, 4, ITEM_OPS)))
+    assert _confirmed(rec) == [("CPN101", 3, [("RepeatedItemOps", 3)])]
+    assert [d.line for d in rec.runtime_only] == [4]
+
+
+def test_the_model_is_used_when_the_result_keeps_it(tmp_path: Path) -> None:
+    path = tmp_path / "prog.py"
+    path.write_text(LOOP)
+    result = analyze_source(LOOP, str(path), LintOptions(), keep_model=True)
+    path.unlink()  # the tree comes from the model, not the disk
+    assert [(f.code, f.line) for f in result.findings] == [("CPN101", 3)]
+    assert _confirmed(reconcile([result], _report(_entry(str(path), 6, ITEM_OPS)))) == [
+        ("CPN101", 3, [("RepeatedItemOps", 6)])]
+
+
+def test_nothing_to_reconcile() -> None:
+    rec = reconcile([], [])
+    assert rec.confirmed == [] and rec.runtime_only == []
+
+
+# -- the real captured run, end to end ----------------------------------------------
+
+
+def test_real_report_on_the_smoothing_program() -> None:
+    result = analyze_source(SMOOTHING.read_bytes(), str(SMOOTHING), LintOptions(), keep_model=True)
+    rec = reconcile([result], _captured(SMOOTHING))
+    confirmed = {(f.code, f.line): sorted((d.check, d.line) for d in e) for _, f, e in rec.confirmed}
+    assert confirmed[("CPN101", 13)] == [("RepeatedItemOps", 14)]
+    assert confirmed[("CPN110", 66)] == [("BuiltinReductionCheck", 66), ("IterCheck", 66), ("RepeatedItemOps", 66)]
+    runtime_only = {(d.check, d.line) for d in rec.runtime_only}
+    # a helper called from an element loop, a boundary conversion, and the unmapped checks
+    assert {("RepeatedItemOps", 48), ("BuiltinReductionCheck", 68), ("ArrayGatherCheck", 68),
+            ("AdvancedIndexingCheck", 35)} <= runtime_only
+    assert all(d.filename == str(SMOOTHING) for d in rec.runtime_only)  # captured elsewhere, cited here
+
+
+def test_real_report_on_the_mpi_program() -> None:
+    result = analyze_source(HALO.read_bytes(), str(HALO), LintOptions(), keep_model=True)
+    rec = reconcile([result], _captured(HALO))
+    assert [(f.code, f.line, [d.check for d in e]) for _, f, e in rec.confirmed] == [("CPN108", 8, ["Mpi4pyCheck"])]
+    assert [(d.check, d.line) for d in rec.runtime_only] == [("RepeatedSliceAccessCheck", 17)]
