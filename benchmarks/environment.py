@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -52,7 +53,7 @@ def merged_requirements(extra: Sequence[str]) -> list[str]:
 
 
 def _run(argv: Sequence[str]) -> None:
-    print("+ " + " ".join(str(a) for a in argv), flush=True)
+    print("+ " + " ".join(str(a) for a in argv), file=sys.stderr, flush=True)
     subprocess.run([str(a) for a in argv], check=True)
 
 
@@ -72,8 +73,14 @@ def setup(venv: Path, base_python: str, requirements: Sequence[str], recreate: b
 
 
 def install_plugin(python: Path) -> None:
-    """(Re)install this repository in editable mode: refreshes its entry points."""
-    _run([python, "-m", "pip", "install", "--quiet", "--editable", REPO_ROOT])
+    """(Re)install this repository in editable mode: refreshes its entry points.
+
+    The build backend's chatter is shown only when the install fails."""
+    argv = [str(python), "-m", "pip", "install", "--quiet", "--editable", str(REPO_ROOT)]
+    print("+ " + " ".join(argv), file=sys.stderr, flush=True)
+    done = subprocess.run(argv, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise EnvironmentProblem(f"installing the repository failed:\n{done.stdout}{done.stderr}")
 
 
 def worker(python: Path | str, *args: str, timeout: float | None = 600) -> Any:
@@ -121,7 +128,7 @@ def resolve(python: str | None, venv: Path) -> Interpreter:
     facts = worker(path, "probe")
     if managed and sorted(facts["entry_points"]) != sorted(facts["registry"]):
         # New or renamed rules since `setup`: flake8 would not run them.
-        print("benchmarks: the plugin's entry points are stale; reinstalling the repository", flush=True)
+        print("benchmarks: the plugin's entry points are stale; reinstalling the repository", file=sys.stderr, flush=True)
         install_plugin(path)
         facts = worker(path, "probe")
     if not facts.get("flake8"):
