@@ -95,8 +95,8 @@ def _check_outcome(program: Path, run: oracle.OracleRun, expected: support.Stop 
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=support.relative)
-def test_every_doctor_finding_is_reported_statically(program: Path, oracle_venv: Path,
-                                                   expectations: support.Expectations) -> None:
+def test_every_doctor_finding_is_reported_statically(
+        program: Path, oracle_venv: Path, expectations: support.Expectations) -> None:
     run = support.cached_run(program, oracle_venv)
     TALLY["programs"] += 1
     stop = expectations.stop_of(support.relative(program))
