@@ -130,6 +130,7 @@ class OracleRun:
     # message, and filename/line of the innermost frame in the user's code.
     stop: dict | None = None
     report_raw: str = ""  # the report exactly as Doctor wrote it ("" when it wrote none)
+    stdout: str = ""  # what the program printed
 
     @property
     def ok(self) -> bool:
@@ -252,16 +253,20 @@ def run_program(program: Path | str, *, venv: Path | None = None, args: Sequence
             done = subprocess.run(command, cwd=program.parent, env=env,
                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   timeout=timeout, errors="replace")
-            returncode, stderr, timed_out = done.returncode, done.stderr, False
+            returncode, stdout, stderr, timed_out = done.returncode, done.stdout, done.stderr, False
         except subprocess.TimeoutExpired as exc:
-            stderr = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+            stdout, stderr = (_text(exc.stdout), _text(exc.stderr))
             returncode, timed_out = -9, True
         seconds = time.monotonic() - started
         raw = report.read_text() if report.exists() else ""
         entries = _parse_report(raw, report)
         stop = json.loads(stop_file.read_text()) if stop_file.exists() else None
     tail = "\n".join(_meaningful(stderr).splitlines()[-12:])
-    return OracleRun(str(program), returncode, entries, tail, seconds, timed_out, stop, raw)
+    return OracleRun(str(program), returncode, entries, tail, seconds, timed_out, stop, raw, _meaningful(stdout, keep_end=True))
+
+
+def _text(output: bytes | str | None) -> str:
+    return output.decode("utf-8", "replace") if isinstance(output, bytes) else (output or "")
 
 
 def _parse_report(text: str, report: Path) -> list[dict]:
@@ -276,10 +281,11 @@ def _parse_report(text: str, report: Path) -> list[dict]:
     return data
 
 
-def _meaningful(stderr: str) -> str:
-    """stderr without the lines the stand-in driver makes Legate print."""
+def _meaningful(output: str, keep_end: bool = False) -> str:
+    """Output without the lines the stand-in driver makes Legate print."""
     noise = ("CUDA_ERROR_NO_DEVICE", "discover the CUDA resources")
-    return "\n".join(line for line in stderr.splitlines() if not any(n in line for n in noise))
+    lines = [line for line in output.splitlines(keepends=keep_end) if not any(n in line for n in noise)]
+    return "".join(lines) if keep_end else "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -294,11 +300,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup.add_argument("--no-mpi", action="store_true", help="do not install mpi4py and mpich")
     run = sub.add_parser("run", help="run one program under Doctor and write its JSON report")
     run.add_argument("program", type=Path)
-    run.add_argument("args", nargs="*", help="arguments passed to the program (after --)")
+    run.add_argument("args", nargs="*", help="arguments for the program, after --")
     run.add_argument("-o", "--output", type=Path, default=Path("doctor-report.json"),
                      help="where to write Doctor's report (default: doctor-report.json)")
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds before the run is stopped")
-    ns = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # argparse's subcommands mishandle "--": split the program's own arguments off first.
+    program_args = argv[argv.index("--") + 1:] if "--" in argv else []
+    ns = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    ns.args = [*ns.args, *program_args]
     try:
         if ns.command == "setup":
             venv = ensure_venv(ns.venv, with_mpi=not ns.no_mpi)
@@ -310,6 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OracleError as exc:
         print(f"cpn-lint oracle: {exc}", file=sys.stderr)
         return 2
+    sys.stdout.write(result.stdout)
     ns.output.write_text(result.report_text())
     _summarise(result, ns.output)
     return 0 if result.ok else 1

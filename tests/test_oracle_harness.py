@@ -152,3 +152,16 @@ def test_program_arguments_and_working_directory(venv: Path, tmp_path: Path) -> 
                        "assert sibling.VALUE == 3\n")
     run = oracle.run_program(program, venv=venv, args=["x", "--flag"])
     assert run.ok, run.stderr_tail
+
+
+@pytest.mark.oracle
+def test_the_command_passes_arguments_after_a_double_dash_and_shows_the_output(
+        venv: Path, tmp_path: Path, capsys) -> None:
+    program = tmp_path / "echo.py"
+    program.write_text("import sys\nprint('argv', sys.argv[1:])\n")
+    output = tmp_path / "report.json"
+    status = oracle.main(["--venv", str(venv), "run", str(program), "-o", str(output), "--", "x", "--flag"])
+    out = capsys.readouterr().out
+    assert status == 0 and output.read_text() == "[]\n"
+    assert out.startswith("argv ['x', '--flag']\n")  # the program's own output, without Legate's driver notes
+    assert "Doctor reported 0 issue(s)" in out
