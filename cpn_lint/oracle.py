@@ -20,6 +20,7 @@ library path with ``--gpus 0``. ``numpy`` is replaced by ``cupynumeric``
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -27,9 +28,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Iterator, Sequence
 
 CUPYNUMERIC_VERSION = os.environ.get("CUPYNUMERIC_VERSION", "26.6.1")
 VENV_ENV = "CPN_ORACLE_VENV"
@@ -160,7 +162,7 @@ def installed_version(venv: Path) -> str | None:
 
 
 def ensure_venv(venv: Path | None = None, *, version: str = CUPYNUMERIC_VERSION,
-                with_mpi: bool = True, log=None) -> Path:
+                with_mpi: bool = True, log: Callable[[str], None] | None = None) -> Path:
     """Create the oracle venv unless a finished one with ``version`` exists.
 
     Raises :class:`OracleError` when something needed is missing (network,
@@ -169,7 +171,30 @@ def ensure_venv(venv: Path | None = None, *, version: str = CUPYNUMERIC_VERSION,
     venv = (venv or default_venv()).absolute()
     if installed_version(venv) == version:
         return venv
-    say = log or (lambda message: print(message, file=sys.stderr))
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    lock = Path(tempfile.gettempdir()) / f"cpn-oracle-{hashlib.sha256(str(venv).encode()).hexdigest()[:16]}.lock"
+    with _exclusive(lock):  # two test runs may race to create it
+        if installed_version(venv) != version:
+            _create(venv, version, with_mpi, log or (lambda message: print(message, file=sys.stderr)))
+    return venv
+
+
+@contextmanager
+def _exclusive(lock_path: Path) -> Iterator[None]:
+    with open(lock_path, "a") as handle:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no locking
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _create(venv: Path, version: str, with_mpi: bool, say: Callable[[str], None]) -> None:
     compiler = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
     if compiler is None:
         raise OracleError("no C compiler (gcc/cc) to build the CPU-only driver stand-in")
@@ -185,7 +210,6 @@ def ensure_venv(venv: Path | None = None, *, version: str = CUPYNUMERIC_VERSION,
     _smoke_test(venv)
     (venv / _READY_MARKER).write_text(json.dumps({"cupynumeric": version, "mpi": with_mpi}) + "\n")
     say(f"cpn-lint oracle: ready in {time.monotonic() - started:.0f} s")
-    return venv
 
 
 def _run(command: list[str], what: str, timeout: float = 1800) -> None:
@@ -308,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # argparse's subcommands mishandle "--": split the program's own arguments off first.
     program_args = argv[argv.index("--") + 1:] if "--" in argv else []
     ns = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
-    ns.args = [*ns.args, *program_args]
+    ns.args = [*getattr(ns, "args", []), *program_args]
     try:
         if ns.command == "setup":
             venv = ensure_venv(ns.venv, with_mpi=not ns.no_mpi)

@@ -165,3 +165,16 @@ def test_the_command_passes_arguments_after_a_double_dash_and_shows_the_output(
     assert status == 0 and output.read_text() == "[]\n"
     assert out.startswith("argv ['x', '--flag']\n")  # the program's own output, without Legate's driver notes
     assert "Doctor reported 0 issue(s)" in out
+
+
+def test_setup_without_a_compiler_says_so(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(oracle.shutil, "which", lambda name: None)
+    with pytest.raises(oracle.OracleError, match="no C compiler"):
+        oracle.ensure_venv(tmp_path / "venv")
+    assert not (tmp_path / "venv").exists()
+
+
+@pytest.mark.oracle
+def test_setup_of_a_ready_environment_is_quick(venv: Path, capsys) -> None:
+    assert oracle.main(["--venv", str(venv), "setup"]) == 0
+    assert f"cuPyNumeric {oracle.CUPYNUMERIC_VERSION} ready in {venv}" in capsys.readouterr().out
