@@ -412,3 +412,34 @@ def test_cpn_json_facts_are_null_when_the_file_cannot_be_read_again(tmp_path):
     proc = _flake8("-", cwd=tmp_path, stdin=LOOP)
     (item,) = json.loads(proc.stdout)["findings"]
     assert item["filename"] == "stdin" and item["in_loop"] is None and item["data"] is None
+
+
+def test_facts_are_read_back_from_a_message_template():
+    from types import SimpleNamespace
+
+    from cpn_lint.verdict.from_flake8 import facts_from_message
+
+    rule = SimpleNamespace(message="{call} calls {api}, which {version} does not implement{where}; fix it (RR-x)")
+    hot = "np.std(...) calls numpy.std, which cuPyNumeric 26.6.1 does not implement, inside the loop at line 3; fix it (RR-x)"
+    cold = "np.std(...) calls numpy.std, which cuPyNumeric 26.6.1 does not implement; fix it (RR-x)"
+    assert facts_from_message(rule, hot) == (True, {"api": "numpy.std"})
+    assert facts_from_message(rule, cold) == (False, {"api": "numpy.std"})
+    assert facts_from_message(rule, "worded by another version") is None
+
+
+HOT_STD = "import numpy as np\nu = np.ones((4096, 4096))\nfor step in range(50):\n    spread = u.std(axis=0)\n"
+
+
+def test_text_log_keeps_the_hot_path_demotion(tmp_path):
+    from cpn_lint.registry import load_rules
+
+    if "CPN401" not in load_rules():
+        pytest.skip("CPN401 not registered yet")
+    (tmp_path / "hot.py").write_text(HOT_STD)
+    log = __import__("subprocess").run([sys.executable, "-m", "flake8", "--isolated", "--select", "CPN", "hot.py"],
+                                       cwd=tmp_path, capture_output=True, text=True, timeout=300).stdout
+    assert "CPN401" in log
+    direct = json.loads(run_verdict("hot.py", "--isolated", "--format", "json", cwd=tmp_path).stdout)
+    via = json.loads(run_verdict("--from-flake8", "-", "--isolated", "--format", "json", cwd=tmp_path, stdin=log).stdout)
+    assert direct["decision"]["demoted"] and via["decision"]["demoted"]
+    assert direct["verdict"] == via["verdict"] == "LIGHT REFACTOR"

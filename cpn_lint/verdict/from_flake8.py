@@ -9,6 +9,11 @@ Two inputs are understood:
   :mod:`cpn_lint.formatters`), which also lists the files that had no finding
   and carries each finding's loop context and facts.
 
+The verdict needs two facts of API and out-of-scope findings (CPN40x, CPN410):
+whether the call sits in a loop, and the API or workload kind. Where the input
+does not carry them they are read back from the message through the rule's
+own message template (its ``where`` field says "inside the loop at line N").
+
 Nothing is dropped silently: a line that is neither raises
 :class:`Flake8InputError` naming it; codes of other plugins are counted and
 reported; flake8's own E902 (file not readable) and E999 (does not parse)
@@ -20,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import string
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,14 +34,51 @@ from typing import Any
 from ..engine import FileResult
 from ..findings import Finding
 from ..formatters import SCHEMA, SCHEMA_VERSION
-from ..registry import load_rules
+from ..registry import Category, load_rules
 from .collect import Unit
 
 _FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z][A-Z0-9]*\d) ?(?P<text>.*)$")
 _COUNT = re.compile(r"^\d+$")
 _STATISTIC = re.compile(r"^\d+\s+[A-Z][A-Z0-9]*\d\s")
 _CARET = re.compile(r"^\s*\^\s*$")
+_FACT_CATEGORIES = (Category.API, Category.SCOPE)
 FLAKE8_INPUT_ERRORS = {"E902": "flake8 could not read it", "E999": "flake8 could not parse it"}
+
+
+# Template fields whose text the verdict needs back, from a message alone.
+_FACT_FIELDS = ("api", "kind")
+
+
+def _template_regex(template: str) -> re.Pattern[str]:
+    """A rule's message template as a regex with one group per field."""
+    parts: list[str] = []
+    seen: set[str] = set()
+    for literal, name, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if name is not None:
+            if name.isidentifier() and name not in seen:
+                seen.add(name)
+                parts.append(f"(?P<{name}>.*?)")
+            else:
+                parts.append(".*?")
+    return re.compile("".join(parts) + r"\Z", re.S)
+
+
+def facts_from_message(rule: Any, message: str) -> tuple[bool, dict[str, Any]] | None:
+    """(in_loop, data) read back from a message made from ``rule.message``;
+    None when the message does not fit the template (another version).
+
+    In-loop is known from a ``where`` field (", inside the loop at line 12")."""
+    template = getattr(rule, "message", None)
+    if not isinstance(template, str):
+        return None
+    match = _template_regex(template).match(message)
+    if match is None:
+        return None
+    fields = match.groupdict()
+    data = {k: fields[k] for k in _FACT_FIELDS if fields.get(k)}
+    in_loop = bool(fields.get("where"))
+    return in_loop, data
 
 
 class Flake8InputError(ValueError):
@@ -50,7 +93,7 @@ class Flake8Input:
     unknown_codes: Counter[str] = field(default_factory=Counter)  # CPN codes this version lacks
     format: str = "text"
     complete_file_list: bool = False  # the input lists clean files too (cpn-json)
-    loop_context: bool = False  # findings carry in_loop/data (cpn-json)
+    loop_context: bool = False  # every API/SCOPE finding's loop context is known
 
 
 def read_flake8_output(text: str, origin: str = "flake8 output") -> Flake8Input:
@@ -65,6 +108,7 @@ def _read_text(text: str, origin: str) -> Flake8Input:
     by_file: dict[str, list[Finding]] = {}
     parsed = Flake8Input(units=[])
     lines = text.splitlines()
+    unknown_context = 0  # API/SCOPE findings whose message did not give their loop context back
     source_lines: set[int] = set()  # --show-source: the line before a caret line
     for i, line in enumerate(lines):
         if _CARET.match(line) and i > 0:
@@ -81,9 +125,18 @@ def _read_text(text: str, origin: str) -> Flake8Input:
                 f"{origin}, line {i + 1}: not a flake8 finding (expected 'path:line:col: CODE message'): "
                 f"{_snippet(line)}"
             )
-        path, code = match["path"], match["code"]
-        _take(parsed, by_file, known, path, code, int(match["line"]), int(match["col"]) - 1, match["text"])
+        path, code, text = match["path"], match["code"], match["text"]
+        in_loop, data = False, {}
+        rule = known.get(code)
+        if rule is not None and rule.category in _FACT_CATEGORIES:
+            facts = facts_from_message(rule, text)
+            if facts is None:
+                unknown_context += 1
+            else:
+                in_loop, data = facts
+        _take(parsed, by_file, known, path, code, int(match["line"]), int(match["col"]) - 1, text, in_loop, data)
     parsed.units = [_unit(path, findings) for path, findings in sorted(by_file.items())]
+    parsed.loop_context = unknown_context == 0
     return parsed
 
 
@@ -155,7 +208,8 @@ def _read_cpn_json(text: str, origin: str) -> Flake8Input:
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise Flake8InputError(f"{origin}: 'files_scanned' is not a list of paths")
     known = load_rules()
-    parsed = Flake8Input(units=[], format="cpn-json", complete_file_list=True, loop_context=version >= 2)
+    parsed = Flake8Input(units=[], format="cpn-json", complete_file_list=True)
+    unknown_context = 0
     by_file: dict[str, list[Finding]] = {os.path.normpath(path): [] for path in files}
     quotes: dict[str, dict[int, str]] = {}
     for index, item in enumerate(findings, start=1):
@@ -164,8 +218,16 @@ def _read_cpn_json(text: str, origin: str) -> Flake8Input:
             quotes.setdefault(os.path.normpath(path), {})[row] = item["physical_line"]
         in_loop = bool(extra.get("in_loop", False))
         data = extra.get("data") if isinstance(extra.get("data"), dict) else {}
+        rule = known.get(code)
+        if rule is not None and rule.category in _FACT_CATEGORIES and not isinstance(extra.get("in_loop"), bool):
+            facts = facts_from_message(rule, message)  # version 1, or the file could not be read again
+            if facts is None:
+                unknown_context += 1
+            else:
+                in_loop, data = facts
         _take(parsed, by_file, known, path, code, row, column - 1, message, in_loop, data)
     parsed.units = [_unit(path, items, quotes.get(path)) for path, items in sorted(by_file.items())]
+    parsed.loop_context = unknown_context == 0
     return parsed
 
 

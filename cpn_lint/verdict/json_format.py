@@ -116,7 +116,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "compatibility_notes": section(4, bool(report.notes), items=[item_dict(i) for i in report.notes]),
         "api_support_gaps": section(
             5,
-            bool(report.api_gaps) or bool(report.manifest and report.manifest.stale),
+            bool(report.api_gaps),
             items=[item_dict(i) for i in report.api_gaps],
             note=report.api_note or None,
             manifest=None if report.manifest is None else {

@@ -162,8 +162,8 @@ def _api_gaps(report: Report) -> list[str]:
         if report.api_note:
             lines += ["", report.api_note]
     if report.manifest is not None and report.manifest.stale:
-        if lines:
-            lines.append("")
+        # the warning never stands in for the section's own content
+        lines += [""] if lines else [report.empty_note(), ""]
         lines.append(f"> **Warning:** {report.manifest.text}")
     return lines
 

@@ -47,7 +47,7 @@ PATTERN_CODES = {"CPN005": "stencil", "CPN003": "gemm", "CPN002": "reduction", "
 DOCTOR_CHECKS = {
     "CPN101": ("RepeatedItemOps", "RepeatedSliceAccessCheck"),
     "CPN103": ("IterCheck",),
-    "CPN104": ("BuiltinReductionCheck",),
+    "CPN104": ("BuiltinReductionCheck", "RepeatedItemOps"),
     "CPN110": ("BuiltinReductionCheck",),
     "CPN203": ("StackOpsCheck",),
     "CPN204": ("NonzeroCheck",),
@@ -427,12 +427,16 @@ def _is_compute(unit: Unit) -> bool:
 
 
 def _infer_pattern(counts: Counter[str]) -> tuple[str | None, str]:
+    """The dominant pattern from SCALES/INFO sites. Reductions go with every
+    pattern (norms, residuals, logging), so they name the pattern only when
+    nothing else is there; two patterns within a factor of two are "mixed"."""
     if not counts:
         return None, ""
     ranked = counts.most_common()
     detail = ", ".join(f"{n} {name} site{'s' if n > 1 else ''}" for name, n in ranked)
-    top, top_n = ranked[0]
-    if len(ranked) > 1 and ranked[1][1] * 2 >= top_n:
+    leading = [(name, n) for name, n in ranked if name != "reduction"] or ranked
+    top, top_n = leading[0]
+    if len(leading) > 1 and leading[1][1] * 2 >= top_n:
         return "mixed", detail
     return top, detail
 
@@ -597,8 +601,10 @@ def _summary(
     elif rule == "many-blocks":
         why = f"{len(codes)} distinct blocking idioms ({', '.join(codes)}) must be rewritten before the code can scale, each with a known recipe"
     elif rule == "few-blocks":
-        count = "one blocking idiom" if len(codes) == 1 else "two blocking idioms"
-        why = f"{count} ({', '.join(codes)}) with known recipes stand between this code and scaling"
+        if len(codes) == 1:
+            why = f"one blocking idiom ({codes[0]}), which has a known recipe, stands between this code and scaling"
+        else:
+            why = f"two blocking idioms ({', '.join(codes)}), both with known recipes, stand between this code and scaling"
         if refactor:
             why += f", plus {len(refactor)} mechanical fix{'es' if len(refactor) > 1 else ''}"
     elif rule == "refactor-only":
