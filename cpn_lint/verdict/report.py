@@ -373,7 +373,7 @@ def build_report(
         decision=decision,
         summary=_summary(decision, gate1, gate2, gate4, scope_evidence, size_evidence, blocks + runtime_blocks,
                          refactor + runtime_refactor, hot_apis),
-        context=_context_rows(context, units),
+        context=_context_rows(context, units, scope_evidence),
         files=[u.path for u in units],
         input_errors=list(input_errors) + [e for u in units for e in u.errors],
         input_notes=list(input_notes) + (
@@ -536,7 +536,7 @@ def _api_note(api: list[Item], context: Context) -> str:
             "they run, but on one GPU at a time (give --nodes if the target is multi-node).")
 
 
-def _context_rows(context: Context, units: Sequence[Unit]) -> list[ContextRow]:
+def _context_rows(context: Context, units: Sequence[Unit], scope: ScopeEvidence) -> list[ContextRow]:
     rows = []
     notebooks = sum(1 for u in units if u.is_notebook)
     scripts = len(units) - notebooks
@@ -558,8 +558,13 @@ def _context_rows(context: Context, units: Sequence[Unit]) -> list[ContextRow]:
     else:
         hardware, hw_source = "not stated (Gate 1 left uncertain)", "default"
     rows.append(ContextRow("hardware", "Target GPU", hardware, hw_source))
-    rows.append(ContextRow("pattern", "Dominant compute pattern", context.pattern or "inferred from the code (see Gate 4)",
-                           context.source_of("pattern")))
+    if context.pattern is not None:
+        rows.append(ContextRow("pattern", "Dominant compute pattern", context.pattern, context.source_of("pattern")))
+    elif scope.inferred_pattern:
+        rows.append(ContextRow("pattern", "Dominant compute pattern",
+                               f"{scope.inferred_pattern} ({scope.pattern_detail})", "inferred from the code"))
+    else:
+        rows.append(ContextRow("pattern", "Dominant compute pattern", "not determined (give --pattern)", "default"))
     return rows
 
 
