@@ -789,7 +789,11 @@ class FileModel:
             return kind
         if b.kind is BindKind.AUG:
             value = self.kind(b.value)
-            return value if value.is_array else Kind.UNKNOWN
+            if value.is_array:
+                return value
+            # `u *= 0.5` updates the array in place: u stays what it was.
+            prior = self._kind_Name(b.node) if isinstance(b.node, ast.Name) else Kind.UNKNOWN
+            return prior if prior.is_array else Kind.UNKNOWN
         if b.kind is BindKind.ELEMENT:
             return self._element_kind(b)
         if b.kind in (BindKind.PARAM, BindKind.ANNOTATION):
@@ -871,16 +875,26 @@ class FileModel:
                 inner_kind = self.kind(iterable.args[0])
                 first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
                 idx = {first.id} if isinstance(first, ast.Name) else set()
-                if inner_kind is Kind.DEVICE:
+                if inner_kind is Kind.DEVICE or self._zips_device_array(iterable.args[0]):
                     return IterKind.ARRAY, idx, names - idx
                 if isinstance(iterable.args[0], (ast.List, ast.Tuple)) and len(iterable.args[0].elts) <= _SMALL_CONSTANT_LIMIT:  # type: ignore[attr-defined]
                     return IterKind.SMALL_CONSTANT, set(), set()
                 return IterKind.OTHER, set(), set()
-            if fname == "zip" and any(self.kind(a) is Kind.DEVICE for a in iterable.args):
+            if fname == "zip" and self._zips_device_array(iterable):
                 return IterKind.ARRAY, set(), names
         if self.kind(iterable) is Kind.DEVICE:
             return IterKind.ARRAY, set(), names
         return IterKind.OTHER, set(), set()
+
+    def _zips_device_array(self, expr: ast.expr) -> bool:
+        """``zip(a, b)`` (the builtin) with a device array among its arguments."""
+        return (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id == "zip"
+            and self.lookup(expr.func) is None
+            and any(self.kind(a) is Kind.DEVICE for a in expr.args)
+        )
 
     def _is_range_call(self, expr: ast.expr) -> bool:
         return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "range"

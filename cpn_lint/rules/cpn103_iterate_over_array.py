@@ -1,0 +1,178 @@
+"""CPN103: a Python ``for`` loop or comprehension that iterates a device array."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import BindKind, FileModel, IterKind, LoopFrame
+from ..registry import Category, Invalid, Rule, Valid
+
+# NumPy ranges that people iterate as if they were Python ranges.
+_RANGE_BUILDERS = frozenset({"arange", "linspace", "logspace", "geomspace"})
+_VECTORISE = "replace the loop with whole-array operations (a reduction with axis=, broadcasting, np.where)"
+_HOST_RANGE = "iterate a Python range or list of the values instead, or vectorise over them"
+
+
+class IterateOverArray(Rule):
+    """
+    ## What it does
+    Finds Python iteration over a NumPy array: `for row in arr`,
+    `for i, x in enumerate(arr)`, `for a, b in zip(x, y)` when one of the
+    zipped values is an array, and comprehensions or generator expressions
+    that draw from an array (`[f(r) for r in arr]`, `sum(x for x in arr)`).
+    The finding is at the `for` (or at the comprehension) and names the array
+    iterated.
+
+    ## Why it does not scale on cuPyNumeric
+    A cuPyNumeric array lives on the devices, split across GPUs. Python
+    iteration asks it for item 0, then item 1, and so on: every step creates
+    a separate small array for the row or element and hands it to
+    interpreted code, and the loop cannot move on until that item has been
+    computed. The work is serialised in Python however many GPUs there are,
+    and each step carries the runtime's fixed per-operation cost.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    def row_norms(points):
+        norms = np.empty(points.shape[0])
+        for i, row in enumerate(points):
+            norms[i] = np.sqrt(np.sum(row * row))
+        return norms
+
+    scores = np.random.rand(1000)
+    total = sum(s * s for s in scores)
+    ```
+
+    ## Use instead
+    ```python
+    def row_norms(points):
+        return np.sqrt(np.sum(points * points, axis=1))
+
+    total = np.sum(scores * scores)
+    ```
+    Per-row work becomes a reduction with `axis=`, per-item branches become
+    `np.where`, and a loop over `np.arange(n)` or `np.linspace(...)` values
+    becomes a loop over a Python `range` (or a vectorised expression)
+    (recipe RR-loop).
+
+    ## Known false alarms
+    * Iterating lists, tuples, dicts, ranges, `arr.shape`, `arr.tolist()`
+      (already on the host), `np.ndindex(...)`, the list of arrays from
+      `np.split`/`np.array_split`, and arrays of the host alias (`onp`
+      beside `import cupynumeric as np`) is not reported, nor is a value the
+      model cannot show to be an array.
+    * A short array of a few constants (`for c in np.array([0.5, 0.25])`) is
+      reported although each pass is cheap: the loop still waits for the
+      device once per item. Iterate the Python list the array was made from.
+    * `for i, x in enumerate(arr)` whose body also indexes arrays with `i` is
+      reported by CPN101 as well; one vectorised rewrite removes both.
+    """
+
+    code = "CPN103"
+    slug = "iterate-over-array"
+    category = Category.BLOCKS
+    recipe = "RR-loop"
+    summary = "Python for loop or comprehension iterating a NumPy array"
+    message = (
+        "{loop} iterates array {arrays} item by item in Python, waiting on the device for every "
+        "item; {advice} (RR-loop)"
+    )
+
+    valid = (
+        Valid(
+            "import numpy as np\na = np.ones((4, 3))\nfor n in a.shape:\n    print(n)\n"
+            "for v in a.tolist():\n    print(v)\nfor name, w in {'x': 1.0}.items():\n    print(name, w)\n"
+        ),
+        Valid("import numpy as np\na = np.arange(12.0)\nparts = np.split(a, 3)\nfor part in parts:\n    part *= 2.0\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nhost = onp.arange(5)\nfor h in host:\n    print(h)\n"),
+        Valid("import numpy as np\na = np.zeros((3, 4))\nfor idx in np.ndindex(3, 4):\n    a[idx] = 1.0\n"),
+        Valid("import numpy as np\nu = np.ones(3)\nv = np.ones(3)\nfor arr in (u, v):\n    arr *= 2.0\nfor k in range(3):\n    u += k\n"),
+        Valid("import numpy as np\ndef f(values):\n    return [v * 2 for v in values]\n"),
+    )
+    invalid = (
+        Invalid(
+            "import numpy as np\narr = np.ones((8, 3))\ntotal = 0.0\nfor row in arr:\n    total += np.sum(row)\n",
+            line=4,
+            contains="'arr'",
+        ),
+        Invalid(
+            "import numpy as np\ndef norms(points: np.ndarray):\n    out = []\n    for i, p in enumerate(points):\n"
+            "        out.append(np.linalg.norm(p))\n    return out\n",
+            line=4,
+            contains="enumerate(points)",
+        ),
+        Invalid(
+            "import numpy as np\nx = np.linspace(0, 1, 5)\nnames = ['a', 'b', 'c', 'd', 'e']\n"
+            "for name, value in zip(names, x):\n    print(name, value)\n",
+            line=4,
+            contains="'x'",
+        ),
+        Invalid("import numpy as np\nscores = np.random.rand(10)\nsq = sum(s * s for s in scores)\n", line=3, contains="comprehension"),
+        Invalid("import numpy as np\nm = np.eye(3)\nrows = [np.sum(r) for r in m]\n", line=3),
+        Invalid(
+            "import numpy as np\nu = np.zeros(10)\nfor t in np.arange(5):\n    u = u + t\n",
+            line=3,
+            contains="Python range",
+        ),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy():
+            return
+        for frame in model.loops:
+            if frame.iter_kind is not IterKind.ARRAY:
+                continue
+            arrays = [array for _, iterable in _iterations(frame) for array in _arrays_iterated(model, iterable)]
+            if not arrays:
+                continue
+            names = [model.segment(a, 30) for a in arrays]
+            yield self.finding(
+                frame.node,
+                in_loop=True,
+                loop=_describe(model, frame),
+                arrays=", ".join(repr(n) for n in names),
+                advice=_HOST_RANGE if all(_is_numpy_range(model, a) for a in arrays) else _VECTORISE,
+                data={"arrays": names},
+            )
+
+
+def _iterations(frame: LoopFrame) -> list[tuple[ast.expr, ast.expr]]:
+    """(target, iterable) of a ``for`` or of each generator of a comprehension."""
+    node = frame.node
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return [(node.target, node.iter)]
+    return [(g.target, g.iter) for g in node.generators]  # type: ignore[attr-defined]
+
+
+def _arrays_iterated(model: FileModel, iterable: ast.expr) -> list[ast.expr]:
+    """The device arrays an iterable walks: itself, or what enumerate/zip wrap."""
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and model.lookup(iterable.func) is None:
+        if iterable.func.id == "enumerate" and iterable.args:
+            return _arrays_iterated(model, iterable.args[0])
+        if iterable.func.id == "zip":
+            return [a for arg in iterable.args for a in _arrays_iterated(model, arg)]
+    return [iterable] if model.is_array(iterable) else []
+
+
+def _is_numpy_range(model: FileModel, expr: ast.expr) -> bool:
+    """``np.arange(n)``, or a name bound only to such ranges."""
+    if isinstance(expr, ast.Call):
+        return model.call_api(expr) in _RANGE_BUILDERS
+    if isinstance(expr, ast.Name):
+        bindings = model.reaching_bindings(expr)
+        return bool(bindings) and all(
+            b.kind is BindKind.VALUE and isinstance(b.value, ast.Call) and _is_numpy_range(model, b.value)
+            for b in bindings
+        )
+    return False
+
+
+def _describe(model: FileModel, frame: LoopFrame) -> str:
+    header = " ".join(
+        f"for {model.segment(target, 20)} in {model.segment(iterable, 40)}" for target, iterable in _iterations(frame)
+    )
+    return f"loop '{header}'" if not frame.is_comprehension else f"comprehension '{header}'"

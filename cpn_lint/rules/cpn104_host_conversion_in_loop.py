@@ -1,0 +1,177 @@
+"""CPN104: ``.item()``, ``.tolist()``, ``float()``, ``int()``, ``bool()``, ``complex()`` of an array inside a loop."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel
+from ..model.hostsync import hot_loop, is_device_value, is_throttled, leaves_loop
+from ..registry import Category, Invalid, Rule, Valid
+
+_CONVERTING_METHODS = frozenset({"item", "tolist"})
+_CONVERTING_BUILTINS = frozenset({"float", "int", "bool", "complex"})
+
+
+class HostConversionInLoop(Rule):
+    """
+    ## What it does
+    Reports a conversion of a NumPy array value to Python inside a loop:
+    `.item()`, `.tolist()`, and `float(...)`, `int(...)`, `bool(...)`,
+    `complex(...)` applied to an array, a NumPy reduction (`np.max(r)`) or an
+    array element (`a[i]`). The finding is at the call and names the value
+    and the loop.
+
+    ## Why it does not scale on cuPyNumeric
+    cuPyNumeric runs ahead of Python: array operations are queued as tasks
+    and execute while the interpreter goes on issuing more. Turning a result
+    into a Python number stops that. The interpreter must wait until every
+    queued task the value depends on has finished, and the value is copied
+    from GPU memory to the host. Done once per iteration, the queue drains
+    every time, the GPUs sit idle between steps, and the loop runs at the
+    speed of the round trip rather than of the hardware.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    for step in range(n_steps):
+        new = 0.25 * (np.roll(u, 1) + np.roll(u, -1) + 2.0 * u)
+        err = np.max(np.abs(new - u)).item()
+        u = new
+        if err < tol:
+            break
+    ```
+
+    ## Use instead
+    Check every N steps, so that the runtime can queue N iterations between
+    two waits (recipe RR-sync):
+    ```python
+    CHECK_EVERY = 50
+    for step in range(n_steps):
+        new = 0.25 * (np.roll(u, 1) + np.roll(u, -1) + 2.0 * u)
+        diff = np.max(np.abs(new - u))
+        u = new
+        if step % CHECK_EVERY == 0:
+            if float(diff) < tol:
+                break
+    ```
+    Values collected for logging can stay arrays in a list and be converted
+    once after the loop.
+
+    ## Known false alarms
+    * Deliberately quiet: a conversion under a modulo test on a loop counter
+      (`if step % CHECK_EVERY == 0:`, `if it % 50 == 0 and verbose:`) — that
+      is the recommended fix, one wait every N iterations. `if step % N != 0:`
+      runs on most iterations and does not count.
+    * A conversion outside every loop (`return float(np.sum(x))`), in a
+      `return` or `raise` inside a loop, or in a branch that ends the loop
+      nest (`...; break` in a loop no other loop repeats) runs once and is
+      not reported; neither is one in a loop over a handful of constants
+      (`for axis in range(3)`, `for f in (u, v)`) that no other loop
+      repeats. Inside a time loop such a small loop is reported, naming the
+      time loop.
+    * Conversions of metadata (`int(a.shape[0])`, `len(a)`), of Python
+      numbers (`float(step)`), of NumPy math on Python numbers
+      (`int(np.ceil(n / k))`) and of host-alias arrays (`onp`) are quiet, as
+      are f-strings and `print` of an array (not conversions this rule
+      tracks).
+    * Inside `for x in arr` the conversion of each item is reported here and
+      the loop itself by CPN103; vectorising the loop removes both.
+    """
+
+    code = "CPN104"
+    slug = "host-conversion-in-loop"
+    category = Category.BLOCKS
+    recipe = "RR-sync"
+    summary = "Array value converted to a Python value inside a loop"
+    message = (
+        "{call} on '{value}' inside the {loop} at line {line} forces a host sync every iteration; "
+        "check it every N steps or convert once after the loop (RR-sync)"
+    )
+
+    valid = (
+        Valid("import numpy as np\ndef energy(x):\n    return float(np.sum(x * x))\n"),
+        Valid(
+            "import numpy as np\na = np.ones((5, 2))\nfor step in range(10):\n    n = int(a.shape[0]) + len(a)\n"
+            "    t = float(step)\n    k = int(np.ceil(step / 3))\n"
+        ),
+        Valid(
+            "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nCHECK_EVERY = 50\nfor step in range(1000):\n"
+            "    u, w = 0.5 * (u + w), u\n    if step % CHECK_EVERY == 0:\n        err = float(np.max(np.abs(u - w)))\n"
+            "        if err < 1e-6:\n            break\n"
+        ),
+        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.ones(3)\nfor i in range(3):\n    v = h[i].item()\n"),
+        Valid(
+            "import numpy as np\ndef solve(u, tol):\n    for it in range(100):\n        u = u * 0.5\n"
+            "        if it > 10:\n            return float(np.max(u))\n    return None\n"
+        ),
+        Valid("import numpy as np\nu = np.ones(4)\nfor step in range(3):\n    u = u * 2\n    print(f'{u}')\n"),
+    )
+    invalid = (
+        Invalid(
+            "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nfor step in range(100):\n    w = 0.5 * u\n"
+            "    err = np.max(np.abs(u - w)).item()\n    if err < 1e-6:\n        break\n    u = w\n",
+            line=6,
+            contains=".item() on 'np.max(np.abs(u - w))' inside the loop at line 4",
+        ),
+        Invalid(
+            "import numpy as np\nwave = np.linspace(0, 1, 100)\nenergy = []\nfor step in range(50):\n    wave *= 0.99\n"
+            "    energy.append(float(np.sum(wave * wave)))\n",
+            line=6,
+            contains="float()",
+        ),
+        Invalid("import numpy as np\na = np.arange(10)\nfor i in range(10):\n    if int(a[i]) > 3:\n        print(i)\n", line=4, contains="'a[i]'"),
+        Invalid("import numpy as np\nparts = np.split(np.ones(6), 3)\nlists = [p.tolist() for p in parts]\n", line=3, contains="comprehension"),
+        Invalid(
+            "import numpy as np\nu = np.ones(4)\nstep = 0\nwhile float(np.max(u)) > 1e-3:\n    u = u * 0.5\n"
+            "    if step % 10 != 0:\n        print(bool(np.any(u > 1)))\n    step += 1\n",
+            contains="bool()",
+        ),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy():
+            return
+        for call in model.nodes(ast.Call):
+            conversion = _conversion(model, call)
+            frame = model.loop_of(call) if conversion is not None else None
+            hot = hot_loop(frame) if frame is not None else None
+            if conversion is None or frame is None or hot is None:
+                continue
+            label, value = conversion
+            if not is_device_value(model, value):
+                continue
+            # A modulo guard anywhere inside the hot loop throttles; a branch
+            # ending in `break` leaves only the loop the break belongs to.
+            if is_throttled(model, call, hot) or leaves_loop(model, call, frame):
+                continue
+            yield self.finding(
+                call,
+                in_loop=True,
+                call=label,
+                value=model.segment(value, 40),
+                loop="comprehension" if hot.is_comprehension else "loop",
+                line=hot.line,
+                data={"conversion": label, "loop_line": hot.line},
+            )
+
+
+def _conversion(model: FileModel, call: ast.Call) -> tuple[str, ast.expr] | None:
+    """(how it is shown, the value converted) when ``call`` converts to Python."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _CONVERTING_METHODS:
+        if func.attr == "tolist" and (call.args or call.keywords):
+            return None
+        return f".{func.attr}()", func.value
+    if (
+        isinstance(func, ast.Name)
+        and func.id in _CONVERTING_BUILTINS
+        and model.lookup(func) is None
+        and len(call.args) == 1
+        and not call.keywords
+        and not isinstance(call.args[0], ast.Starred)
+    ):
+        return f"{func.id}()", call.args[0]
+    return None

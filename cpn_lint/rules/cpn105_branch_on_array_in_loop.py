@@ -1,0 +1,235 @@
+"""CPN105: an ``if``/``while`` inside a loop whose test takes the truth value of an array."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel, LoopFrame
+from ..model.hostsync import hot_loop, is_device_value, is_modulo_check, is_throttled, leaves_loop
+from ..registry import Category, Invalid, Rule, Valid
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+class BranchOnArrayInLoop(Rule):
+    """
+    ## What it does
+    Reports a branch that is decided by a NumPy array value on every pass of
+    a loop: any `while` whose test is an array value
+    (`while np.max(np.abs(u - w)) > tol:`, `while err > tol:` with `err`
+    bound to a reduction), and an `if`/`elif`, a conditional expression
+    (`x if np.any(m) else y`) or a comprehension filter
+    (`[r for r in rows if np.any(r)]`) inside a loop whose test is one
+    (`if np.sum(v) > 0:`, `if mask.any():`, `if np.allclose(a, b):`,
+    `if a[i] > 0:`). The finding is at the `if`/`elif`/`while` keyword (at
+    the expression for the conditional and the filter) and quotes the test.
+
+    ## Why it does not scale on cuPyNumeric
+    Python can only branch on a Python `bool`. To get one from a cuPyNumeric
+    array the interpreter must wait for the array to be computed, which means
+    draining every queued task it depends on, and copy the value to the
+    host. In a loop that wait happens on every pass, so the runtime never
+    gets ahead of the interpreter and the GPUs idle between iterations.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    while np.max(np.abs(u - previous)) > tol:
+        previous = u
+        u = relax(u)
+    ```
+
+    ## Use instead
+    Test a Python flag that is refreshed every N iterations (recipe
+    RR-converge):
+    ```python
+    CHECK_EVERY = 25
+    done, it = False, 0
+    while not done and it < max_iter:
+        previous = u
+        u = relax(u)
+        it += 1
+        if it % CHECK_EVERY == 0:
+            done = float(np.max(np.abs(u - previous))) <= tol
+    ```
+    When the branch chooses values per element, keep it on the device with
+    `np.where(cond, a, b)` instead of testing it in Python.
+
+    ## Known false alarms
+    * A test on a value already converted with `float()`, `int()`, `bool()`
+      or `.item()` is not reported here: the conversion is the sync, and
+      CPN104 reports it when it is in a loop.
+    * Deliberately quiet: an `if` under a modulo test on a loop counter
+      (`if it % CHECK_EVERY == 0:`), or after one in the same `and`
+      (`if it % 50 == 0 and np.any(bad):`) — the test runs once every N
+      iterations, which is the recommended fix.
+    * Quiet: an `if` outside every loop (a single check at a boundary), in
+      a loop over a handful of constants (`for axis in range(3)`) that no
+      other loop repeats, or in a branch that ends the loop nest
+      (`return`/`raise`, or `break` from a loop no other loop repeats);
+      tests on `is None`, on metadata (`a.shape[0] > 3`, `len(a)`,
+      `a.ndim == 2`), on Python numbers and flags (`while not converged`),
+      on NumPy math of Python numbers (`np.isnan(x)` for a float `x`) and on
+      host-alias arrays. `assert` statements are not reported.
+    * Inside `for x in arr`, `if x > 0` is reported here and the loop by
+      CPN103; vectorising the loop with `np.where` removes both.
+    """
+
+    code = "CPN105"
+    slug = "branch-on-array-in-loop"
+    category = Category.BLOCKS
+    recipe = "RR-converge"
+    summary = "Loop branch decided by the truth value of an array"
+    message = (
+        "{construct} test '{test}' branches on {subject} {where}, a host sync every time; test a "
+        "Python flag refreshed every N steps, or keep per-element choices on the device with "
+        "np.where (RR-converge)"
+    )
+
+    valid = (
+        Valid(
+            "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nconverged = False\nit = 0\n"
+            "while not converged and it < 1000:\n    u, w = 0.5 * (u + w), u\n    it += 1\n"
+            "    if it % 50 == 0:\n        err = float(np.max(np.abs(u - w)))\n        converged = err < 1e-6\n"
+        ),
+        Valid(
+            "import numpy as np\na = np.ones((4, 4))\nmask = None\nfor step in range(3):\n    if mask is None:\n"
+            "        mask = a > 0\n    if a.shape[0] > 3 and len(a) and a.ndim == 2:\n        a = a * 2\n"
+        ),
+        Valid("import numpy as np\ndef check(a, b):\n    if np.allclose(a, b):\n        return 'same'\n    return 'different'\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.arange(5)\nfor i in range(5):\n    if h[i] > 2:\n        print(i)\n"),
+        Valid(
+            "import numpy as np\nu = np.ones(4)\nfor step in range(100):\n    u = u * 0.9\n    err = np.max(u).item()\n"
+            "    if err < 1e-3:\n        break\n    if step % 50 == 0 and np.any(u < 0):\n        print(step)\n"
+        ),
+        Valid("import numpy as np\nfor step in range(10):\n    x = step * 0.1\n    if np.isnan(x) or np.abs(x) > 5.0:\n        break\n"),
+    )
+    invalid = (
+        Invalid(
+            "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nwhile np.max(np.abs(u - w)) > 1e-6:\n"
+            "    w = u\n    u = 0.5 * u\n",
+            line=4,
+            contains="while test 'np.max(np.abs(u - w)) > 1e-6' branches on array 'np.max(np.abs(u - w))' on every pass",
+        ),
+        Invalid(
+            "import numpy as np\nviolations = np.zeros(10)\nfor step in range(100):\n    violations = violations + 0.1\n"
+            "    if np.sum(violations) > 0:\n        violations[:] = 0\n",
+            line=5,
+            contains="inside the loop at line 3",
+        ),
+        Invalid(
+            "import numpy as np\na = np.arange(10.0)\ncount = 0\nfor i in range(10):\n    if a[i] > 4:\n        count += 1\n",
+            line=5,
+            contains="'a[i] > 4'",
+        ),
+        Invalid(
+            "import numpy as np\nu = np.ones(6)\nerr = np.inf\nwhile err > 1e-3:\n    new = u * 0.5\n"
+            "    err = np.max(np.abs(new - u))\n    u = new\n",
+            line=4,
+            contains="'err'",
+        ),
+        Invalid(
+            "import numpy as np\nm = np.zeros(4, dtype=bool)\nx = np.ones(4)\nfor k in range(50):\n"
+            "    x = x * 2 if np.any(m) else x + 1\n",
+            line=5,
+            contains="conditional expression",
+        ),
+        Invalid(
+            "import numpy as np\nu = np.ones(4)\nfor step in range(9):\n    if step < 3:\n        u = u + 1\n"
+            "    elif u.any():\n        u = u - 1\n",
+            line=6,
+            contains="elif test",
+        ),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy():
+            return
+        for node, test, construct, frame in _branches(model):
+            hot = hot_loop(frame)
+            if hot is None:
+                continue
+            value = _array_truth_value(model, test)
+            if value is None:
+                continue
+            if not isinstance(node, ast.While) and (is_throttled(model, node, hot) or leaves_loop(model, node, frame)):
+                continue
+            where = "on every pass" if isinstance(node, ast.While) else (
+                f"inside the {'comprehension' if hot.is_comprehension else 'loop'} at line {hot.line}"
+            )
+            yield self.finding(
+                node,
+                in_loop=True,
+                construct=construct,
+                test=model.segment(test, 50),
+                subject="an array value" if value is test else f"array '{model.segment(value, 40)}'",
+                where=where,
+                data={"construct": construct, "loop_line": hot.line},
+            )
+
+
+def _branches(model: FileModel) -> Iterator[tuple[ast.AST, ast.expr, str, LoopFrame]]:
+    """(reported node, test, what it is, the loop that repeats it), in source order."""
+    candidates: list[tuple[ast.AST, ast.expr, str, LoopFrame]] = []
+    for loop in model.nodes(ast.While):
+        frame = model.loop_for_node(loop)
+        if frame is not None:
+            candidates.append((loop, loop.test, "while", frame))
+    for branch in model.nodes(ast.If):
+        frame = model.loop_of(branch)
+        if frame is not None:
+            candidates.append((branch, branch.test, "elif" if _is_elif(model, branch) else "if", frame))
+    for conditional in model.nodes(ast.IfExp):
+        frame = model.loop_of(conditional)
+        if frame is not None:
+            candidates.append((conditional, conditional.test, "conditional expression", frame))
+    for comprehension in model.nodes(*_COMPREHENSIONS):
+        for generator in comprehension.generators:  # type: ignore[attr-defined]
+            for condition in generator.ifs:
+                frame = model.loop_of(condition)
+                if frame is not None:
+                    candidates.append((condition, condition, "comprehension filter", frame))
+    candidates.sort(key=lambda c: (c[0].lineno, c[0].col_offset))  # type: ignore[attr-defined]
+    yield from candidates
+
+
+def _is_elif(model: FileModel, branch: ast.If) -> bool:
+    parent = model.parent(branch)
+    if not (isinstance(parent, ast.If) and len(parent.orelse) == 1 and parent.orelse[0] is branch):
+        return False
+    line = model.lines[branch.lineno - 1].encode("utf-8")
+    return line[branch.col_offset : branch.col_offset + 4] == b"elif"
+
+
+def _array_truth_value(model: FileModel, test: ast.expr) -> ast.expr | None:
+    """The part of a test whose truth value comes from a device array.
+
+    ``and``/``or``/``not`` take the truth value of each operand; an operand
+    after a modulo check in an ``and`` is evaluated once every N passes and
+    does not count.
+    """
+    if isinstance(test, ast.BoolOp):
+        for operand in test.values:
+            if isinstance(test.op, ast.And) and is_modulo_check(model, operand):
+                return None
+            found = _array_truth_value(model, operand)
+            if found is not None:
+                return found
+        return None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _array_truth_value(model, test.operand)
+    if isinstance(test, ast.NamedExpr):
+        return _array_truth_value(model, test.value)
+    return _device_operand(model, test) if is_device_value(model, test) else None
+
+
+def _device_operand(model: FileModel, test: ast.expr) -> ast.expr:
+    """The array a comparison reads (``err`` in ``err > tol``), for the message."""
+    if isinstance(test, ast.Compare):
+        for operand in (test.left, *test.comparators):
+            if is_device_value(model, operand):
+                return operand
+    return test
