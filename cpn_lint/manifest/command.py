@@ -1,0 +1,266 @@
+"""``cpn-lint manifest show | lookup | refresh``.
+
+``refresh`` rebuilds a snapshot from one or more inputs and writes it only to
+the ``--output`` paths given (refusing to replace an existing file without
+``--force``); it validates what it read and reports the counts and what
+changed against the previous snapshot. Exit status 0 on success, 2 on usage
+or input errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+from .. import __version__
+from . import Manifest, ManifestError, Status, bundled, bundled_path, counts_line, load
+from .sources import MIN_IMPLEMENTED, SourceError, SourceTable, build_manifest, read_source, source_date
+
+
+class UsageError(Exception):
+    pass
+
+
+class _AppendSource(argparse.Action):
+    """Keeps every input option in command-line order (it sets precedence)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        kind = self.const if self.const != "from" else str(values)
+        sources = list(getattr(namespace, "sources", None) or [])
+        sources.append((kind, None if kind == "installed" else str(values)))
+        namespace.sources = sources
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cpn-lint manifest", description="Inspect or refresh the cuPyNumeric API manifest.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    show = sub.add_parser("show", help="print the snapshot's date, age, sources and counts")
+    show.add_argument("--manifest", metavar="PATH", help="a manifest file (default: the one shipped with cpn-lint)")
+    show.add_argument("--today", metavar="YYYY-MM-DD", type=_date, help="reference day for the age (default: today)")
+    show.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    lookup = sub.add_parser("lookup", help="print the status of NumPy APIs (numpy.interp, cupynumeric.linalg.svd)")
+    lookup.add_argument("names", nargs="+", metavar="NAME")
+    lookup.add_argument("--manifest", metavar="PATH", help="a manifest file (default: the shipped one)")
+
+    refresh = sub.add_parser(
+        "refresh", help="rebuild the snapshot from an installed cuPyNumeric or saved tables",
+        description="Rebuild the API manifest. Inputs are merged in the order given; they must agree on every "
+                    "API they share.",
+    )
+    refresh.add_argument("--from", dest="sources", action=_AppendSource, const="from", choices=["installed"],
+                         help="introspect the cuPyNumeric installed for --python")
+    refresh.add_argument("--from-installed", dest="sources", action=_AppendSource, const="installed", nargs=0,
+                         help=argparse.SUPPRESS)
+    refresh.add_argument("--from-html", dest="sources", action=_AppendSource, const="html", metavar="FILE",
+                         help="a saved copy of the upstream comparison page")
+    refresh.add_argument("--from-markdown", dest="sources", action=_AppendSource, const="markdown", metavar="FILE",
+                         help="a markdown manifest (api-support.md format)")
+    refresh.add_argument("--from-json", dest="sources", action=_AppendSource, const="json", metavar="FILE",
+                         help="an introspected table (rows of section/numpy/implemented/single/multi)")
+    refresh.add_argument("--output", "-o", action="append", required=True, metavar="PATH",
+                         help="where to write the manifest (repeatable; '-' for stdout)")
+    refresh.add_argument("--force", action="store_true", help="replace existing output files")
+    refresh.add_argument("--python", default=sys.executable, metavar="PATH",
+                         help="interpreter whose cuPyNumeric --from installed reads (default: this one)")
+    refresh.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
+                         help="limit for the introspection subprocess (default: 600)")
+    refresh.add_argument("--snapshot-date", type=_date, metavar="YYYY-MM-DD",
+                         help="the day the inputs were taken (default: what the inputs say; today for --from installed)")
+    refresh.add_argument("--notes-from", metavar="PATH",
+                         help="previous manifest whose partial-support notes are kept (default: the shipped one)")
+    refresh.add_argument("--no-previous", action="store_true",
+                         help="do not compare with or take notes from a previous manifest")
+    refresh.add_argument("--min-implemented", type=int, default=MIN_IMPLEMENTED, metavar="N",
+                         help=f"refuse a table with fewer implemented APIs (default: {MIN_IMPLEMENTED})")
+    return parser
+
+
+def _date(text: str) -> _dt.date:
+    try:
+        return _dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        if args.command == "show":
+            return show(args, sys.stdout)
+        if args.command == "lookup":
+            return lookup(args, sys.stdout)
+        return refresh(args)
+    except (UsageError, SourceError, ManifestError) as exc:
+        print(f"cpn-lint manifest: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _manifest(path: str | None) -> tuple[Manifest, str]:
+    if path:
+        return load(path), path
+    return bundled(), str(bundled_path())
+
+
+# ---------------------------------------------------------------------- show
+def show(args: argparse.Namespace, out: TextIO) -> int:
+    manifest, where = _manifest(args.manifest)
+    state = manifest.staleness(args.today)
+    if args.json:
+        summary = {
+            "path": where,
+            "snapshot_date": state.date,
+            "age_days": state.age_days,
+            "stale": state.stale,
+            "stale_after_days": state.max_age_days,
+            "cupynumeric_version": manifest.cupynumeric_version,
+            "numpy_version": manifest.numpy_version,
+            "generated": manifest.generated,
+            "counts": {"apis": len(manifest), "implemented": manifest.implemented_count(), **manifest.counts()},
+            "sources": [s.to_json() for s in manifest.sources],
+        }
+        out.write(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    verdict = "STALE" if state.stale else "current"
+    out.write(f"manifest: {where}\n")
+    out.write(f"snapshot: {state.date} ({state.age_days} days old; {verdict}, stale after {state.max_age_days} days)\n")
+    out.write(f"cuPyNumeric {manifest.cupynumeric_version or '?'}, NumPy {manifest.numpy_version or '?'}"
+              f"{'; generated ' + manifest.generated if manifest.generated else ''}\n")
+    for source in manifest.sources:
+        when = f", taken {source.retrieved}" if source.retrieved else ""
+        out.write(f"source: {source.kind} {source.name} ({source.rows} rows, {source.apis} APIs{when})\n")
+    out.write(counts_line(manifest) + "\n")
+    if state.stale:
+        out.write(f"warning: {state.message}\n")
+    return 0
+
+
+def lookup(args: argparse.Namespace, out: TextIO) -> int:
+    manifest, _ = _manifest(args.manifest)
+    for name in args.names:
+        entry = manifest.lookup(name)
+        if entry is None:
+            out.write(f"{name}: not in the manifest (passed over by CPN401-CPN403)\n")
+            continue
+        note = f" — {entry.note}" if entry.note else ""
+        out.write(f"{entry.api}: {entry.status.value} ({entry.section}){note}\n")
+    return 0
+
+
+# ------------------------------------------------------------------- refresh
+def refresh(args: argparse.Namespace) -> int:
+    sources: list[tuple[str, str | None]] = list(args.sources or [])
+    if not sources:
+        raise UsageError("give at least one input: --from installed, --from-html, --from-markdown or --from-json")
+    outputs = _check_outputs(args.output, args.force)
+    report = sys.stderr if "-" in args.output else sys.stdout
+    previous = _previous(args)
+    tables = [_read(kind, value, args) for kind, value in sources]
+    for table in tables:
+        report.write(f"read {table.kind} {table.name}: {table.raw_rows} rows, {len(table.rows)} APIs\n")
+    snapshot = args.snapshot_date or source_date(tables)
+    if snapshot is None:
+        raise UsageError("none of the inputs says when it was taken; give --snapshot-date YYYY-MM-DD")
+    result = build_manifest(tables, snapshot, notes_from=previous, generator=f"cpn-lint {__version__} manifest refresh",
+                            min_implemented=args.min_implemented)
+    manifest = result.manifest
+    for warning in result.warnings:
+        report.write(f"warning: {warning}\n")
+    if result.carried_notes:
+        report.write(f"kept {result.carried_notes} partial-support note(s) from the previous snapshot\n")
+    report.write(f"snapshot {manifest.snapshot_date.isoformat()}, cuPyNumeric {manifest.cupynumeric_version or '?'}, "
+                 f"NumPy {manifest.numpy_version or '?'}: {counts_line(manifest)}\n")
+    if previous is not None:
+        for line in describe_changes(previous, manifest):
+            report.write(line + "\n")
+    text = manifest.to_json()
+    for path in outputs:
+        if path is None:
+            sys.stdout.write(text)
+        else:
+            _write_atomically(path, text)
+            report.write(f"wrote {path}\n")
+    return 0
+
+
+def _check_outputs(outputs: list[str], force: bool) -> list[Path | None]:
+    checked: list[Path | None] = []
+    for value in outputs:
+        if value == "-":
+            checked.append(None)
+            continue
+        path = Path(value)
+        if path.is_dir():
+            raise UsageError(f"--output {value} is a directory; name the file to write")
+        if path.exists() and not force:
+            raise UsageError(f"{value} exists; add --force to replace it")
+        if not path.parent.is_dir():
+            raise UsageError(f"cannot write {value}: {path.parent} is not a directory")
+        checked.append(path)
+    return checked
+
+
+def _previous(args: argparse.Namespace) -> Manifest | None:
+    if args.no_previous:
+        return None
+    if args.notes_from:
+        return load(args.notes_from)
+    try:
+        return bundled()
+    except (OSError, ManifestError):
+        return None  # a broken install must not stop its own repair
+
+
+def _read(kind: str, value: str | None, args: argparse.Namespace) -> SourceTable:
+    if kind == "installed":
+        from .introspect import introspect_installed
+
+        return introspect_installed(args.python, args.timeout)
+    assert value is not None
+    return read_source(kind, Path(value))
+
+
+def describe_changes(before: Manifest, after: Manifest, limit: int = 12) -> list[str]:
+    """What a refresh changes, for the reviewer of the new snapshot."""
+    old, new = set(before.entries), set(after.entries)
+    changed = sorted(a for a in old & new if before.entries[a].status is not after.entries[a].status)
+    added, removed = sorted(new - old), sorted(old - new)
+    lines = [f"against the previous snapshot ({before.snapshot_date.isoformat()}): {len(changed)} status change(s), "
+             f"{len(added)} API(s) added, {len(removed)} removed"]
+    for api in changed[:limit]:
+        lines.append(f"  {api}: {before.entries[api].status.value} -> {after.entries[api].status.value}")
+    for api in added[: max(0, limit - len(changed))]:
+        lines.append(f"  + {api}: {after.entries[api].status.value}")
+    for api in removed[: max(0, limit - len(changed) - len(added))]:
+        lines.append(f"  - {api}")
+    shown = min(limit, len(changed) + len(added) + len(removed))
+    if len(changed) + len(added) + len(removed) > shown:
+        lines.append(f"  ... and {len(changed) + len(added) + len(removed) - shown} more")
+    return lines
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.chmod(temp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+__all__ = ["Status", "build_parser", "describe_changes", "main"]

@@ -1,0 +1,88 @@
+"""CPN402: a NumPy API cuPyNumeric runs on one GPU/CPU only (assessment)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Finding
+from ..manifest import Status
+from ..model import FileModel
+from ..registry import Category, Default, Invalid, Rule, Valid
+from ._api_support import calls_with_status, describe_call, finding_data, version_text, where
+
+
+class ApiSingleGpuOnly(Rule):
+    """
+    ## What it does
+    Reports calls of NumPy APIs that the API manifest marks as implemented
+    for a single GPU or CPU only — in cuPyNumeric 26.6.1 `np.flip`,
+    `np.fliplr`, `np.flipud`, `np.rot90`, `np.roots` and `np.linalg.inv`,
+    `pinv`, `qr`, `svd`. Names are resolved through the file's imports; one
+    finding per call, marked when the call sits in a loop. An assessment code:
+    shown by `cpn-verdict` and by flake8 with `--cpn-assessment`.
+
+    ## Why it does not scale on cuPyNumeric
+    These calls work after the import swap, but their data is gathered onto
+    one device to run them. On one GPU that costs nothing; on several GPUs or
+    nodes the others wait and the array moves, so a call in the hot path
+    stops the program from scaling past one device.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    def whiten(x):
+        u, s, vt = np.linalg.svd(x, full_matrices=False)
+        return u @ vt
+    ```
+
+    ## Use instead
+    Nothing to change for a single-GPU target. For several GPUs, keep such
+    calls out of the time-stepping loop (decompose once, reuse the factors),
+    apply them to small matrices only, or batch many small problems into one
+    call; `np.flip(a, axis)` can often become a reversed slice `a[::-1]` on a
+    host array or be removed by reversing the index arithmetic.
+
+    ## Known false alarms
+    * Harmless when the target is one GPU; `cpn-verdict` weighs these calls
+      only when `--nodes` is more than one.
+    * The manifest is a dated snapshot; refresh it with `cpn-lint manifest
+      refresh` after a cuPyNumeric upgrade.
+    """
+
+    code = "CPN402"
+    slug = "api-single-gpu-only"
+    category = Category.API
+    default = Default.ASSESSMENT
+    summary = "NumPy API that cuPyNumeric runs on a single GPU/CPU only"
+    message = (
+        "{call} calls {api}, which {version} runs on one GPU/CPU only{where}; "
+        "it does not spread across GPUs or nodes, so keep it off the hot path of a multi-GPU run"
+    )
+
+    valid = (
+        Valid("import numpy as np\na = np.arange(16.0).reshape(4, 4)\nb = a[::-1] @ np.linalg.solve(a + 4 * np.eye(4), a)\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nm = onp.eye(3)\nq, r = onp.linalg.qr(m)\n"),
+        Valid("import numpy as np\ndef flip(x):\n    return x\ny = flip(np.ones(3))\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\nm = np.random.rand(6, 6)\nu, s, vt = np.linalg.svd(m)\n", line=3, contains="numpy.linalg.svd"),
+        Invalid("from numpy import flip, arange\nr = flip(arange(8))\n", line=2, contains="numpy.flip"),
+        Invalid(
+            "import numpy as np\nfield = np.zeros((64, 64))\nfor step in range(100):\n    field = np.rot90(field) + 1.0\n",
+            line=4, contains="inside the loop at line 3",
+        ),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        version = version_text()
+        for api_call in calls_with_status(model, Status.SINGLE_GPU):
+            yield self.finding(
+                api_call.call,
+                in_loop=api_call.in_loop,
+                data=finding_data(api_call),
+                call=describe_call(model, api_call.call),
+                api=api_call.entry.api,
+                version=version,
+                where=where(api_call),
+            )

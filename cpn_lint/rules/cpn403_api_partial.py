@@ -1,0 +1,88 @@
+"""CPN403: a NumPy API cuPyNumeric supports only partially on many GPUs (assessment)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Finding
+from ..manifest import Status
+from ..model import FileModel
+from ..registry import Category, Default, Invalid, Rule, Valid
+from ._api_support import calls_with_status, describe_call, finding_data, version_text, where
+
+
+class ApiPartialSupport(Rule):
+    """
+    ## What it does
+    Reports calls of NumPy APIs that the API manifest marks as partially
+    supported across GPUs, and quotes the manifest's note on what the
+    limitation is. In cuPyNumeric 26.6.1 these are the FFT transforms
+    (`np.fft.fft`, `rfft`, `fft2`, `fftn`, their inverses and `hfft`/`ihfft`),
+    which distribute only by batching independent transforms along the other
+    axes. One finding per call, marked when the call sits in a loop. An
+    assessment code: shown by `cpn-verdict` and by flake8 with
+    `--cpn-assessment`.
+
+    ## Why it does not scale on cuPyNumeric
+    A partially supported API runs, but only some uses of it are split
+    across GPUs. An FFT over one long axis is a single transform and runs on
+    one device; many transforms stacked along another axis are shared out.
+    Whether the code scales depends on which of the two it does.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    def spectrum(signal):
+        return np.abs(np.fft.rfft(signal)) ** 2
+    ```
+
+    ## Use instead
+    Shape the work the way the note says the library distributes it: for
+    FFTs, stack the independent signals into one 2-D array and transform
+    along the last axis in a single call (`np.fft.rfft(batch, axis=-1)`)
+    instead of transforming one long signal or looping over signals.
+
+    ## Known false alarms
+    * A call that already has the supported shape (a batched transform) is
+      still reported: the note says what to check, the code cannot show the
+      array's shape.
+    * The manifest is a dated snapshot; refresh it with `cpn-lint manifest
+      refresh` after a cuPyNumeric upgrade.
+    """
+
+    code = "CPN403"
+    slug = "api-partial-support"
+    category = Category.API
+    default = Default.ASSESSMENT
+    summary = "NumPy API that cuPyNumeric supports only partially across GPUs"
+    message = "{call} calls {api}, which {version} supports only partially across GPUs{where}: {note}"
+
+    valid = (
+        Valid("import numpy as np\nfreqs = np.fft.fftshift(np.arange(8.0))\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nspec = onp.fft.rfft(onp.ones(64))\n"),
+        Valid("import scipy.fft\nimport numpy as np\nspec = scipy.fft.rfft(np.ones(64))\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\nspec = np.fft.rfft(np.ones(1024))\n", line=2, contains="batching"),
+        Invalid("from numpy.fft import fft2\nimport numpy as np\nimg = np.ones((8, 8))\nspec = fft2(img)\n", line=4),
+        Invalid(
+            "import numpy.fft as nf\nimport numpy as np\nsignals = np.ones((16, 256))\nfor row in range(16):\n    out = nf.fft(signals[row])\n",
+            line=5, contains="inside the loop at line 4",
+        ),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        version = version_text()
+        for api_call in calls_with_status(model, Status.PARTIAL):
+            note = api_call.entry.note or "the manifest gives no detail; check the cuPyNumeric documentation"
+            yield self.finding(
+                api_call.call,
+                in_loop=api_call.in_loop,
+                data=finding_data(api_call),
+                call=describe_call(model, api_call.call),
+                api=api_call.entry.api,
+                version=version,
+                where=where(api_call),
+                note=note,
+            )

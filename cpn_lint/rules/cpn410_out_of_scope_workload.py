@@ -1,0 +1,442 @@
+"""CPN410: evidence of a workload cuPyNumeric does not accelerate (Gate 4)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel, Kind, LoopFrame
+from ..model.dependence import Recurrence, names_in, offset_of, recurrences
+from ..registry import Category, Invalid, Rule, Valid
+from ._api_support import hot_loop
+
+# Module prefixes whose import is evidence, most specific first.
+_IMPORT_KINDS: tuple[tuple[str, str], ...] = (
+    ("scipy.sparse.csgraph", "graph"),
+    ("scipy.sparse", "sparse"),
+    ("cupyx.scipy.sparse", "sparse"),
+    ("networkx", "graph"),
+    ("igraph", "graph"),
+    ("graph_tool", "graph"),
+    ("rustworkx", "graph"),
+    ("sklearn.feature_extraction.text", "nlp"),
+    ("nltk", "nlp"),
+    ("spacy", "nlp"),
+    ("transformers", "nlp"),
+    ("tokenizers", "nlp"),
+    ("sentencepiece", "nlp"),
+    ("gensim", "nlp"),
+    ("torchtext", "nlp"),
+    ("sklearn", "ml"),
+    ("torch", "ml"),
+    ("tensorflow", "ml"),
+    ("keras", "ml"),
+    ("xgboost", "ml"),
+    ("lightgbm", "ml"),
+    ("catboost", "ml"),
+    ("flax", "ml"),
+    ("optax", "ml"),
+    ("haiku", "ml"),
+    ("equinox", "ml"),
+    ("jax.nn", "ml"),
+    ("jax.example_libraries", "ml"),
+    ("jax.grad", "ml"),
+    ("jax.value_and_grad", "ml"),
+)
+
+_WORKLOAD = {
+    "sparse": "sparse-matrix work",
+    "graph": "graph traversal",
+    "ml": "machine-learning training or inference",
+    "nlp": "string/NLP processing",
+    "recurrence": "a sequential recurrence",
+}
+_ADVICE = {
+    "sparse": "keep it on a sparse library (or evaluate legate-sparse) and port only the dense array code",
+    "graph": "keep it on a graph library and port only the dense array code",
+    "ml": "keep it in its framework and port only the NumPy array code around it",
+    "nlp": "keep text processing on the host and port only the numeric arrays",
+    "recurrence": "restructure it (a whole-array scan, a closed form, or many independent sequences at once) or keep it off the ported path",
+}
+# Method calls that train or run an ML model, quoted as supporting evidence.
+_TRAINING_CALLS = frozenset({"fit", "fit_transform", "partial_fit", "fit_predict", "predict", "predict_proba", "backward", "train_on_batch"})
+_POPS = frozenset({"pop", "popleft"})
+_PUSHES = frozenset({"append", "appendleft", "extend", "add"})
+_NEIGHBOUR_WORDS = ("neighbo", "adj", "succ", "pred", "edge", "children")
+
+
+@dataclass(frozen=True)
+class _Evidence:
+    node: ast.AST
+    kind: str
+    text: str
+    in_loop: bool = False
+    extra: tuple[tuple[str, object], ...] = ()
+
+
+class OutOfScopeWorkload(Rule):
+    """
+    ## What it does
+    Collects evidence that the file's work is of a kind cuPyNumeric does not
+    accelerate, naming the kind in the message:
+
+    * **sparse** — imports of `scipy.sparse` (or its use through `import scipy`);
+    * **graph** — imports of networkx, igraph, graph-tool, rustworkx or
+      `scipy.sparse.csgraph`, and `while` loops that pop a node from a
+      queue or stack and push its neighbours from an adjacency container
+      (`for v in adj[u]: queue.append(v)`) — breadth- or depth-first search;
+    * **ml** — imports of scikit-learn, PyTorch, TensorFlow/Keras, JAX's
+      training libraries (flax, optax, `jax.nn`, `jax.grad`) and gradient
+      boosting libraries; training or inference calls seen in the file
+      (`model.fit`) are quoted;
+    * **nlp** — imports of nltk, spaCy, transformers, tokenizers, gensim or
+      scikit-learn's text features, and `np.char`/`np.strings` calls;
+    * **recurrence** — an index loop whose element writes read what an
+      earlier iteration wrote (`y[n] = a * y[n - 1] + x[n]`), reported at the
+      `for` (such a loop is not reported as CPN101).
+
+    One finding per import statement (with or without NumPy in the file),
+    per traversal or recurrence loop, and per string-processing statement. The verdict weighs how much of the code
+    the evidence covers (Gate 4).
+
+    ## Why it does not scale on cuPyNumeric
+    cuPyNumeric speeds up dense, regular array arithmetic by splitting arrays
+    into tiles that GPUs process independently. Sparse matrices and graphs are
+    irregular (the work follows pointers, not tiles); models and text have
+    their own runtimes or are not numeric arrays; and a recurrence must
+    compute step `n - 1` before step `n`, so it runs one element at a time
+    however many GPUs there are.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    def smooth(x, alpha):
+        y = np.empty_like(x)
+        y[0] = x[0]
+        for n in range(1, x.shape[0]):
+            y[n] = alpha * x[n] + (1 - alpha) * y[n - 1]
+        return y
+    ```
+
+    ## Use instead
+    No mechanical rewrite applies. Keep such work on the library made for it
+    and port only the dense array code around it. A recurrence sometimes has
+    a whole-array form: a running sum is `np.cumsum`, a running product
+    `np.cumprod`, and many independent sequences can advance together as the
+    rows of one array (one loop over time, vectorised across sequences).
+
+    ## Known false alarms
+    * An import used for a small helper is still reported; the verdict, not
+      this rule, decides whether the workload is dominant.
+    * Imports guarded by `try: ... except ImportError` or `if TYPE_CHECKING:`
+      are optional and are not reported.
+    * Plain Python string handling (`text.split()`) is not reported; only
+      NLP libraries and NumPy's string functions are.
+    """
+
+    code = "CPN410"
+    slug = "out-of-scope-workload"
+    category = Category.SCOPE
+    summary = "workload outside cuPyNumeric's scope: sparse, graph, ML, string/NLP or a sequential recurrence"
+    message = "{evidence}: {workload} is outside what cuPyNumeric accelerates (Gate 4); {advice}"
+
+    valid = (
+        Valid("import numpy as np\nimport scipy.linalg\nx = scipy.linalg.solve(np.eye(3), np.ones(3))\n"),
+        Valid("import numpy as np\nu = np.zeros(100)\nfor step in range(10):\n    u[1:-1] = 0.5 * (u[:-2] + u[2:])\n"),
+        Valid("import numpy as np\ndef words(texts):\n    return [t.lower().split() for t in texts]\ncounts = np.zeros(3)\n"),
+        Valid("import numpy as np\ntry:\n    import torch\nexcept ImportError:\n    torch = None\na = np.ones(3)\n"),
+        Valid(
+            "import numpy as np\nimport os\ndef walk(root):\n    todo = [root]\n    while todo:\n        d = todo.pop()\n"
+            "        for entry in os.scandir(d):\n            todo.append(entry.path)\n    return np.zeros(1)\n"
+        ),
+        Valid("try:\n    import scipy.sparse as sp\nexcept ImportError:\n    sp = None\nimport numpy as np\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\nimport scipy.sparse as sp\nm = sp.csr_matrix(np.eye(4))\n", line=2, contains="sparse"),
+        Invalid(
+            "import numpy as np\nfrom sklearn.linear_model import Ridge\nX = np.ones((8, 2))\nmodel = Ridge()\nmodel.fit(X, X[:, 0])\n",
+            line=2, contains="model.fit at line 5",
+        ),
+        Invalid(
+            "import numpy as np\ny = np.zeros(100)\nx = np.ones(100)\nfor n in range(1, 100):\n    y[n] = 0.9 * y[n - 1] + x[n]\n",
+            line=4, contains="sequential recurrence",
+        ),
+        Invalid(
+            "import numpy as np\nfrom collections import deque\n\ndef bfs(adj, start):\n    seen = {start}\n    queue = deque([start])\n"
+            "    order = []\n    while queue:\n        u = queue.popleft()\n        order.append(u)\n        for v in adj[u]:\n"
+            "            if v not in seen:\n                seen.add(v)\n                queue.append(v)\n    return np.array(order)\n",
+            line=8, contains="graph traversal",
+        ),
+        Invalid("import numpy as np\nnames = np.array(['a b', 'c d'])\nupper = np.char.upper(names)\n", line=3, contains="string/NLP"),
+        Invalid("import numpy as np\nimport scipy\nm = scipy.sparse.identity(5)\n", line=3, contains="scipy.sparse"),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        # Library imports are evidence of the workload with or without NumPy
+        # in the file; loops and string calls are judged on NumPy code only.
+        evidence = [*_import_evidence(model), *_bare_root_sparse(model)]
+        if model.uses_numpy():
+            evidence += [*_traversals(model), *_string_calls(model), *_recurrence_loops(model)]
+        for item in sorted(evidence, key=lambda e: (getattr(e.node, "lineno", 0), getattr(e.node, "col_offset", 0))):
+            yield self.finding(
+                item.node,
+                in_loop=item.in_loop,
+                data={"kind": item.kind, **dict(item.extra)},
+                evidence=item.text,
+                workload=_WORKLOAD[item.kind],
+                advice=_ADVICE[item.kind],
+            )
+
+
+# ------------------------------------------------------------------ imports
+def _import_kind(qualname: str) -> str | None:
+    for prefix, kind in _IMPORT_KINDS:
+        if qualname == prefix or qualname.startswith(prefix + "."):
+            return kind
+    return None
+
+
+def _import_evidence(model: FileModel) -> Iterator[_Evidence]:
+    by_statement: dict[ast.stmt, list[tuple[str, str]]] = {}
+    for record in model.imports.records:
+        kind = _import_kind(record.qualname)
+        if kind is not None and not _optional_import(model, record.node):
+            by_statement.setdefault(record.node, []).append((record.qualname, kind))
+    calls = _training_calls(model) if any(k in ("ml", "nlp") for hits in by_statement.values() for _, k in hits) else []
+    for statement, hits in by_statement.items():
+        qualname, kind = hits[0]
+        text = f"import of {qualname}"
+        if kind in ("ml", "nlp"):
+            mine = [where for origin, where in calls if any(_within(origin, q) for q, _ in hits)]
+            if mine:
+                more = f" and {len(mine) - 2} more" if len(mine) > 2 else ""
+                text += f" (training/inference calls: {', '.join(mine[:2])}{more})"
+        yield _Evidence(statement, kind, text, extra=(("module", qualname),))
+
+
+def _within(name: str, module: str) -> bool:
+    return name == module or name.startswith(module + ".")
+
+
+def _optional_import(model: FileModel, statement: ast.stmt) -> bool:
+    """Inside ``try: ... except ImportError`` or ``if TYPE_CHECKING:``."""
+    child: ast.AST = statement
+    for ancestor in model.ancestors(statement):
+        if isinstance(ancestor, ast.Try) and any(child is s for s in ancestor.body):
+            if any(_catches_import_error(h) for h in ancestor.handlers):
+                return True
+        if isinstance(ancestor, ast.If) and any(child is s for s in ancestor.body):
+            test = ancestor.test
+            name = test.attr if isinstance(test, ast.Attribute) else test.id if isinstance(test, ast.Name) else None
+            if name == "TYPE_CHECKING":
+                return True
+        child = ancestor
+    return False
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(t, ast.Name) and t.id in ("ImportError", "ModuleNotFoundError", "Exception") for t in types)
+
+
+def _training_calls(model: FileModel) -> list[tuple[str, str]]:
+    """``(what made the receiver, "model.fit at line 13")`` for each training
+    or inference call whose receiver was built by an imported constructor
+    (``model = Ridge(); model.fit(...)`` or ``Ridge().fit(...)``)."""
+    found = []
+    for call in model.nodes(ast.Call):
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _TRAINING_CALLS):
+            continue
+        for origin in _constructors(model, func.value):
+            found.append((origin, f"{model.segment(func, 30)} at line {call.lineno}"))
+            break
+    return found
+
+
+def _constructors(model: FileModel, receiver: ast.expr) -> list[str]:
+    values: list[ast.expr] = [receiver]
+    if isinstance(receiver, ast.Name):
+        values = [b.value for b in model.reaching_bindings(receiver) if b.value is not None]
+    names = []
+    for value in values:
+        if isinstance(value, ast.Call):
+            qualname = model.qualname(value.func)
+            if qualname is not None:
+                names.append(qualname)
+    return names
+
+
+def _bare_root_sparse(model: FileModel) -> Iterator[_Evidence]:
+    """``import scipy`` then ``scipy.sparse.x``: the first use, once per file."""
+    if any(_import_kind(r.qualname) in ("sparse", "graph") and r.qualname.startswith("scipy.") for r in model.imports.records):
+        return  # the import itself is reported
+    uses = [a for a in model.nodes(ast.Attribute) if (model.qualname(a) or "").startswith("scipy.sparse")]
+    outermost = [a for a in uses if not isinstance(model.parent(a), ast.Attribute)]
+    if not outermost:
+        return
+    first = min(outermost, key=lambda a: (a.lineno, a.col_offset))
+    qualname = model.qualname(first) or "scipy.sparse"
+    kind = _import_kind(qualname) or "sparse"
+    statement = model.statement_of(first) or first
+    yield _Evidence(statement, kind, f"use of {qualname}", extra=(("module", qualname),))
+
+
+# ---------------------------------------------------------------- traversal
+def _traversals(model: FileModel) -> Iterator[_Evidence]:
+    for frame in model.loops:
+        if not isinstance(frame.node, ast.While):
+            continue
+        queue_node = _queue_name(frame.node.test)
+        if queue_node is None or model.kind(queue_node) is Kind.DEVICE:
+            continue
+        queue = queue_node.id
+        popped = _popped_names(model, frame, queue)
+        if popped and _pushes_neighbours(model, frame, queue, popped):
+            text = f"loop 'while {model.segment(frame.node.test, 30)}' pops nodes from '{queue}' and pushes their neighbours"
+            yield _Evidence(frame.node, "graph", text, in_loop=True)
+
+
+def _queue_name(test: ast.expr) -> ast.Name | None:
+    """``while q``, ``while len(q)``, ``while len(q) > 0``, ``while q != []``."""
+    if isinstance(test, ast.Compare) and len(test.comparators) == 1:
+        test = test.left
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "len" and len(test.args) == 1:
+        test = test.args[0]
+    return test if isinstance(test, ast.Name) else None
+
+
+def _is_queue_call(model: FileModel, call: ast.Call, queue: str, methods: frozenset[str], heap: str) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in methods and isinstance(func.value, ast.Name) and func.value.id == queue:
+        return True
+    return (
+        model.qualname(func) == heap
+        and bool(call.args)
+        and isinstance(call.args[0], ast.Name)
+        and call.args[0].id == queue
+    )
+
+
+def _popped_names(model: FileModel, frame: LoopFrame, queue: str) -> set[str]:
+    names: set[str] = set()
+    for stmt in model.nodes_in_loop(frame, ast.Assign):
+        if isinstance(stmt.value, ast.Call) and _is_queue_call(model, stmt.value, queue, _POPS, "heapq.heappop"):
+            for target in stmt.targets:
+                names |= names_in(target)
+    return names
+
+
+def _pushes_neighbours(model: FileModel, frame: LoopFrame, queue: str, popped: set[str]) -> bool:
+    for call in model.nodes_in_loop(frame, ast.Call):
+        if not _is_queue_call(model, call, queue, _PUSHES, "heapq.heappush"):
+            continue
+        inner = model.loop_of(call)
+        while inner is not None and inner is not frame:
+            node = inner.node
+            if isinstance(node, (ast.For, ast.AsyncFor)) and _iterates_neighbours(node.iter, popped):
+                return True
+            inner = inner.parent
+    return False
+
+
+def _iterates_neighbours(iterable: ast.expr, popped: set[str]) -> bool:
+    """``adj[u]``, ``graph[u].items()``, ``adj.get(u, ())``, ``g.neighbors(u)``."""
+    for node in ast.walk(iterable):
+        if isinstance(node, ast.Subscript) and names_in(node.slice) & popped:
+            return True
+        if isinstance(node, ast.Call) and any(names_in(a) & popped for a in node.args):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name == "get" or any(word in name.lower() for word in _NEIGHBOUR_WORDS):
+                return True
+    return False
+
+
+# ------------------------------------------------------------------ strings
+def _string_calls(model: FileModel) -> Iterator[_Evidence]:
+    reported: set[ast.stmt] = set()
+    for call in model.nodes(ast.Call):
+        api = model.array_api(call.func)
+        if api is None or not api.startswith(("char.", "strings.")):
+            continue
+        statement = model.statement_of(call)
+        if statement is None or statement in reported:
+            continue
+        reported.add(statement)
+        text = f"{model.segment(call.func, 30)}(...) processes strings"
+        yield _Evidence(call, "nlp", text, in_loop=hot_loop(model, call) is not None, extra=(("api", f"numpy.{api}"),))
+
+
+# -------------------------------------------------------------- recurrences
+def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
+    reported: list[LoopFrame] = []
+    for frame in model.loops:  # outer loops come before the loops they contain
+        if not isinstance(frame.node, (ast.For, ast.AsyncFor)):
+            continue
+        if any(done.contains(frame) for done in reported):
+            continue
+        found = recurrences(model, frame)
+        if not found:
+            continue
+        reported.append(frame)
+        first = found[0]
+        loop = f"loop 'for {model.segment(frame.node.target, 20)} in {model.segment(frame.node.iter, 30)}'"
+        if first.via == first.array:
+            text = f"{loop} computes '{first.array}' from values of earlier iterations ({model.segment(first.node, 50)})"
+        else:
+            carrier = _carrier_update(model, frame, first.via)
+            text = (f"{loop} stores into '{first.array}' a value '{first.via}' carries from one iteration to the next"
+                    + (f" ({model.segment(carrier, 50)})" if carrier is not None else ""))
+        extra: list[tuple[str, object]] = [("array", first.array)]
+        scan = _scan_form(first, frame)
+        if scan:
+            text += f" — a running {'sum' if scan == 'cumsum' else 'product'}, which one np.{scan} call can replace"
+            extra.append(("scan", scan))
+        yield _Evidence(frame.node, "recurrence", text, in_loop=True, extra=tuple(extra))
+
+
+def _carrier_update(model: FileModel, frame: LoopFrame, name: str) -> ast.stmt | None:
+    for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return stmt
+    return None
+
+
+def _scan_form(rec: Recurrence, frame: LoopFrame) -> str | None:
+    """``y[n] = y[n - 1] + x[n]`` -> cumsum, ``y[n] = y[n - 1] * r[n]`` -> cumprod."""
+    stmt = rec.node
+    if rec.via != rec.array:
+        return None
+    if isinstance(stmt, ast.AugAssign):
+        op, operands = stmt.op, [stmt.value]
+    elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp):
+        op, operands = stmt.value.op, [stmt.value.left, stmt.value.right]
+    else:
+        return None
+    if not isinstance(op, (ast.Add, ast.Mult)):
+        return None
+    previous = [o for o in operands if _reads_previous(o, rec.array, frame)]
+    others = [o for o in operands if o not in previous]
+    if isinstance(stmt, ast.AugAssign):
+        ok = len(previous) == 1
+    else:
+        ok = len(previous) == 1 and all(rec.array not in names_in(o) for o in others)
+    if not ok:
+        return None
+    return "cumsum" if isinstance(op, ast.Add) else "cumprod"
+
+
+def _reads_previous(expr: ast.expr, array: str, frame: LoopFrame) -> bool:
+    if not (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id == array):
+        return False
+    index = expr.slice
+    if isinstance(index, ast.Tuple):
+        return False
+    return any(offset_of(index, var) == -1 for var in frame.index_vars)
