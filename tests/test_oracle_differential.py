@@ -49,20 +49,26 @@ def expectations() -> support.Expectations:
     return support.load_expectations()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _summary(request: pytest.FixtureRequest):
-    yield
-    if not TALLY:
-        return
-    line = (f"oracle: {TALLY['programs']} programs, {TALLY['checked']} mapped Doctor findings checked, "
+class _TallyReport:
+    """Prints the tier's figures in pytest's closing summary and keeps them in the cache folder."""
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:  # pytest hook
+        if not TALLY:
+            return
+        terminalreporter.write_line(
+            f"oracle: {TALLY['programs']} programs, {TALLY['checked']} mapped Doctor findings checked, "
             f"{TALLY['matched']} matched a static finding, {TALLY['disagreements']} reviewed disagreements, "
             f"{TALLY['unmapped']} unmapped, {TALLY['stops']} reviewed stops")
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(line)
-    summary = support.cache_dir() / "summary.json"
-    summary.parent.mkdir(parents=True, exist_ok=True)
-    summary.write_text(json.dumps(dict(TALLY), indent=1) + "\n")
+        summary = support.cache_dir() / "summary.json"
+        summary.parent.mkdir(parents=True, exist_ok=True)
+        summary.write_text(json.dumps(dict(TALLY), indent=1) + "\n")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _summary(request: pytest.FixtureRequest) -> None:
+    manager = request.config.pluginmanager
+    if not manager.has_plugin("cpn-oracle-tally"):
+        manager.register(_TallyReport(), "cpn-oracle-tally")
 
 
 def _lint(path: str) -> FileResult:
