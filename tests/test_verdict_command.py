@@ -443,3 +443,21 @@ def test_text_log_keeps_the_hot_path_demotion(tmp_path):
     via = json.loads(run_verdict("--from-flake8", "-", "--isolated", "--format", "json", cwd=tmp_path, stdin=log).stdout)
     assert direct["decision"]["demoted"] and via["decision"]["demoted"]
     assert direct["verdict"] == via["verdict"] == "LIGHT REFACTOR"
+
+
+def test_stale_manifest_warning_in_section_6(project, capsys, monkeypatch):
+    manifest = pytest.importorskip("cpn_lint.manifest")
+    (project / "clean.py").write_text(CLEAN)
+    stale = manifest.Staleness("2026-01-01", 200, True)
+    fresh = manifest.Staleness("2026-01-01", 10, False)
+    monkeypatch.setattr(manifest, "staleness", lambda today=None: stale)
+    _, out, _ = verdict(capsys, "clean.py", "--format", "json")
+    section = json.loads(out)["sections"]["api_support_gaps"]
+    assert section["manifest"]["stale"] is True and "2026-01-01" in section["manifest"]["warning"]
+    assert section["empty"] == "None for this code."
+    _, out, _ = verdict(capsys, "clean.py")
+    six = out.split("## 6. API support gaps")[1].split("## 7.")[0]
+    assert "None for this code." in six and "> **Warning:**" in six and "cpn-lint manifest refresh" in six
+    monkeypatch.setattr(manifest, "staleness", lambda today=None: fresh)
+    _, out, _ = verdict(capsys, "clean.py")
+    assert "Warning" not in out.split("## 6. API support gaps")[1].split("## 7.")[0]
