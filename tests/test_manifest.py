@@ -1,0 +1,696 @@
+"""The API manifest: the shipped snapshot, lookups, staleness, the readers of
+each input kind and ``cpn-lint manifest show | lookup | refresh``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpn_lint import manifest as mf
+from cpn_lint.manifest import ApiSupport, Manifest, ManifestError, Status, canonical_name
+from cpn_lint.manifest import command
+from cpn_lint.manifest.sources import (
+    SourceError,
+    build_manifest,
+    parse_html,
+    parse_introspected_json,
+    parse_markdown,
+    status_from_glyphs,
+)
+
+from .conftest import ROOT
+
+DATA = ROOT / "tests" / "data" / "manifest"
+SHARED = ROOT.parent / "shared"
+SHARED_JSON = SHARED / "data" / "cupynumeric-26.6.1-introspected.json"
+SHARED_MARKDOWN = SHARED / "reference" / "api-support.md"
+CANONICAL = ROOT / "manifest" / "api-manifest.json"
+PACKAGED = ROOT / "cpn_lint" / "data" / "api-manifest.json"
+
+needs_shared_json = pytest.mark.skipif(not SHARED_JSON.exists(), reason="the introspected table is not in ../shared")
+needs_shared_markdown = pytest.mark.skipif(not SHARED_MARKDOWN.exists(), reason="the markdown manifest is not in ../shared")
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Manifest:
+    return mf.bundled()
+
+
+def _statuses(manifest: Manifest) -> dict[str, str]:
+    return {e.api: e.status.value for e in manifest}
+
+
+def _run(argv: list[str], capsys) -> tuple[int, str, str]:
+    code = command.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --------------------------------------------------------------- the snapshot
+def test_the_two_copies_are_byte_identical() -> None:
+    assert CANONICAL.read_bytes() == PACKAGED.read_bytes(), (
+        "manifest/api-manifest.json and cpn_lint/data/api-manifest.json differ: refresh with both --output paths")
+
+
+def test_the_packaged_copy_is_what_bundled_reads() -> None:
+    assert mf.bundled_path().resolve() == PACKAGED.resolve()
+
+
+def test_snapshot_provenance(shipped: Manifest) -> None:
+    assert shipped.snapshot_date == dt.date(2026, 5, 22)
+    assert shipped.cupynumeric_version == "26.6.1"
+    assert shipped.numpy_version == "2.4.6"
+    kinds = {s.kind: s for s in shipped.sources}
+    assert set(kinds) == {"introspected-json", "markdown"}
+    assert kinds["markdown"].retrieved.startswith("2026-05-22")
+    assert kinds["introspected-json"].rows == 973 and kinds["introspected-json"].apis == 616
+    assert all(s.sha256 and len(s.sha256) == 64 for s in shipped.sources)
+
+
+def test_snapshot_counts(shipped: Manifest) -> None:
+    assert len(shipped) == 616
+    assert shipped.counts() == {
+        "multi-gpu": 349, "single-gpu": 9, "partial": 14, "undocumented": 40, "not-implemented": 204,
+    }
+    assert shipped.implemented_count() == 412
+
+
+def test_serialisation_is_canonical(shipped: Manifest) -> None:
+    """The committed file is exactly what the writer produces: a refresh of
+    unchanged inputs diffs to nothing."""
+    assert shipped.to_json() == CANONICAL.read_text(encoding="utf-8")
+    again = Manifest.from_json(shipped.to_json())
+    assert again == shipped
+    lines = CANONICAL.read_text(encoding="utf-8").splitlines()
+    assert sum(1 for line in lines if line.startswith('    {"api": ')) == 616  # one API per line
+
+
+def test_every_partial_entry_has_a_note(shipped: Manifest) -> None:
+    partial = shipped.with_status(Status.PARTIAL)
+    assert partial and all(e.note for e in partial)
+    assert {e.api.rpartition(".")[0] for e in partial} == {"numpy.fft"}
+
+
+# -------------------------------------------------------------------- lookups
+@pytest.mark.parametrize(
+    ("name", "status"),
+    [
+        ("numpy.interp", Status.NOT_IMPLEMENTED),
+        ("cupynumeric.interp", Status.NOT_IMPLEMENTED),
+        ("numpy.linalg.svd", Status.SINGLE_GPU),
+        ("cupynumeric.linalg.svd", Status.SINGLE_GPU),
+        ("numpy.linalg.solve", Status.MULTI_GPU),
+        ("numpy.ndarray.std", Status.NOT_IMPLEMENTED),
+        ("numpy.ndarray.std()", Status.NOT_IMPLEMENTED),
+        ("numpy.ndarray.mean", Status.MULTI_GPU),
+        ("numpy.fft.rfft", Status.PARTIAL),
+        ("numpy.random.choice", Status.NOT_IMPLEMENTED),
+        ("numpy.ix\\_", Status.MULTI_GPU),
+        ("numpy.float64", Status.UNDOCUMENTED),
+        ("numpy.ndarray.cumsum", Status.UNDOCUMENTED),
+        ("numpy.load", Status.UNDOCUMENTED),
+    ],
+)
+def test_lookup(shipped: Manifest, name: str, status: Status) -> None:
+    entry = shipped.lookup(name)
+    assert entry is not None and entry.status is status
+
+
+@pytest.mark.parametrize("name", ["numpy.mgrid", "numpy.max", "numpy.random.Generator.normal", "scipy.linalg.svd", "interp", ""])
+def test_absent_names_are_not_found(shipped: Manifest, name: str) -> None:
+    assert shipped.lookup(name) is None
+    assert name not in shipped
+
+
+def test_partial_entries_carry_the_note(shipped: Manifest) -> None:
+    assert "batching" in (shipped.lookup("numpy.fft.fft").note or "")
+
+
+def test_canonical_name() -> None:
+    assert canonical_name("cupynumeric.fft.fft") == "numpy.fft.fft"
+    assert canonical_name(" numpy.ndarray.all() ") == "numpy.ndarray.all"
+    assert canonical_name("numpy.bytes\\_") == "numpy.bytes_"
+    assert canonical_name("numpy.cupynumeric") == "numpy.cupynumeric"
+
+
+# ------------------------------------------------------------------ staleness
+def test_age_and_staleness(shipped: Manifest) -> None:
+    taken = shipped.snapshot_date
+    assert shipped.age_days(taken) == 0
+    assert not shipped.is_stale(taken + dt.timedelta(days=90))
+    assert shipped.is_stale(taken + dt.timedelta(days=91))
+    assert shipped.is_stale(taken + dt.timedelta(days=10), max_age_days=5)
+    state = shipped.staleness(taken + dt.timedelta(days=184))
+    assert (state.date, state.age_days, state.stale) == ("2026-05-22", 184, True)
+    assert "2026-05-22" in state.message and "cpn-lint manifest refresh" in state.message
+
+
+def test_stale_message_does_not_change_from_day_to_day(shipped: Manifest) -> None:
+    one = shipped.staleness(dt.date(2026, 10, 1)).message
+    two = shipped.staleness(dt.date(2027, 3, 1)).message
+    assert one == two
+
+
+def test_verdict_reads_the_staleness() -> None:
+    from cpn_lint.verdict.command import manifest_note
+
+    note = manifest_note()
+    today = mf.bundled().staleness()
+    assert note is not None
+    assert (note.date, note.age_days, note.stale) == (today.date, today.age_days, today.stale)
+
+
+# --------------------------------------------------------- reading manifests
+def _minimal(**changes) -> dict:
+    doc = {
+        "format": mf.FORMAT, "format_version": 1, "snapshot_date": "2026-01-02",
+        "apis": [{"api": "numpy.add", "status": "multi-gpu", "section": "Module-Level"}],
+    }
+    doc.update(changes)
+    return doc
+
+
+def test_minimal_manifest_loads(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(_minimal()), encoding="utf-8")
+    loaded = mf.load(path)
+    assert loaded.lookup("numpy.add") == ApiSupport("numpy.add", Status.MULTI_GPU, "Module-Level")
+    assert loaded.sources == () and loaded.cupynumeric_version is None
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        (_minimal(format="something-else"), "not a cpn-lint API manifest"),
+        (_minimal(format_version=7), "format_version 7"),
+        (_minimal(snapshot_date="22/05/2026"), "snapshot_date"),
+        (_minimal(apis={"numpy.add": "multi-gpu"}), "'apis' must be a list"),
+        (_minimal(apis=[{"api": "numpy.add", "status": "fast"}]), "unknown status 'fast'"),
+        (_minimal(apis=[{"api": "np.add", "status": "multi-gpu"}]), "not a numpy.* name"),
+        (_minimal(apis=[{"api": "numpy.add", "status": "multi-gpu"}] * 2), "listed twice"),
+        (_minimal(counts={"apis": 2}), "counts do not match"),
+    ],
+)
+def test_bad_manifests_are_refused(doc: dict, message: str) -> None:
+    with pytest.raises(ManifestError, match=message):
+        Manifest.from_json(json.dumps(doc))
+
+
+def test_non_json_manifest_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ManifestError, match="not JSON"):
+        mf.load(path)
+    with pytest.raises(ManifestError, match="cannot read"):
+        mf.load(tmp_path / "missing.json")
+
+
+# -------------------------------------------------------------------- sources
+@pytest.mark.parametrize(
+    ("implemented", "single", "multi", "status"),
+    [
+        (False, "", "", Status.NOT_IMPLEMENTED),
+        (True, "✓", "✓", Status.MULTI_GPU),
+        (True, "✓", "❌", Status.SINGLE_GPU),
+        (True, "🟡", "🟡", Status.PARTIAL),
+        (True, "✓", "🟡", Status.PARTIAL),
+        (True, "❌", "❌", Status.UNDOCUMENTED),
+    ],
+)
+def test_status_from_the_generators_glyphs(implemented: bool, single: str, multi: str, status: Status) -> None:
+    assert status_from_glyphs(implemented, single, multi) is status
+
+
+def test_markdown_sample() -> None:
+    table = parse_markdown((DATA / "api-support-sample.md").read_bytes(), "sample.md")
+    assert table.retrieved == "2026-04-30T08:00:00+00:00"
+    assert table.url.startswith("https://")
+    assert {k: v.status.value for k, v in table.rows.items()} == {
+        "numpy.add": "multi-gpu", "numpy.sum": "multi-gpu", "numpy.ix_": "multi-gpu", "numpy.flip": "single-gpu",
+        "numpy.interp": "not-implemented", "numpy.vectorize": "not-implemented",
+        "numpy.ndarray.mean": "multi-gpu", "numpy.ndarray.std": "not-implemented", "numpy.fft.rfft": "partial",
+    }
+    assert table.rows["numpy.fft.rfft"].note == "only batches of independent transforms are split across GPUs"
+    assert table.declared["Module-Level"] == (5, 7)
+
+
+def test_markdown_unlisted_apis_are_reported_after_the_merge() -> None:
+    table = parse_markdown((DATA / "api-support-sample.md").read_bytes(), "sample.md")
+    result = build_manifest([table], dt.date(2026, 4, 30), min_implemented=1)
+    assert len(result.warnings) == 1 and "'Module-Level' counts 7 APIs" in result.warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("# nothing here\n\nJust prose.\n", "no support lines"),
+        ("## Module-Level (1 of 2 implemented)\n\n✓✓ numpy.add, rm -rf /\n", "not a numpy.\\* API name"),
+        ("## Module-Level (1 of 1 implemented)\n\n✓✓ numpy.add, numpy.sum\n", "more than its heading"),
+        ("## A\n\n✓✓ numpy.add\n\n## B\n\n✗ numpy.add\n", "multi-gpu in section 'A' but not-implemented"),
+    ],
+)
+def test_malformed_markdown_is_refused(text: str, message: str) -> None:
+    with pytest.raises(SourceError, match=message):
+        parse_markdown(text, "bad.md")
+
+
+def test_html_sample() -> None:
+    table = parse_html((DATA / "comparison-sample.html").read_bytes(), "comparison.html")
+    assert table.retrieved == "2026-05-22"  # the page's "Last updated on" line
+    assert {k: v.status.value for k, v in table.rows.items()} == {
+        "numpy.absolute": "multi-gpu", "numpy.flip": "single-gpu", "numpy.float64": "undocumented",
+        "numpy.interp": "not-implemented", "numpy.ix_": "multi-gpu", "numpy.vectorize": "not-implemented",
+        "numpy.ndarray.mean": "multi-gpu", "numpy.ndarray.std": "not-implemented",
+        "numpy.fft.fft": "partial", "numpy.fft.fftfreq": "not-implemented",
+    }
+    assert table.rows["numpy.ndarray.std"].section == "Multi-Dimensional Array"
+    assert table.warnings == []  # the per-section summaries agree with the rows
+
+
+def test_html_summary_mismatch_is_a_warning() -> None:
+    text = (DATA / "comparison-sample.html").read_text(encoding="utf-8").replace(
+        "Number of NumPy functions: 6", "Number of NumPy functions: 9")
+    table = parse_html(text, "comparison.html")
+    assert any("counts 9 APIs, the table has 6" in w for w in table.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("<html><body><h2>Module-Level</h2><p>No table.</p></body></html>", "no comparison table"),
+        ("<table><tr><th>Name</th><th>Value</th></tr><tr><td>a</td><td>b</td></tr></table>", "no comparison table"),
+        (
+            "<h2>S</h2><table><tr><th>NumPy</th><th>cupynumeric</th><th>single-GPU/CPU</th><th>multi-GPU/CPU</th></tr>"
+            "<tr><td>numpy.add</td><td>cupynumeric.add</td><td>yes</td><td>yes</td></tr></table>",
+            "unknown support glyph",
+        ),
+        (
+            "<h2>S</h2><table><tr><th>NumPy</th><th>cupynumeric</th><th>single-GPU/CPU</th><th>multi-GPU/CPU</th></tr>"
+            "<tr><td>numpy.add</td><td>cupynumeric.add</td></tr></table>",
+            "has 2 cells",
+        ),
+    ],
+)
+def test_malformed_html_is_refused(text: str, message: str) -> None:
+    with pytest.raises(SourceError, match=message):
+        parse_html(text, "bad.html")
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ([1, 2], "'rows' list"),
+        ({"rows": [{"section": "S", "implemented": True}]}, "needs 'numpy'"),
+        ({"rows": [{"numpy": "numpy.add", "implemented": "yes"}]}, "must be true or false"),
+        ({"rows": [{"numpy": "numpy.add", "implemented": True, "single": "?", "multi": "✓"}]}, "unknown support glyph"),
+        ({"rows": [{"numpy": "numpy.add", "implemented": False, "single": "✓", "multi": "✓"}]}, "marked not implemented"),
+    ],
+)
+def test_malformed_introspected_json_is_refused(doc: object, message: str) -> None:
+    with pytest.raises(SourceError, match=message):
+        parse_introspected_json(json.dumps(doc), "bad.json")
+
+
+def test_merge_refuses_disagreeing_sources() -> None:
+    one = parse_markdown("## S\n\n✓✓ numpy.add\n", "one.md")
+    two = parse_markdown("## S\n\n✗ numpy.add\n", "two.md")
+    with pytest.raises(SourceError, match="disagree on 1 API"):
+        build_manifest([one, two], dt.date(2026, 1, 1), min_implemented=0)
+
+
+def test_merge_refuses_implausibly_few_implemented_apis() -> None:
+    table = parse_markdown((DATA / "api-support-sample.md").read_bytes(), "sample.md")
+    with pytest.raises(SourceError, match="implausibly few"):
+        build_manifest([table], dt.date(2026, 4, 30))
+
+
+def test_merge_keeps_partial_notes_from_the_previous_snapshot(shipped: Manifest) -> None:
+    table = parse_html((DATA / "comparison-sample.html").read_bytes(), "comparison.html")
+    result = build_manifest([table], dt.date(2026, 5, 22), notes_from=shipped, min_implemented=1)
+    assert result.carried_notes == 1
+    assert result.manifest.lookup("numpy.fft.fft").note == shipped.lookup("numpy.fft.fft").note
+
+
+# ----------------------------------------------------------------- refreshing
+@needs_shared_json
+def test_refresh_from_the_introspected_json_rebuilds_the_snapshot(tmp_path: Path, capsys, shipped: Manifest) -> None:
+    """Done-when of issue 4: the same status for every row that source covers."""
+    out = tmp_path / "m.json"
+    code, stdout, _ = _run(["refresh", "--from-json", str(SHARED_JSON), "--snapshot-date", "2026-05-22",
+                            "--output", str(out)], capsys)
+    assert code == 0
+    rebuilt = mf.load(out)
+    source = json.loads(SHARED_JSON.read_text(encoding="utf-8"))
+    covered = {canonical_name(row["numpy"]) for row in source["rows"]}
+    assert len(covered) == 616
+    assert {a: s for a, s in _statuses(rebuilt).items() if a in covered} == \
+        {a: s for a, s in _statuses(shipped).items() if a in covered}
+    assert rebuilt.cupynumeric_version == "26.6.1" and rebuilt.numpy_version == "2.4.6"
+    # the JSON has no notes: the previous snapshot's are kept
+    assert rebuilt.lookup("numpy.fft.fft").note == shipped.lookup("numpy.fft.fft").note
+    assert "616 APIs (412 implemented)" in stdout
+    assert "0 status change(s), 0 API(s) added, 0 removed" in stdout
+
+
+@needs_shared_json
+@needs_shared_markdown
+def test_refresh_from_both_shared_sources_reproduces_the_committed_file(tmp_path: Path, capsys, shipped: Manifest) -> None:
+    out = tmp_path / "m.json"
+    code, _, _ = _run(["refresh", "--from-json", str(SHARED_JSON), "--from-markdown", str(SHARED_MARKDOWN),
+                       "--output", str(out)], capsys)
+    assert code == 0
+    rebuilt = mf.load(out)
+    assert rebuilt.snapshot_date == shipped.snapshot_date  # taken from the markdown's Fetched: line
+    assert rebuilt.entries == shipped.entries
+    assert rebuilt.sources == shipped.sources
+
+
+@needs_shared_markdown
+def test_refresh_from_the_markdown_alone_lacks_the_undocumented_rows(tmp_path: Path, capsys, shipped: Manifest) -> None:
+    out = tmp_path / "m.json"
+    code, stdout, _ = _run(["refresh", "--from-markdown", str(SHARED_MARKDOWN), "--output", str(out)], capsys)
+    assert code == 0
+    rebuilt = mf.load(out)
+    assert len(rebuilt) == 576 and rebuilt.counts()["undocumented"] == 0
+    assert {a: s for a, s in _statuses(shipped).items() if a in rebuilt.entries} == _statuses(rebuilt)
+    assert stdout.count("warning:") == 4  # four sections count APIs the page lists without a glyph
+
+
+def render_comparison_page(manifest: Manifest) -> str:
+    """The manifest as the upstream page would show it (Sphinx csv-table markup)."""
+    glyphs = {
+        Status.MULTI_GPU: ("✓", "✓"), Status.SINGLE_GPU: ("✓", "❌"), Status.PARTIAL: ("🟡", "🟡"),
+        Status.UNDOCUMENTED: ("❌", "❌"), Status.NOT_IMPLEMENTED: ("", ""),
+    }
+    sections: dict[str, list[ApiSupport]] = {}
+    for entry in manifest:
+        sections.setdefault(entry.section, []).append(entry)
+    parts = ["<html><body><article>"]
+    for title, entries in sections.items():
+        parts.append(f'<section><h2>{html.escape(title)}<a class="headerlink" href="#x">#</a></h2><table class="table">')
+        parts.append("<thead><tr><th><p>NumPy</p></th><th><p>cupynumeric</p></th><th><p>single-GPU/CPU</p></th>"
+                     "<th><p>multi-GPU/CPU</p></th></tr></thead><tbody>")
+        for e in entries:
+            single, multi = glyphs[e.status]
+            suffix = "()" if ".ndarray." in e.api else ""
+            lg = "-" if e.status is Status.NOT_IMPLEMENTED else "cupynumeric" + e.api[len("numpy"):] + suffix
+            parts.append(f'<tr><td><p><a class="reference external"><code><span class="pre">{e.api}{suffix}</span></code>'
+                         f"</a></p></td><td><p>{lg}</p></td><td>{f'<p>{single}</p>' if single else ''}</td>"
+                         f"<td>{f'<p>{multi}</p>' if multi else ''}</td></tr>")
+        implemented = sum(1 for e in entries if e.status.implemented)
+        parts.append(f'</tbody></table><p class="rubric">Summary</p><p>Number of NumPy functions: {len(entries)}</p>'
+                     f"<p>Number of functions covered by cupynumeric: {implemented}</p></section>")
+    parts.append("</article></body></html>")
+    return "\n".join(parts)
+
+
+def test_refresh_from_a_full_html_page(tmp_path: Path, capsys, shipped: Manifest) -> None:
+    page = tmp_path / "comparison.html"
+    page.write_text(render_comparison_page(shipped), encoding="utf-8")
+    out = tmp_path / "m.json"
+    code, stdout, stderr = _run(["refresh", "--from-html", str(page), "--snapshot-date", "2026-05-22",
+                                 "--output", str(out)], capsys)
+    assert code == 0, stderr
+    rebuilt = mf.load(out)
+    assert _statuses(rebuilt) == _statuses(shipped)
+    assert "kept 14 partial-support note(s)" in stdout
+    assert "warning" not in stdout
+
+
+def test_refresh_from_the_html_sample_needs_a_lower_threshold(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "m.json"
+    code, _, stderr = _run(["refresh", "--from-html", str(DATA / "comparison-sample.html"), "--output", str(out)], capsys)
+    assert code == 2 and "implausibly few" in stderr and not out.exists()
+    code, stdout, _ = _run(["refresh", "--from-html", str(DATA / "comparison-sample.html"), "--output", str(out),
+                            "--min-implemented", "3", "--no-previous"], capsys)
+    assert code == 0
+    small = mf.load(out)
+    assert small.snapshot_date == dt.date(2026, 5, 22)
+    assert small.counts() == {"multi-gpu": 3, "single-gpu": 1, "partial": 1, "undocumented": 1, "not-implemented": 4}
+    assert small.lookup("numpy.fft.fft").note is None  # --no-previous: nothing to keep notes from
+    assert "10 APIs (6 implemented)" in stdout
+
+
+def test_refresh_from_markdown_sample(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "m.json"
+    code, stdout, _ = _run(["refresh", "--from-markdown", str(DATA / "api-support-sample.md"), "--output", str(out),
+                            "--min-implemented", "1"], capsys)
+    assert code == 0
+    small = mf.load(out)
+    assert small.snapshot_date == dt.date(2026, 4, 30)
+    assert small.lookup("numpy.fft.rfft").note == "only batches of independent transforms are split across GPUs"
+    # compared with the shipped snapshot: same statuses, the rest missing
+    assert "0 status change(s), 0 API(s) added, 607 removed" in stdout
+
+
+def test_refresh_from_an_introspected_json_without_date_needs_one(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "table.json"
+    source.write_text(json.dumps({"rows": [{"numpy": "numpy.add", "implemented": True, "single": "✓", "multi": "✓"}]}),
+                      encoding="utf-8")
+    out = tmp_path / "m.json"
+    code, _, stderr = _run(["refresh", "--from-json", str(source), "--output", str(out), "--min-implemented", "1"], capsys)
+    assert code == 2 and "--snapshot-date" in stderr
+    code, _, _ = _run(["refresh", "--from-json", str(source), "--output", str(out), "--min-implemented", "1",
+                       "--snapshot-date", "2026-03-01"], capsys)
+    assert code == 0 and mf.load(out).snapshot_date == dt.date(2026, 3, 1)
+
+
+def test_refresh_from_a_malformed_input_writes_nothing(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "broken.md"
+    source.write_text("## Module-Level (1 of 1 implemented)\n\n✓✓ numpy.add, numpy.sum\n", encoding="utf-8")
+    out = tmp_path / "m.json"
+    code, _, stderr = _run(["refresh", "--from-markdown", str(source), "--output", str(out)], capsys)
+    assert code == 2 and "more than its heading" in stderr
+    assert not out.exists()
+
+
+def test_refresh_writes_only_where_told_and_refuses_to_overwrite(tmp_path: Path, capsys, shipped: Manifest) -> None:
+    page = tmp_path / "comparison.html"
+    page.write_text(render_comparison_page(shipped), encoding="utf-8")
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    argv = ["refresh", "--from-html", str(page), "--snapshot-date", "2026-05-22", "--output", str(first),
+            "--output", str(second)]
+    assert _run(argv, capsys)[0] == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json", "comparison.html"]
+    first.write_text("keep me", encoding="utf-8")
+    code, _, stderr = _run(argv, capsys)
+    assert code == 2 and "add --force" in stderr
+    assert first.read_text(encoding="utf-8") == "keep me"
+    assert _run(argv + ["--force"], capsys)[0] == 0
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_refresh_to_stdout(tmp_path: Path, capsys, shipped: Manifest) -> None:
+    page = tmp_path / "comparison.html"
+    page.write_text(render_comparison_page(shipped), encoding="utf-8")
+    code, stdout, stderr = _run(["refresh", "--from-html", str(page), "--snapshot-date", "2026-05-22", "-o", "-"], capsys)
+    assert code == 0
+    assert Manifest.from_json(stdout).entries.keys() == shipped.entries.keys()
+    assert "616 APIs" in stderr  # the report goes to stderr when stdout carries the manifest
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["refresh", "--output", "x.json"],
+        ["refresh", "--from-json", "missing-file.json", "--output", "-"],
+    ],
+)
+def test_refresh_usage_errors(argv: list[str], capsys) -> None:
+    code, _, stderr = _run(argv, capsys)
+    assert code == 2 and stderr.startswith("cpn-lint manifest: error:")
+
+
+def test_refresh_requires_an_output(capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        command.main(["refresh", "--from", "installed"])
+    assert exc.value.code == 2
+
+
+# ------------------------------------------------------- installed cuPyNumeric
+FAKE_INIT = '''
+"""A stand-in for cuPyNumeric with a handful of documented functions."""
+from numpy import float64  # re-exported unchanged, like the real package
+
+from . import fft, linalg, random
+
+__version__ = "0.0.test"
+
+
+def add(a, b):
+    """Add.
+
+    Availability
+    --------
+    Multiple GPUs, Multiple CPUs
+    """
+
+
+def flip(a, axis=None):
+    """Flip.
+
+    Availability
+    --------
+    Single GPU, Single CPU
+    """
+
+
+def load(file):
+    """Load.
+
+    Availability
+    --------
+    Single CPU
+    """
+
+
+class ndarray:
+    def mean(self):
+        """Mean.
+
+        Availability
+        --------
+        Multiple GPUs, Multiple CPUs
+        """
+
+    def cumsum(self):
+        pass
+'''
+FAKE_MODULES = {
+    "linalg.py": 'def svd(a):\n    """Availability\n    --------\n    Single GPU\n    """\n',
+    "fft.py": 'def fft(a):\n    """Availability\n    --------\n    Multiple GPUs (partial)\n    """\n',
+    "random.py": 'def rand(*shape):\n    """Availability\n    --------\n    Multiple GPUs, Multiple CPUs\n    """\n',
+}
+
+
+def _fake_cupynumeric(root: Path, init: str = FAKE_INIT) -> Path:
+    package = root / "cupynumeric"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(init, encoding="utf-8")
+    for name, text in FAKE_MODULES.items():
+        (package / name).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.mark.slow
+def test_refresh_from_an_installed_package(tmp_path: Path, capsys, monkeypatch) -> None:
+    pytest.importorskip("numpy")
+    monkeypatch.setenv("PYTHONPATH", str(_fake_cupynumeric(tmp_path / "site")))
+    out = tmp_path / "m.json"
+    code, stdout, stderr = _run(["refresh", "--from", "installed", "--python", sys.executable, "--output", str(out),
+                                 "--min-implemented", "1", "--no-previous"], capsys)
+    assert code == 0, stderr
+    table = mf.load(out)
+    assert table.cupynumeric_version == "0.0.test"
+    assert table.snapshot_date == dt.date.today()
+    expected = {
+        "numpy.add": "multi-gpu", "numpy.flip": "single-gpu", "numpy.load": "undocumented",
+        "numpy.float64": "undocumented", "numpy.interp": "not-implemented", "numpy.ndarray.mean": "multi-gpu",
+        "numpy.ndarray.cumsum": "undocumented", "numpy.ndarray.std": "not-implemented",
+        "numpy.linalg.svd": "single-gpu", "numpy.fft.fft": "partial", "numpy.random.rand": "multi-gpu",
+    }
+    assert {a: table.lookup(a).status.value for a in expected} == expected
+    assert table.lookup("numpy.load").note == "documented availability: Single CPU"
+    (source,) = table.sources
+    assert source.kind == "installed" and "restatement" in (source.detail or "")
+    assert "read installed" in stdout
+
+
+@pytest.mark.slow
+def test_installed_introspection_never_imports_from_the_working_directory(tmp_path: Path, capsys, monkeypatch) -> None:
+    _fake_cupynumeric(tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    code, _, stderr = _run(["refresh", "--from", "installed", "--python", sys.executable, "--output", "-"], capsys)
+    assert code == 2
+    assert "cannot import cupynumeric" in stderr
+
+
+@pytest.mark.slow
+def test_installed_introspection_reports_a_package_that_fails_to_import(tmp_path: Path, capsys, monkeypatch) -> None:
+    site = _fake_cupynumeric(tmp_path / "site", init="raise ImportError('libcuda.so.1: cannot open shared object')\n")
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    code, _, stderr = _run(["refresh", "--from", "installed", "--python", sys.executable, "--output", "-"], capsys)
+    assert code == 2 and "libcuda.so.1" in stderr
+
+
+def test_installed_introspection_with_a_missing_interpreter(tmp_path: Path, capsys) -> None:
+    code, _, stderr = _run(["refresh", "--from", "installed", "--python", str(tmp_path / "nope" / "python"),
+                            "--output", "-"], capsys)
+    assert code == 2 and "no Python interpreter" in stderr
+
+
+@pytest.mark.oracle
+def test_refresh_from_the_real_cupynumeric_matches_the_snapshot(tmp_path: Path, capsys, monkeypatch, shipped: Manifest) -> None:
+    """The library's own generator, run in the oracle environment, agrees with
+    every status of the committed snapshot."""
+    from cpn_lint import oracle
+
+    venv = oracle.default_venv() if oracle.default_venv().is_absolute() else ROOT / oracle.default_venv()
+    if oracle.installed_version(venv) is None:
+        pytest.skip("the cuPyNumeric oracle environment is not set up")
+    for key, value in oracle.oracle_environment(venv, tmp_path / "doctor.json").items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    out = tmp_path / "m.json"
+    code, stdout, stderr = _run(["refresh", "--from", "installed", "--python", str(oracle.venv_python(venv)),
+                                 "--output", str(out)], capsys)
+    assert code == 0, stderr
+    live = mf.load(out)
+    assert live.cupynumeric_version == oracle.installed_version(venv)
+    assert "library's comparison-table generator" in (live.sources[0].detail or "")
+    if live.cupynumeric_version == shipped.cupynumeric_version:
+        assert _statuses(live) == _statuses(shipped)
+
+
+# ------------------------------------------------------------- show / lookup
+def test_show(capsys, shipped: Manifest) -> None:
+    code, stdout, _ = _run(["show", "--today", "2026-06-01"], capsys)
+    assert code == 0
+    assert "snapshot: 2026-05-22 (10 days old; current" in stdout
+    assert "cuPyNumeric 26.6.1, NumPy 2.4.6" in stdout
+    assert "616 APIs (412 implemented): 349 multi-gpu, 9 single-gpu, 14 partial, 40 undocumented, 204 not-implemented" in stdout
+    assert "source: markdown api-support.md" in stdout
+    code, stdout, _ = _run(["show", "--today", "2026-11-22"], capsys)
+    assert "184 days old; STALE" in stdout and "warning:" in stdout
+
+
+def test_show_json(capsys) -> None:
+    code, stdout, _ = _run(["show", "--json", "--today", "2026-08-20"], capsys)
+    summary = json.loads(stdout)
+    assert code == 0
+    assert (summary["snapshot_date"], summary["age_days"], summary["stale"]) == ("2026-05-22", 90, False)
+    assert summary["counts"]["not-implemented"] == 204
+
+
+def test_show_another_manifest(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(_minimal()), encoding="utf-8")
+    code, stdout, _ = _run(["show", "--manifest", str(path), "--today", "2026-01-03"], capsys)
+    assert code == 0 and "1 APIs (1 implemented)" in stdout and "1 days old" in stdout
+    path.write_text("[]", encoding="utf-8")
+    code, _, stderr = _run(["show", "--manifest", str(path)], capsys)
+    assert code == 2 and "not a cpn-lint API manifest" in stderr
+
+
+def test_lookup_command(capsys) -> None:
+    code, stdout, _ = _run(["lookup", "numpy.interp", "cupynumeric.fft.fft", "numpy.mgrid"], capsys)
+    assert code == 0
+    lines = stdout.splitlines()
+    assert lines[0] == "numpy.interp: not-implemented (Module-Level)"
+    assert lines[1].startswith("numpy.fft.fft: partial (Discrete Fourier Transform) — multi-GPU partial")
+    assert lines[2].startswith("numpy.mgrid: not in the manifest")
+
+
+@pytest.mark.e2e
+def test_cli_entry_points_delegate(capsys) -> None:
+    from cpn_lint.cli import main as cli_main
+
+    assert cli_main(["manifest", "lookup", "numpy.flip"]) == 0
+    assert "numpy.flip: single-gpu" in capsys.readouterr().out
