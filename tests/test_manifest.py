@@ -272,6 +272,19 @@ def test_html_sample() -> None:
     assert table.warnings == []  # the per-section summaries agree with the rows
 
 
+def test_html_void_elements_and_scripts_do_not_hide_the_table() -> None:
+    text = (
+        '<h2>Linear Algebra<a class="headerlink" href="#la"><img src="link.svg">#<br></a></h2>'
+        "<script>var t = '<table>';</script><p>Intro<br/>text</p>"
+        "<table><thead><tr><th>NumPy</th><th>cupynumeric</th><th>single-GPU/CPU</th><th>multi-GPU/CPU</th></tr></thead>"
+        "<tbody><tr><td><code>numpy.linalg.svd</code></td><td>cupynumeric.linalg.svd</td><td>✓</td><td>❌</td></tr>"
+        "<tr><td>numpy.linalg.det</td><td>-</td><td></td><td></td></tr></tbody></table>"
+    )
+    table = parse_html(text, "page.html")
+    assert {k: (v.section, v.status.value) for k, v in table.rows.items()} == {
+        "numpy.linalg.svd": ("Linear Algebra", "single-gpu"), "numpy.linalg.det": ("Linear Algebra", "not-implemented")}
+
+
 def test_html_summary_mismatch_is_a_warning() -> None:
     text = (DATA / "comparison-sample.html").read_text(encoding="utf-8").replace(
         "Number of NumPy functions: 6", "Number of NumPy functions: 9")

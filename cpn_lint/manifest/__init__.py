@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 __all__ = [
     "FORMAT",
@@ -40,6 +40,8 @@ __all__ = [
     "bundled",
     "bundled_path",
     "canonical_name",
+    "counts_line",
+    "is_api_name",
     "load",
     "staleness",
 ]
@@ -325,7 +327,3 @@ def counts_line(manifest: Manifest) -> str:
     counts = manifest.counts()
     parts = [f"{counts[s.value]} {s.value}" for s in Status]
     return f"{len(manifest)} APIs ({manifest.implemented_count()} implemented): " + ", ".join(parts)
-
-
-def sorted_entries(entries: Iterable[ApiSupport]) -> list[ApiSupport]:
-    return sorted(entries, key=lambda e: e.api)

@@ -34,7 +34,7 @@ from typing import Any, Iterable, Mapping
 from . import ApiSupport, Manifest, ManifestError, SourceInfo, Status, canonical_name, is_api_name
 
 YES, NO, PARTIAL = "\u2713", "\u274c", "\U0001f7e1"
-_GLYPHS = {"": None, YES: YES, NO: NO, PARTIAL: PARTIAL, "\u2714": YES, "\u2717": NO, "\u2718": NO, "x": NO, "X": NO}
+_GLYPHS = {"": None, YES: YES, NO: NO, PARTIAL: PARTIAL}
 
 # The five sections of the library's "numpy" comparison table, in its order;
 # other (grouped) sections repeat the same APIs.
@@ -221,6 +221,9 @@ def _check_markdown_counts(table: SourceTable, declared: Mapping[str, tuple[int,
 
 
 # ---------------------------------------------------------------------- HTML
+_VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+
+
 class _ComparisonPage(HTMLParser):
     """Collects headings and table rows from a Sphinx-rendered page."""
 
@@ -236,6 +239,8 @@ class _ComparisonPage(HTMLParser):
         self._paragraph: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _VOID_ELEMENTS:
+            return  # no end tag follows: must not open a skipped region
         classes = (dict(attrs).get("class") or "").split()
         if self._skip_depth or tag in ("script", "style") or (tag == "a" and "headerlink" in classes):
             self._skip_depth += 1
@@ -252,6 +257,8 @@ class _ComparisonPage(HTMLParser):
             self._paragraph = []
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID_ELEMENTS:
+            return
         if self._skip_depth:
             self._skip_depth -= 1
             return
