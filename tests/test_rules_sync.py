@@ -501,3 +501,31 @@ def test_hostsync_helpers() -> None:
     assert not is_modulo_check(model, most)
     outer, inner = model.loops
     assert hot_loop(inner) is outer
+
+
+def test_nested_numpy_math_on_python_numbers_is_quiet_even_through_names() -> None:
+    source = """
+        import numpy as np
+        def trust(gamma2, ratios):
+            gamma3 = np.maximum(1, np.minimum(0.75 * gamma2, 1.5))
+            total = np.prod([2, 3])
+            for k, r in enumerate(ratios):
+                if r <= gamma3 * 2.0 or k > total:
+                    continue
+                print(int(np.floor(r / gamma2)))
+        """
+    assert _findings(source) == []
+
+
+def test_predicates_and_broadcast_objects_are_not_arrays() -> None:
+    model = _model(
+        """
+        import numpy as np
+        def f(arg, shift, axis):
+            ok = np.iterable(arg)
+            b = np.broadcast(shift, axis)
+            return ok, b
+        """
+    )
+    (result,) = model.nodes(ast.Tuple)
+    assert [model.kind(e) for e in result.elts] == [Kind.NOT, Kind.NOT]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from .kinds import NOT_ARRAY_FIRST_ARGUMENT, Kind
+from .kinds import Kind
 from .scopes import BindKind, IterKind, LoopFrame
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,29 +29,54 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-_FROM_HOST_DATA = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "frombuffer"})
+_MAX_DEPTH = 6
+# NumPy calls that make a device array from shapes, sizes or host data.
+_ARRAY_BUILDERS = frozenset(
+    {
+        "zeros", "ones", "empty", "full", "identity", "eye", "tri", "arange", "linspace", "logspace",
+        "geomspace", "fromfunction", "fromiter", "fromstring", "frombuffer", "fromfile", "loadtxt",
+        "genfromtxt", "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
+    }
+)
 
 
 # ------------------------------------------------------------- device values
-def is_device_value(model: FileModel, expr: ast.expr) -> bool:
+def is_device_value(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
     """True when evaluating ``expr`` yields a device array that has to be
     waited for: the model knows it is a device array, and a NumPy call that
     computes from its arguments is not fed only Python numbers
-    (``np.isnan(x)``, ``np.floor(t / dt)`` for ``t`` from a list)."""
+    (``np.isnan(x)``, ``np.floor(t / dt)`` for ``t`` from a list), directly
+    or through the names it is bound to."""
     if not model.is_array(expr):
         return False
+    if depth > _MAX_DEPTH:
+        return True
+    if isinstance(expr, ast.Name):
+        bindings = model.reaching_bindings(expr)
+        values = [b.value for b in bindings if b.kind is BindKind.VALUE and b.value is not None]
+        if not bindings or len(values) < len(bindings):
+            return True
+        return any(is_device_value(model, v, depth + 1) for v in values)
     if isinstance(expr, ast.BinOp):
-        return is_device_value(model, expr.left) or is_device_value(model, expr.right)
+        return is_device_value(model, expr.left, depth + 1) or is_device_value(model, expr.right, depth + 1)
     if isinstance(expr, ast.Compare):
-        return any(is_device_value(model, o) for o in (expr.left, *expr.comparators))
+        return any(is_device_value(model, o, depth + 1) for o in (expr.left, *expr.comparators))
     if isinstance(expr, ast.UnaryOp):
-        return is_device_value(model, expr.operand)
-    api = model.call_api(expr)
-    if api is not None and not _builds_array(api):
-        arguments = [a.value if isinstance(a, ast.Starred) else a for a in expr.args]  # type: ignore[attr-defined]
-        arguments += [k.value for k in expr.keywords]  # type: ignore[attr-defined]
-        return not arguments or not all(_is_python_number(model, a) for a in arguments)
+        return is_device_value(model, expr.operand, depth + 1)
+    if isinstance(expr, ast.Call):
+        return not _is_math_on_python_numbers(model, expr, depth + 1)
     return True
+
+
+def _is_math_on_python_numbers(model: FileModel, call: ast.Call, depth: int) -> bool:
+    """``np.sqrt(x)``, ``np.minimum(0.75 * g, 1.5)``: a NumPy function (not an
+    array builder) whose every argument is a Python number."""
+    api = model.call_api(call)
+    if api is None or _builds_array(api):
+        return False
+    arguments = [a.value if isinstance(a, ast.Starred) else a for a in call.args]
+    arguments += [k.value for k in call.keywords]
+    return bool(arguments) and all(_is_python_number(model, a, depth) for a in arguments)
 
 
 def _is_python_number(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
@@ -62,7 +87,11 @@ def _is_python_number(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
     kind = model.kind(expr)
     if kind in (Kind.SCALAR, Kind.NOT):
         return True
-    if kind is not Kind.UNKNOWN or depth > 8:
+    if depth > _MAX_DEPTH:
+        return False
+    if kind is Kind.DEVICE:
+        return isinstance(expr, ast.Call) and _is_math_on_python_numbers(model, expr, depth + 1)
+    if kind is not Kind.UNKNOWN:
         return False
     if isinstance(expr, ast.Name):
         bindings = model.reaching_bindings(expr)
@@ -81,7 +110,7 @@ def _is_python_number(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
 def _builds_array(api: str) -> bool:
     """``np.zeros(n)``, ``np.asarray(rows)``, ``np.random.rand(n)``: a device
     array made from shapes or host data, not math on its arguments."""
-    return api in NOT_ARRAY_FIRST_ARGUMENT or api in _FROM_HOST_DATA or api.startswith("random.")
+    return api in _ARRAY_BUILDERS or api.startswith("random.")
 
 
 # ---------------------------------------------------------------- hot loops

@@ -45,12 +45,12 @@ def join(kinds: list[Kind]) -> Kind:
 # numpy-namespace callables that never return an array (tail after the root).
 NON_ARRAY_FUNCTIONS = frozenset(
     {
-        "isscalar", "iscomplexobj", "isrealobj", "shape", "ndim", "size",
+        "isscalar", "iterable", "iscomplexobj", "isrealobj", "shape", "ndim", "size",
         "result_type", "dtype", "finfo", "iinfo", "can_cast", "promote_types",
         "min_scalar_type", "issubdtype", "isdtype", "save", "savez",
         "savez_compressed", "savetxt", "set_printoptions", "get_printoptions",
         "printoptions", "seterr", "geterr", "errstate", "get_include",
-        "broadcast_shapes", "ndindex", "nditer", "ndenumerate", "vectorize",
+        "broadcast", "broadcast_shapes", "ndindex", "nditer", "ndenumerate", "vectorize",
         "frompyfunc", "may_share_memory", "shares_memory", "array2string",
         "array_repr", "array_str", "format_float_positional",
         "format_float_scientific", "base_repr", "binary_repr", "info",
