@@ -46,6 +46,10 @@ class ImportTable:
     aliases: dict[str, str] = field(default_factory=dict)
     records: list[ImportRecord] = field(default_factory=list)
     star_imports: list[str] = field(default_factory=list)
+    # imported_roots() memo, keyed by how many imports it has seen (rules ask
+    # for the device root once per call they inspect)
+    _roots: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    _roots_seen: tuple[int, int] = field(default=(-1, -1), repr=False, compare=False)
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -71,12 +75,18 @@ class ImportTable:
 
     # -- queries ----------------------------------------------------------------
     def imported_roots(self) -> set[str]:
-        roots = {r.qualname.split(".", 1)[0] for r in self.records}
-        roots.update(m.split(".", 1)[0] for m in self.star_imports)
-        return roots
+        return set(self._root_set())
+
+    def _root_set(self) -> frozenset[str]:
+        seen = (len(self.records), len(self.star_imports))
+        if seen != self._roots_seen:
+            roots = {r.qualname.split(".", 1)[0] for r in self.records}
+            roots.update(m.split(".", 1)[0] for m in self.star_imports)
+            self._roots, self._roots_seen = frozenset(roots), seen
+        return self._roots
 
     def imports_any(self, *roots: str) -> bool:
-        mine = self.imported_roots()
+        mine = self._root_set()
         return any(r in mine for r in roots)
 
     @property
@@ -86,7 +96,7 @@ class ImportTable:
         With cupynumeric imported, that is cupynumeric and numpy is the host
         alias; otherwise numpy (the code is about to be ported).
         """
-        roots = self.imported_roots()
+        roots = self._root_set()
         if "cupynumeric" in roots:
             return "cupynumeric"
         if "numpy" in roots:

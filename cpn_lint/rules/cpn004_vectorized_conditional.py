@@ -1,0 +1,84 @@
+"""CPN004: vectorised conditionals — np.where, select, choose, putmask (SCALES)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel
+from ..registry import Category, Default, Invalid, Rule, Valid
+from ._scales import array_list, names, scales_analysis
+
+
+class VectorizedConditional(Rule):
+    """
+    ## What it does
+    Reports elementwise choices between arrays: three-argument `np.where`,
+    `np.select`, `np.choose`, `np.putmask`, `np.place`, and masked updates
+    through a `where=` keyword (`np.copyto(dst, src, where=mask)`,
+    `np.divide(a, b, out=c, where=b != 0)`). One finding per statement, at the
+    first such call. `np.clip` is elementwise arithmetic (CPN001), and the
+    one-argument `np.where(cond)`, which returns indices, is not a conditional.
+
+    ## Why it does not scale on cuPyNumeric
+    It does scale; this is a "what works" finding for the assessment. The
+    condition and the branches are partitioned like any elementwise operand,
+    so each GPU picks between the branches for its own block, with no Python
+    `if` per element and no trip to the host. Note that `np.where` evaluates
+    both branches on every element; when one branch is expensive, compute it
+    only where needed (`out[mask] = f(a[mask])`).
+
+    ## Example
+    ```python
+    import numpy as np
+
+    relu = np.where(x > 0.0, x, 0.01 * x)
+    np.putmask(grid, grid < 0.0, 0.0)
+    ```
+
+    ## Use instead
+    Nothing to change: keep the conditional as it is after the import swap.
+
+    ## Known false alarms
+    * `np.where(cond)` with one argument (CPN204 territory when used to
+      index), conditionals on lists or host-alias arrays, and conditionals
+      inside element loops that index with the loop variable are not reported.
+    """
+
+    code = "CPN004"
+    slug = "vectorized-conditional"
+    category = Category.SCALES
+    default = Default.ASSESSMENT
+    summary = "Vectorised conditional (np.where, select, choose, putmask)"
+    message = (
+        "{call} chooses elementwise between {arrays} on every GPU's own block, with no Python branch "
+        "and no host round trip, so it scales after the import swap"
+    )
+
+    valid = (
+        Valid("import numpy as np\na = np.ones(8)\nidx = np.where(a > 0)\n"),
+        Valid("import numpy as np\nx = 3.0\ny = np.where(x > 0, x, 0.0)\n"),
+        Valid("import numpy as np\nv = np.ones(8)\nfor i in range(8):\n    v[i] = np.where(v[i] > 0, v[i], 0.0)\n"),
+        Valid("import numpy as np\na = np.ones(8)\nb = np.clip(a, 0.0, 1.0)\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\nx = np.linspace(-1.0, 1.0, 9)\nr = np.where(x > 0.0, x, 0.01 * x)\n", line=3, contains="'x'"),
+        Invalid("import numpy as np\ng = np.ones((4, 4))\nnp.putmask(g, g < 0.0, 0.0)\n", line=3),
+        Invalid(
+            "import numpy as np\nx = np.linspace(0.0, 1.0, 9)\n"
+            "y = np.select([x < 0.3, x < 0.6], [x, 2.0 * x], default=0.0)\n",
+            line=3,
+        ),
+        Invalid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nc = np.zeros(8)\nnp.divide(a, b, out=c, where=b != 0)\n", line=5),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        for site in scales_analysis(model).sites(self.code):
+            operands = site.facts["operands"]
+            yield self.finding(
+                site.node,
+                in_loop=site.in_loop,
+                call=repr(model.segment(site.node, 50)),
+                arrays=names(model, operands) or "arrays",
+                data={"arrays": array_list(model, operands)},
+            )

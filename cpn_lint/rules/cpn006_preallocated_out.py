@@ -1,0 +1,105 @@
+"""CPN006: results written into preallocated buffers — ``out=`` and the double-buffer swap (SCALES)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel
+from ..registry import Category, Default, Invalid, Rule, Valid
+from ._scales import array_list, loop_phrase, names, scales_analysis
+
+
+class PreallocatedOut(Rule):
+    """
+    ## What it does
+    Reports two ways of reusing device memory instead of allocating a new
+    array: a NumPy call (ufunc, reduction, product, or array method) that
+    writes into an existing array through `out=`
+    (`np.add(a, b, out=result)`, `a.sum(axis=0, out=row)`), and the
+    double-buffer swap of arrays inside a loop (`u, work = work, u`, or a
+    rotation of three) or of array attributes in a method
+    (`self.u, self.v = self.v, self.u`). One finding per statement, at the call or the swap.
+
+    ## Why it does not scale on cuPyNumeric
+    It does scale; this is a "what works" finding for the assessment.
+    cuPyNumeric does not fuse operators, so every intermediate result is a
+    real allocation on every GPU. Writing into a buffer made once keeps a hot
+    loop from allocating, freeing and re-partitioning arrays each iteration,
+    and the swap lets a time-stepping loop alternate between two buffers
+    with no copy at all. The buffer passed as `out=` must already have the
+    result's shape and dtype.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    work = np.empty_like(u)
+    for step in range(steps):
+        np.multiply(lap, alpha, out=work)
+        np.add(u, work, out=work)
+        u, work = work, u
+    ```
+
+    ## Use instead
+    Nothing to change: keep the buffers and the swap after the import swap.
+
+    ## Known false alarms
+    * `out=None` and `out=np.empty_like(a)` (a fresh allocation per call) are
+      not reuse and are not reported; nor is an `out=` host-alias or CuPy array.
+    * The positional form (`np.add(a, b, c)`) is not recognised.
+    * A swap of plain names outside any loop is taken for a one-off
+      reordering and is not reported; a swap of attributes
+      (`self.u, self.v = self.v, self.u`) is, since a method like that is
+      usually called once per step.
+    """
+
+    code = "CPN006"
+    slug = "preallocated-out"
+    category = Category.SCALES
+    default = Default.ASSESSMENT
+    summary = "Result written into a preallocated buffer (out=, double-buffer swap)"
+    message = "{what}{where}, reusing device memory instead of allocating a new array; it scales after the import swap"
+
+    valid = (
+        Valid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nc = np.add(a, b, out=None)\nd = np.add(a, b, out=np.empty_like(a))\n"),
+        Valid("import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nu, w = w, u\n"),
+        Valid("import numpy as np\nx, y = 1, 2\nfor i in range(3):\n    x, y = y, x\n"),
+        Valid("import numpy as np\ndef order(a: np.ndarray, b: np.ndarray):\n    if a.size < b.size:\n        a, b = b, a\n    return a, b\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.ones(8)\nonp.multiply(h, 2.0, out=h)\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nres = np.empty(8)\nnp.add(a, b, out=res)\n", line=5, contains="'res'"),
+        Invalid(
+            "import numpy as np\nu = np.ones(64)\nw = np.zeros(64)\nfor step in range(10):\n"
+            "    w[1:-1] = 0.5 * (u[:-2] + u[2:])\n    u, w = w, u\n",
+            line=6,
+            contains="swaps",
+        ),
+        Invalid("import numpy as np\ndata = np.ones((4, 8))\nrow = np.zeros(8)\ndata.sum(axis=0, out=row)\n", line=4),
+        Invalid(
+            "import numpy as np\nA = np.ones((4, 4))\nB = np.ones((4, 4))\nC = np.empty((4, 4))\n"
+            "for k in range(3):\n    np.matmul(A, B, out=C)\n",
+            line=6,
+            contains="inside the loop at line 5",
+        ),
+        Invalid(
+            "import numpy as np\nclass Heat:\n    def __init__(self):\n        self.u = np.zeros(8)\n        self.w = np.zeros(8)\n"
+            "    def step(self):\n        self.w[1:-1] = 0.5 * (self.u[:-2] + self.u[2:])\n        self.u, self.w = self.w, self.u\n",
+            line=8,
+            contains="'self.u' and 'self.w'",
+        ),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        for site in scales_analysis(model).sites(self.code):
+            swapped = site.facts.get("swap")
+            if swapped:
+                what = f"{model.segment(site.statement, 50)!r} swaps the preallocated buffers {names(model, swapped)}"
+                data = {"form": "swap", "arrays": array_list(model, swapped)}
+            else:
+                out: ast.expr = site.facts["out"]
+                what = f"{model.segment(site.node, 50)!r} writes into the existing array {model.segment(out, 24)!r} through out="
+                data = {"form": "out", "arrays": [model.segment(out, 24)]}
+            yield self.finding(site.node, in_loop=site.in_loop, what=what, where=loop_phrase(model, site.node), data=data)

@@ -1,0 +1,90 @@
+"""CPN007: indexing an array with a boolean mask (SCALES)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel
+from ..registry import Category, Default, Invalid, Rule, Valid
+from ._scales import scales_analysis
+
+
+class BooleanMaskIndexing(Rule):
+    """
+    ## What it does
+    Reports reads and writes of a NumPy array through a boolean mask:
+    `arr[mask] = 0.0`, `arr[arr > 0.5] *= 2`, `arr[(arr > lo) & (arr < hi)]`,
+    `np.sum(arr[mask])`, `grid[mask, :]`. The index counts as a mask when it
+    is a comparison of arrays, a `&`/`|`/`~` combination of masks, a boolean
+    ufunc (`np.isnan`, `np.isfinite`, `np.logical_and`, ...), an array built
+    with `dtype=bool` or `.astype(bool)`, or a name bound only to such values.
+    One finding per statement, at the first masked subscript.
+
+    ## Why it does not scale on cuPyNumeric
+    It does scale; this is a "what works" finding for the assessment. A mask
+    has the shape of the array it selects from, so the runtime partitions the
+    two alike and each GPU applies its part of the mask to its own block; no
+    index array is built (compare `np.nonzero` + indexing, CPN204). A masked
+    write stays entirely local to each GPU; a masked read gathers the selected
+    values into a new, shorter array.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    field[np.isnan(field)] = 0.0
+    hot = temps[(temps > lo) & (temps < hi)]
+    ```
+
+    ## Use instead
+    Nothing to change: keep the mask as it is after the import swap.
+
+    ## Known false alarms
+    * An index array of integers (`arr[idx]`, fancy indexing) is not a mask
+      and is not reported; neither is a mask whose origin the code does not
+      show (a parameter, an element of a list).
+    * Masked subscripts inside element loops that index with the loop
+      variable are not reported.
+    """
+
+    code = "CPN007"
+    slug = "boolean-mask-indexing"
+    category = Category.SCALES
+    default = Default.ASSESSMENT
+    summary = "Array indexed with a boolean mask"
+    message = (
+        "{subscript} {action} {array} through the boolean mask {mask}: the mask is partitioned like the array, "
+        "so each GPU applies it to its own block with no index array; it scales after the import swap"
+    )
+
+    valid = (
+        Valid("import numpy as np\na = np.ones(8)\nidx = np.arange(4)\nb = a[idx]\nc = a[2]\n"),
+        Valid("import numpy as np\ndef f(a: np.ndarray, m):\n    return a[m]\n"),
+        Valid("import numpy as np\nitems = [1, 2, 3]\nflags = [True, False, True]\nx = items[0]\n"),
+        Valid("import numpy as np\na = np.ones(100)\nfor i in range(len(a)):\n    a[i] = a[a > i].sum()\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\na = np.linspace(0.0, 1.0, 8)\na[a > 0.5] = 0.0\n", line=3, contains="writes"),
+        Invalid("import numpy as np\nt = np.ones(8)\nlo, hi = 0.2, 0.8\nsel = t[(t > lo) & (t < hi)]\n", line=4, contains="reads"),
+        Invalid("import numpy as np\nf = np.ones(8)\nbad = np.isnan(f)\nf[bad] = 0.0\n", line=4, contains="'bad'"),
+        Invalid("import numpy as np\na = np.ones(8)\nm = np.zeros(8, dtype=bool)\ntotal = np.sum(a[m])\n", line=4),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        for site in scales_analysis(model).sites(self.code):
+            subscript: ast.Subscript = site.node  # type: ignore[assignment]
+            writes = isinstance(subscript.ctx, ast.Store) or (
+                isinstance(site.statement, ast.AugAssign) and site.statement.target is subscript
+            )
+            mask = site.facts["mask"]
+            yield self.finding(
+                subscript,
+                in_loop=site.in_loop,
+                subscript=repr(model.segment(subscript, 50)),
+                action="writes" if writes else "reads",
+                array=repr(model.segment(subscript.value, 24)),
+                mask=repr(model.segment(mask, 30)),
+                data={"array": model.segment(subscript.value, 24), "mask": model.segment(mask, 30), "write": writes},
+            )

@@ -1,0 +1,145 @@
+"""CPN301: SciPy calls, at a boundary or inside a loop (INFO)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import FileModel, Kind
+from ..registry import Category, Default, Invalid, Rule, Valid
+from ._info import call_text, loop_text
+
+# scipy.sparse (and its linalg/csgraph) is a Gate 4 question: CPN410 owns it.
+_OWNED_ELSEWHERE = ("scipy.sparse",)
+
+
+class ScipyInterop(Rule):
+    """
+    ## What it does
+    Reports each call into SciPy (`scipy.linalg.lu(A)`,
+    `ndimage.gaussian_filter(img, 2)`, `optimize.minimize(f, x0)`), resolved
+    through the file's imports, and says whether it sits inside a loop or at
+    a boundary outside every loop, and which SciPy subpackage it uses. Calls
+    into `scipy.sparse` are left to CPN410 (a sparse workload is a Gate 4
+    question, not a cost note), and calls whose arguments are all constants
+    (`scipy.special.gamma(0.5)`, `io.loadmat("f.mat")`) pass no array and are
+    not reported.
+
+    ## Why it does not scale on cuPyNumeric
+    SciPy is a host library: it converts what it receives to host NumPy
+    arrays, so a cuPyNumeric array passed to it is gathered from every GPU
+    into host memory, the SciPy routine runs on the CPU, and the result comes
+    back as a host array that must be copied to the GPUs again. Once at the
+    start or end of a run that is a boundary cost and fine; inside a time or
+    iteration loop it happens every iteration and caps the speed-up.
+
+    ## Example
+    ```python
+    import numpy as np
+    from scipy import ndimage
+
+    for step in range(steps):
+        u = ndimage.gaussian_filter(u, sigma=1.0)   # host round trip every step
+    ```
+
+    ## Use instead
+    Keep SciPy at an explicit boundary on a host array, and do the loop's
+    work with cuPyNumeric operations (recipe RR-host-fallback):
+    ```python
+    import numpy as onp
+    import cupynumeric as np
+
+    smoothed = ndimage.gaussian_filter(onp.asarray(u0), sigma=1.0)  # once
+    u = np.asarray(smoothed)
+    for step in range(steps):
+        u[1:-1] = 0.5 * u[1:-1] + 0.25 * (u[:-2] + u[2:])
+    ```
+
+    ## Known false alarms
+    * A SciPy call on data that never becomes a cuPyNumeric array is still
+      reported; it is a host touchpoint for Gate 5 all the same.
+    * Calls through objects SciPy returned (`interp = interp1d(x, y);
+      interp(x_new)`) are not traced; only the constructing call is reported.
+    """
+
+    code = "CPN301"
+    slug = "scipy-interop"
+    category = Category.INFO
+    recipe = "RR-host-fallback"
+    default = Default.ASSESSMENT
+    summary = "SciPy call: host round trip at a boundary or in a loop"
+    message = "{call} runs SciPy ({module}) on the host: {transfer}; {where} (RR-host-fallback)"
+
+    valid = (
+        Valid("import numpy as np\nimport scipy.sparse as sp\nm = sp.csr_matrix((3, 3))\n"),
+        Valid("import numpy as np\nfrom scipy import special, io\ng = special.gamma(0.5)\nd = io.loadmat('data.mat')\n"),
+        Valid("import numpy as np\nimport mylib as scipy\nr = scipy.linalg.lu(np.ones((3, 3)))\n"),
+        Valid("import numpy as np\n# scipy.linalg.lu(A) would run on the host\ns = 'scipy.linalg.lu(A)'\n"),
+    )
+    invalid = (
+        Invalid(
+            "import numpy as np\nfrom scipy import ndimage\nu = np.ones((8, 8))\nfor step in range(10):\n"
+            "    u = ndimage.gaussian_filter(u, 1.0)\n",
+            line=5,
+            contains="every iteration of the loop at line 4",
+        ),
+        Invalid("import numpy as np\nimport scipy.linalg\nA = np.ones((4, 4))\nP, L, U = scipy.linalg.lu(A)\n", line=4, contains="scipy.linalg"),
+        Invalid(
+            "import numpy as np\nfrom scipy.optimize import minimize\ndef fit(x0: np.ndarray):\n"
+            "    return minimize(lambda x: float(np.sum(x * x)), x0)\n",
+            line=4,
+            contains="outside every loop",
+        ),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.imports.imports_any("scipy"):
+            return
+        scipy_names = {r.local for r in model.imports.records if r.qualname.split(".", 1)[0] == "scipy"}
+        for call in model.nodes(ast.Call):
+            if _base_name(call.func) not in scipy_names:
+                continue
+            name = model.qualname(call.func)
+            if name is None or not name.startswith("scipy.") or name.startswith(_OWNED_ELSEWHERE):
+                continue
+            arguments = list(call.args) + [kw.value for kw in call.keywords]
+            if not arguments or all(model.kind(a) in (Kind.SCALAR, Kind.NOT) and not _is_callable(model, a) for a in arguments):
+                continue
+            module = ".".join(name.split(".")[:2]) if name.count(".") >= 2 else name
+            devices = list(dict.fromkeys(model.segment(a, 24) for a in arguments if model.is_array(a)))
+            if devices:
+                transfer = ", ".join(repr(d) for d in devices[:3]) + (" is" if len(devices) == 1 else " are") + " copied from the GPUs to host memory and the result comes back as a host array"
+            else:
+                transfer = "any cuPyNumeric array passed to it is copied to host memory first"
+            frame = model.loop_of(call)
+            if frame is not None:
+                where = f"this repeats every iteration of {loop_text(frame)}, so move the call out of the loop or keep this stage on a host array"
+            else:
+                where = "outside every loop this is a one-off boundary, which is fine; keep it there"
+            yield self.finding(
+                call,
+                in_loop=frame is not None,
+                call=call_text(model, call),
+                module=module,
+                transfer=transfer,
+                where=where,
+                data={"api": name, "module": module, "arrays": devices, "loop_line": frame.line if frame else None},
+            )
+
+
+def _base_name(func: ast.expr) -> str | None:
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _is_callable(model: FileModel, expr: ast.expr) -> bool:
+    """A function handed to SciPy (``minimize(f, x0)``): SciPy will call it on
+    host arrays, so the call still matters."""
+    if isinstance(expr, ast.Lambda):
+        return True
+    if isinstance(expr, ast.Name):
+        scope = model.lookup(expr)
+        return scope is not None and any(isinstance(b.node, (ast.FunctionDef, ast.AsyncFunctionDef)) for b in scope.bindings.get(expr.id, ()))
+    return False
