@@ -1,0 +1,463 @@
+"""Work inside a loop that could move out of it.
+
+The REFACTOR rules report allocations, stacking and reshapes that a loop
+repeats although nothing they depend on changes between iterations. This
+module answers the questions those rules share:
+
+* is an expression *loop-invariant* — does it compute the same value (or, for
+  a buffer, the same shape) on every iteration of a loop?
+* which enclosing loop could the work be hoisted before, and is that loop hot
+  (not just a handful of axes or taps)?
+* does a value made in the iteration *escape* it (kept in a list, a dict or
+  an attribute), so that one reused buffer could not replace it?
+* which later uses of a name does one assignment reach?
+
+Facts about one loop are computed once per model and loop and memoised.
+"""
+
+from __future__ import annotations
+
+import ast
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
+
+from .kinds import Kind
+from .scopes import BindKind, Binding, IterKind, LoopFrame
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import FileModel
+
+# Builtins that compute a number or a shape from their arguments and nothing else.
+_PURE_BUILTINS = frozenset({"len", "int", "float", "tuple", "min", "max", "abs", "round"})
+# Device-numpy helpers that compute a number from a shape.
+_PURE_NUMPY = frozenset({"prod", "sqrt", "ceil", "floor"})
+# Methods that change a container's length or contents in place.
+_CONTAINER_MUTATORS = frozenset(
+    {
+        "append", "extend", "insert", "pop", "remove", "clear", "update", "add",
+        "discard", "setdefault", "popitem", "appendleft", "extendleft",
+        "popleft", "resize",
+    }
+)
+# Methods and functions that keep their argument beyond the statement.
+_STORING_METHODS = frozenset({"append", "extend", "insert", "add", "appendleft", "extendleft", "setdefault", "put", "put_nowait", "update"})
+_STORING_FUNCTIONS = frozenset({"heappush", "heappushpop", "heapreplace"})
+# Attributes that describe an array's shape, not its values.
+_SHAPE_ATTRIBUTES = frozenset({"shape", "size", "ndim", "dtype", "nbytes", "itemsize"})
+# Device calls whose result has exactly the shape of their first argument.
+_SAME_SHAPE_CALLS = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "copy", "array"})
+_SAME_SHAPE_METHODS = frozenset({"copy"})
+# Device calls whose first argument is the shape of the result.
+_SHAPED_BY_ARGUMENT = frozenset({"zeros", "ones", "empty", "full"})
+
+
+def describe_loop(model: "FileModel", frame: LoopFrame) -> str:
+    """``loop 'for step in range(n)' (line 3)`` and the like, for messages."""
+    node = frame.node
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return f"loop 'for {model.segment(node.target, 20)} in {model.segment(node.iter, 30)}' (line {node.lineno})"
+    if isinstance(node, ast.While):
+        return f"'while' loop (line {node.lineno})"
+    return f"comprehension (line {frame.line})"
+
+
+def is_hot(frames: Iterable[LoopFrame]) -> bool:
+    """A chain of loops repeats work many times unless every loop in it runs
+    over a small constant number of axes, taps or items."""
+    return any(frame.iter_kind is not IterKind.SMALL_CONSTANT for frame in frames)
+
+
+def hot_chain(frame: LoopFrame | None) -> bool:
+    """Is ``frame`` (or a loop around it) hot?"""
+    return frame is not None and is_hot(frame.chain())
+
+
+def name_key(expr: ast.AST) -> tuple[str, ...] | None:
+    """A context-free key for ``x``, ``self.x``, ``a.b.c`` (None otherwise),
+    so that a target and a load of the same thing compare equal."""
+    parts: list[str] = []
+    node = expr
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return tuple(reversed(parts))
+
+
+@dataclass
+class _LoopFacts:
+    """What one loop rebinds, mutates and stores (including its inner loops)."""
+
+    rebound: dict[int, set[str]]  # scope id -> names bound inside the loop
+    mutated: set[str]  # names whose container methods change them in the loop
+    stored_attributes: set[tuple[str, ...]]  # self.x = ... inside the loop
+    shape_stable: dict[int, set[str]]  # rebound names whose shape never changes
+
+
+class _ModelIndex:
+    """Per-model tables built on first use: bindings by enclosing loop, loads by name."""
+
+    def __init__(self, model: "FileModel") -> None:
+        self.facts: dict[int, _LoopFacts] = {}
+        self.bindings_by_loop: dict[int, list[Binding]] = {}
+        for scope in model.scopes:
+            for bindings in scope.bindings.values():
+                for b in bindings:
+                    frame = b.loop
+                    while frame is not None:
+                        self.bindings_by_loop.setdefault(id(frame), []).append(b)
+                        frame = frame.parent
+        self.loads: dict[str, list[ast.Name]] = {}
+        for name in model.nodes(ast.Name):
+            if isinstance(name.ctx, ast.Load):
+                self.loads.setdefault(name.id, []).append(name)
+
+
+_INDEX: "weakref.WeakKeyDictionary[FileModel, _ModelIndex]" = weakref.WeakKeyDictionary()
+
+
+def _index(model: "FileModel") -> _ModelIndex:
+    index = _INDEX.get(model)
+    if index is None:
+        index = _INDEX[model] = _ModelIndex(model)
+    return index
+
+
+def _facts(model: "FileModel", frame: LoopFrame) -> _LoopFacts:
+    index = _index(model)
+    facts = index.facts.get(id(frame))
+    if facts is None:
+        facts = index.facts[id(frame)] = _compute_facts(model, frame)
+    return facts
+
+
+def _compute_facts(model: "FileModel", frame: LoopFrame) -> _LoopFacts:
+    in_loop = _index(model).bindings_by_loop.get(id(frame), [])
+    rebound: dict[int, set[str]] = {}
+    by_name: dict[tuple[int, str], list[Binding]] = {}
+    for b in in_loop:
+        rebound.setdefault(id(b.scope), set()).add(b.name)
+        by_name.setdefault((id(b.scope), b.name), []).append(b)
+    mutated: set[str] = set()
+    for call in model.nodes_in_loop(frame, ast.Call):
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in _CONTAINER_MUTATORS and isinstance(func.value, ast.Name):
+            mutated.add(func.value.id)
+    for stmt in model.nodes_in_loop(frame, ast.Delete):
+        for target in stmt.targets:
+            base = target.value if isinstance(target, ast.Subscript) else None
+            if isinstance(base, ast.Name):
+                mutated.add(base.id)
+    stored: set[tuple[str, ...]] = set()
+    for attr in model.nodes_in_loop(frame, ast.Attribute):
+        if isinstance(attr.ctx, ast.Store):
+            key = name_key(attr)
+            if key is not None:
+                stored.add(key)
+    facts = _LoopFacts(rebound, mutated, stored, {})
+    facts.shape_stable = _shape_stable(model, frame, facts, by_name)
+    return facts
+
+
+def _shape_stable(
+    model: "FileModel", frame: LoopFrame, facts: _LoopFacts, by_name: dict[tuple[int, str], list[Binding]]
+) -> dict[int, set[str]]:
+    """Names rebound in the loop only to arrays of their own shape.
+
+    ``arr, temp = temp, arr``, ``arr = temp`` where ``temp = np.zeros_like(arr)``,
+    ``un = u.copy()`` and ``u += du`` keep every name's shape; any other
+    rebinding (``u = u[1:]``, ``u = f(u)``, a loop target) may not. Computed as
+    the greatest set closed under those forms.
+    """
+    stable = {key for key in by_name if key[1] not in facts.mutated}
+    changed = True
+    while changed:
+        changed = False
+        for key in list(stable):
+            if not all(_keeps_shape(model, frame, facts, b, stable) for b in by_name[key]):
+                stable.discard(key)
+                changed = True
+    result: dict[int, set[str]] = {}
+    for scope_id, name in stable:
+        result.setdefault(scope_id, set()).add(name)
+    return result
+
+
+def _keeps_shape(model: "FileModel", frame: LoopFrame, facts: _LoopFacts, b: Binding, stable: set[tuple[int, str]]) -> bool:
+    if b.kind is BindKind.AUG:
+        target = b.node
+        return isinstance(target, ast.Name) and model.kind(target) is Kind.DEVICE
+    if b.kind is not BindKind.VALUE or b.value is None:
+        return False
+    value = b.value
+    if isinstance(value, ast.Call):
+        func = value.func
+        api = model.array_api(func)
+        first = value.args[0] if value.args else None
+        if api in _SHAPED_BY_ARGUMENT and isinstance(first, ast.Attribute) and first.attr == "shape":
+            source = first.value  # np.zeros(a.shape): a's shape
+        elif api in _SAME_SHAPE_CALLS and first is not None:
+            source = first
+        elif isinstance(func, ast.Attribute) and func.attr in _SAME_SHAPE_METHODS and not value.args and model.is_array(func.value):
+            source = func.value
+        else:
+            return False
+        if not model.is_array(source):
+            return False
+        value = source
+    if not isinstance(value, ast.Name):
+        return False
+    scope = model.lookup(value)
+    if scope is None:
+        return False
+    if value.id not in facts.rebound.get(id(scope), ()):
+        return True
+    return (id(scope), value.id) in stable
+
+
+class Invariance:
+    """Loop-invariance questions about one loop."""
+
+    def __init__(self, model: "FileModel", frame: LoopFrame) -> None:
+        self.model = model
+        self.frame = frame
+        self.facts = _facts(model, frame)
+
+    def invariant(self, expr: ast.AST | None, shape_only: bool = False) -> bool:
+        """Does ``expr`` evaluate to the same thing on every iteration?
+
+        With ``shape_only``, an array name counts when its *shape* cannot
+        change (it is rebound only to arrays like itself): enough for a
+        buffer that could be allocated once.
+        """
+        if expr is None:
+            return True
+        method = getattr(self, "_" + type(expr).__name__, None)
+        if method is None:
+            return False
+        return method(expr, shape_only)
+
+    def _Constant(self, expr: ast.Constant, shape_only: bool) -> bool:
+        return True
+
+    def _Name(self, expr: ast.Name, shape_only: bool) -> bool:
+        if expr.id in self.facts.mutated:
+            return False
+        scope = self.model.lookup(expr)
+        if scope is None:
+            return True  # a builtin
+        if expr.id not in self.facts.rebound.get(id(scope), ()):
+            return True
+        return shape_only and expr.id in self.facts.shape_stable.get(id(scope), ())
+
+    def _Attribute(self, expr: ast.Attribute, shape_only: bool) -> bool:
+        key = name_key(expr)
+        if key is not None and key in self.facts.stored_attributes:
+            return False
+        if expr.attr in _SHAPE_ATTRIBUTES:
+            return self.invariant(expr.value, True)
+        return self.invariant(expr.value, shape_only)
+
+    def _Subscript(self, expr: ast.Subscript, shape_only: bool) -> bool:
+        return self.invariant(expr.value, shape_only) and self.invariant(expr.slice, False)
+
+    def _Slice(self, expr: ast.Slice, shape_only: bool) -> bool:
+        return all(self.invariant(part, False) for part in (expr.lower, expr.upper, expr.step))
+
+    def _Tuple(self, expr: ast.Tuple | ast.List, shape_only: bool) -> bool:
+        return all(self.invariant(elt, shape_only) for elt in expr.elts)
+
+    _List = _Tuple
+
+    def _BinOp(self, expr: ast.BinOp, shape_only: bool) -> bool:
+        return self.invariant(expr.left, shape_only) and self.invariant(expr.right, shape_only)
+
+    def _UnaryOp(self, expr: ast.UnaryOp, shape_only: bool) -> bool:
+        return self.invariant(expr.operand, shape_only)
+
+    def _IfExp(self, expr: ast.IfExp, shape_only: bool) -> bool:
+        return all(self.invariant(part, shape_only) for part in (expr.test, expr.body, expr.orelse))
+
+    def _keyword(self, expr: ast.keyword, shape_only: bool) -> bool:
+        return self.invariant(expr.value, shape_only)
+
+    def _Call(self, expr: ast.Call, shape_only: bool) -> bool:
+        func = expr.func
+        pure = (isinstance(func, ast.Name) and func.id in _PURE_BUILTINS and self.model.lookup(func) is None) or (
+            self.model.array_api(func) in _PURE_NUMPY
+        ) or (self.model.qualname(func) or "").startswith("math.")
+        if not pure:
+            return False
+        return all(self.invariant(a, False) for a in expr.args) and all(self.invariant(k, False) for k in expr.keywords)
+
+
+def hoist_frame(model: "FileModel", node: ast.AST, exprs: Iterable[ast.AST | None], shape_only: bool = False) -> LoopFrame | None:
+    """The outermost loop around ``node`` in which every expression of
+    ``exprs`` is invariant — the loop the work could move before — provided
+    it or a loop inside it is hot; None when the work cannot move or is only
+    repeated by loops over a few axes or taps."""
+    exprs = list(exprs)
+    frame = model.loop_of(node)
+    innermost = frame
+    best: LoopFrame | None = None
+    while frame is not None and all(Invariance(model, frame).invariant(e, shape_only) for e in exprs):
+        best = frame
+        frame = frame.parent
+    if best is None or innermost is None:
+        return None
+    chain = [f for f in innermost.chain() if best.contains(f)]
+    return best if is_hot(chain) else None
+
+
+def binding_of_target(model: "FileModel", target: ast.Name) -> Binding | None:
+    """The binding an assignment target (a Store name) creates."""
+    scope = model.scope_of(target)
+    for owner in (scope, scope.function_like(), scope.module()):
+        for b in owner.bindings.get(target.id, ()):
+            if b.node is target:
+                return b
+    return None
+
+
+def uses_reached_by(model: "FileModel", target: ast.Name) -> list[ast.Name]:
+    """Loads of ``target.id`` (in its own scope) that the binding made at
+    ``target`` may reach, in source order."""
+    binding = binding_of_target(model, target)
+    if binding is None:
+        return []
+    uses: list[ast.Name] = []
+    for name in _index(model).loads.get(target.id, ()):
+        if model.scope_of(name).function_like() is not binding.scope.function_like():
+            continue
+        if any(b is binding for b in model.reaching_bindings(name)):
+            uses.append(name)
+    uses.sort(key=lambda n: (n.lineno, n.col_offset))
+    return uses
+
+
+def aug_targets_reached_by(model: "FileModel", target: ast.Name) -> list[ast.Name]:
+    """``x += ...`` targets that update the value bound at ``target``."""
+    binding = binding_of_target(model, target)
+    if binding is None:
+        return []
+    found: list[ast.Name] = []
+    for aug in model.nodes(ast.AugAssign):
+        t = aug.target
+        if isinstance(t, ast.Name) and t.id == target.id and model.scope_of(t).function_like() is binding.scope.function_like():
+            if any(b is binding for b in model.reaching_bindings(t)):
+                found.append(t)
+    return found
+
+
+def escapes_iteration(model: "FileModel", expr: ast.expr, frame: LoopFrame) -> bool:
+    """Is the value of ``expr`` kept beyond its iteration?
+
+    It is when it goes into a list, set, dict or tuple that is not a plain
+    multiple assignment (``a, b = b, a``), into a storing call
+    (``parts.append``, ``heapq.heappush``), into an attribute or into an item
+    of something that is not a device array, or out through ``yield``; the
+    same for the name it is assigned to, for the uses in ``frame``. A buffer
+    that is kept cannot be replaced by one reused buffer.
+    """
+    if _kept(model, expr):
+        return True
+    parent = model.parent(expr)
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is expr:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                return True
+            for use in uses_reached_by(model, target):
+                if frame.contains(model.loop_of(use)) and _kept(model, use):
+                    return True
+    return False
+
+
+def _kept(model: "FileModel", expr: ast.expr) -> bool:
+    node: ast.AST = expr
+    parent = model.parent(node)
+    while isinstance(parent, (ast.IfExp, ast.Starred, ast.BoolOp)):
+        node, parent = parent, model.parent(parent)
+    if isinstance(parent, (ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return True
+    if isinstance(parent, (ast.List, ast.Tuple)):
+        holder = model.parent(parent)
+        if isinstance(holder, ast.Assign) and holder.value is parent and all(isinstance(t, (ast.Tuple, ast.List)) for t in holder.targets):
+            return False  # a, b = b, a
+        if isinstance(holder, ast.Call) and any(a is parent for a in holder.args) and model.call_api(holder) is not None:
+            return False  # np.stack([a, b]) copies its parts
+        if isinstance(holder, ast.Subscript) and holder.slice is parent:
+            return False  # an index tuple
+        return not isinstance(holder, ast.Return)
+    if isinstance(parent, (ast.Yield, ast.YieldFrom)):
+        return True
+    if isinstance(parent, ast.Call) and node is not parent.func:
+        func = parent.func
+        if isinstance(func, ast.Attribute) and func.attr in _STORING_METHODS and not model.is_array(func.value):
+            return True
+        last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return last in _STORING_FUNCTIONS
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute):
+                return True
+            if isinstance(target, ast.Subscript) and model.kind(target.value) is not Kind.DEVICE:
+                return True
+    return False
+
+
+def runs_every_iteration(model: "FileModel", stmt: ast.stmt, frame: LoopFrame, name: str | None = None) -> bool:
+    """False when ``stmt`` sits in a branch of ``frame`` that runs rarely:
+    an ``if`` testing ``name`` itself (lazy initialisation: ``if buf is None``),
+    an ``if`` on a remainder (every N steps) or comparing a loop variable with
+    a constant (the first iteration: ``if it == 0``, ``if k > 0``), a branch
+    that leaves the loop (ends in ``break``, ``return`` or ``raise``), or an
+    ``except`` handler."""
+    counters = _loop_variables(model, stmt, frame)
+    child: ast.AST = stmt
+    for ancestor in model.ancestors(stmt):
+        if ancestor is frame.node:
+            return True
+        if isinstance(ancestor, ast.ExceptHandler):
+            return False
+        if isinstance(ancestor, ast.If):
+            block = ancestor.body if any(child is s for s in ancestor.body) else ancestor.orelse
+            if _rare_branch(ancestor.test, block, name, counters):
+                return False
+        child = ancestor
+    return True
+
+
+def _loop_variables(model: "FileModel", stmt: ast.stmt, frame: LoopFrame) -> set[str]:
+    names: set[str] = set()
+    inner = model.loop_of(stmt)
+    for current in inner.chain() if inner is not None else []:
+        node = current.node
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            names |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+        if current is frame:
+            break
+    return names
+
+
+def _rare_branch(test: ast.expr, block: list[ast.stmt], name: str | None, counters: set[str]) -> bool:
+    if name is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(test)):
+        return True
+    for node in ast.walk(test):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            return True
+        if isinstance(node, ast.Compare) and _compares_counter(node, counters):
+            return True
+    return bool(block) and isinstance(block[-1], (ast.Break, ast.Return, ast.Raise))
+
+
+def _compares_counter(compare: ast.Compare, counters: set[str]) -> bool:
+    """``it == 0``, ``k > 0``, ``0 < step``: a loop variable against a constant."""
+    operands = [compare.left, *compare.comparators]
+    has_counter = any(isinstance(o, ast.Name) and o.id in counters for o in operands)
+    has_constant = any(isinstance(o, ast.Constant) and isinstance(o.value, (int, float)) for o in operands)
+    return has_counter and has_constant

@@ -1,0 +1,403 @@
+"""CPN202: ``x = x + y`` on an array inside a loop — a new array every iteration."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import BindKind, FileModel, Kind, LoopFrame
+from ..model.hoisting import describe_loop, hot_chain
+from ..registry import Category, Invalid, Rule, Valid
+
+# Elementwise NumPy functions that take out= and keep their operand's shape.
+_UFUNCS = frozenset(
+    {
+        "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power",
+        "float_power", "remainder", "mod", "fmod", "negative", "positive", "absolute", "abs",
+        "fabs", "sqrt", "cbrt", "square", "reciprocal", "exp", "exp2", "expm1", "log", "log2",
+        "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh",
+        "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "hypot", "maximum", "minimum", "fmax",
+        "fmin", "clip", "sign", "floor", "ceil", "trunc", "rint", "deg2rad", "rad2deg",
+        "degrees", "radians", "conjugate", "conj", "copysign", "logaddexp", "logaddexp2",
+    }
+)
+# Operators with an in-place form and the ufunc that writes into out=.
+_OPERATORS: dict[type, tuple[str, str]] = {
+    ast.Add: ("+", "add"),
+    ast.Sub: ("-", "subtract"),
+    ast.Mult: ("*", "multiply"),
+    ast.Div: ("/", "divide"),
+    ast.FloorDiv: ("//", "floor_divide"),
+    ast.Pow: ("**", "power"),
+    ast.Mod: ("%", "remainder"),
+}
+_COMMUTATIVE = (ast.Add, ast.Mult)
+# Reductions: without an axis they make a 0-d result, a number, not a buffer.
+_REDUCTIONS = frozenset(
+    {
+        "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "nansum", "nanmean",
+        "nanmax", "nanmin", "nanstd", "nanvar", "median", "average", "dot", "vdot", "inner",
+        "linalg.norm", "trace", "count_nonzero", "ptp", "all", "any", "argmax", "argmin",
+    }
+)
+
+
+class RebindInLoop(Rule):
+    """
+    ## What it does
+    Reports an assignment inside a loop that computes a new array from the
+    same name and rebinds the name to it — `x = x + y`, `x = x * c`,
+    `x = 0.5 * (x + y)`, `x = np.sin(x) + y` — when `x` is a NumPy array
+    carried from one iteration to the next and every step from `x` to the
+    result is elementwise (operators, or ufuncs such as `np.sin`,
+    `np.maximum`, `np.clip`), so the result has `x`'s shape. The finding is
+    at the assignment.
+
+    ## Why it does not scale on cuPyNumeric
+    Each evaluation of `x + y` allocates a new array for the result and
+    abandons the old `x`. On cuPyNumeric the old array cannot be freed at
+    once: tasks already queued still read it, so its memory is held until
+    they finish while the next iteration allocates again. Per iteration
+    that is one allocation, one deferred release and extra pressure on the
+    device memory pool — work an in-place update does not need.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    def relax(x, y, steps):
+        for _ in range(steps):
+            x = x + 0.1 * y
+        return x
+    ```
+
+    ## Use instead
+    Update the array in place (recipe RR-inplace):
+    ```python
+    def relax(x, y, steps):
+        x = x.copy()                   # only if the caller's array must stay untouched
+        for _ in range(steps):
+            x += 0.1 * y               # or np.add(x, 0.1 * y, out=x)
+        return x
+    ```
+    Longer expressions become a chain of ufunc calls with `out=`:
+    `x = np.sin(x) + y` becomes `np.sin(x, out=x); np.add(x, y, out=x)`.
+
+    ## Known false alarms
+    * Not reported: tuple swaps (`u, w = w, u`, the double-buffer idiom),
+      `np.add(x, y, out=x)` and `x += y` (already in place), accumulators
+      that start as Python numbers or as whole-array reductions
+      (`total = total + np.sum(a)`), lists, rebinds that change the shape or
+      the buffer (`x = x[1:]`, `x = x.reshape(...)`, `x = x.T`,
+      `x = x @ A`), an `x` freshly bound in the same iteration (a loop
+      target, `x = load(f)` a line before) and loops over a few axes or taps.
+    * An in-place update changes the array itself: if `x` is also known by
+      another name (a caller's argument, an array stored elsewhere), copy it
+      once before the loop. If broadcasting makes the result larger than
+      `x`, or an integer array meets a float, the in-place form does not
+      apply; suppress with `# noqa: CPN202`.
+    """
+
+    code = "CPN202"
+    slug = "rebind-in-loop"
+    category = Category.REFACTOR
+    recipe = "RR-inplace"
+    summary = "Array rebound to a new array computed from itself inside a loop"
+    message = (
+        "'{statement}' allocates a new array for '{name}' on every iteration of {loop} and leaves "
+        "the old one to be freed; update it in place: {fix} (RR-inplace)"
+    )
+
+    valid = (
+        # the double buffer: a tuple swap, with out= writes
+        Valid(
+            "import numpy as np\nu = np.zeros(100)\nw = np.zeros(100)\nfor step in range(50):\n"
+            "    np.add(u, 1.0, out=w)\n    u, w = w, u\n"
+        ),
+        # already in place
+        Valid("import numpy as np\nx = np.ones(10)\ny = np.ones(10)\nfor i in range(100):\n    np.add(x, y, out=x)\n    x += y\n"),
+        # scalars, reductions and lists
+        Valid(
+            "import numpy as np\na = np.ones(10)\ntotal = 0.0\nitems = []\nfor i in range(100):\n"
+            "    total = total + np.sum(a)\n    items = items + [i]\n    s = np.max(a)\n    s = s * 2\n"
+        ),
+        # the result is a different buffer or shape
+        Valid(
+            "import numpy as np\nx = np.arange(100.0)\nm = np.eye(100)\nfor i in range(10):\n"
+            "    x = x[1:]\n    x = x.reshape(-1, 1).ravel()\n    x = m @ x\n"
+        ),
+        # freshly bound in the iteration
+        Valid("import numpy as np\ndef run(frames):\n    for frame in frames:\n        img = np.asarray(frame)\n        img = img * 2.0\n"),
+        # outside any loop
+        Valid("import numpy as np\nx = np.ones(4)\nx = x + 1\n"),
+    )
+    invalid = (
+        Invalid(
+            "import numpy as np\nx = np.zeros(100)\ny = np.ones(100)\nfor _ in range(1000):\n    x = x + y\n",
+            line=5,
+            contains="x += y",
+        ),
+        Invalid(
+            "import numpy as np\nx = np.ones(100)\nfor _ in range(1000):\n    x = x * 0.99\n",
+            line=4,
+            contains="np.multiply(x, 0.99, out=x)",
+        ),
+        Invalid(
+            "import numpy as np\nx = np.linspace(0, 1, 100)\ny = np.ones(100)\nstep = 0\nwhile step < 10:\n"
+            "    x = np.sin(x) + y\n    step += 1\n",
+            line=6,
+            contains="out=",
+        ),
+        Invalid(
+            "import numpy as np\ndef relax(x: np.ndarray, y: np.ndarray, steps: int):\n    for _ in range(steps):\n"
+            "        x = 0.5 * (x + y)\n    return x\n",
+            line=4,
+        ),
+        Invalid(
+            "import numpy as np\nv = np.zeros((8, 8))\nforce = np.ones((8, 8))\nfor t in range(100):\n"
+            "    v = np.clip(v + force, -1.0, 1.0)\n",
+            line=5,
+        ),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy():
+            return
+        for stmt in model.nodes(ast.Assign):
+            frame = model.loop_of(stmt)
+            if frame is None or not hot_chain(frame):
+                continue
+            if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                continue
+            name = stmt.targets[0].id
+            use = _elementwise_use(model, stmt.value, name)
+            if use is None or model.kind(use) is not Kind.DEVICE or model.kind(stmt.value) is not Kind.DEVICE:
+                continue
+            if _starts_small(model, use, stmt) or _fresh_in_iteration(model, stmt, frame, name) or _tested_as_truth_value(model, name, stmt):
+                continue
+            yield self.finding(
+                stmt,
+                in_loop=True,
+                statement=model.segment(stmt, 50),
+                name=name,
+                loop=describe_loop(model, frame),
+                fix=_fix(model, stmt.value, name),
+                data={"name": name, "loop_line": frame.line},
+            )
+
+
+def _elementwise_use(model: FileModel, expr: ast.expr, name: str) -> ast.Name | None:
+    """The load of ``name`` reached from ``expr`` through elementwise steps only."""
+    if isinstance(expr, ast.Name):
+        return expr if expr.id == name else None
+    if isinstance(expr, ast.BinOp):
+        if isinstance(expr.op, ast.MatMult):
+            return None
+        return _elementwise_use(model, expr.left, name) or _elementwise_use(model, expr.right, name)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _elementwise_use(model, expr.operand, name)
+    if isinstance(expr, ast.Call) and model.call_api(expr) in _UFUNCS:
+        if any(k.arg == "out" for k in expr.keywords) or len(expr.args) > _max_inputs(model.call_api(expr)):
+            return None  # writes into out= already
+        for arg in expr.args:
+            found = _elementwise_use(model, arg, name)
+            if found is not None:
+                return found
+    return None
+
+
+def _max_inputs(api: str | None) -> int:
+    """Positional inputs before a positional out argument."""
+    if api == "clip":
+        return 3
+    binary = {"add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power", "float_power",
+              "remainder", "mod", "fmod", "arctan2", "hypot", "maximum", "minimum", "fmax", "fmin",
+              "copysign", "logaddexp", "logaddexp2"}
+    return 2 if api in binary else 1
+
+
+def _starts_small(model: FileModel, use: ast.Name, stmt: ast.Assign) -> bool:
+    """The name begins as something an in-place update cannot hold: a
+    Python number or a whole-array reduction (the accumulator idiom), one
+    element of an array (``p = a[i, j]``), or a one-element array that
+    broadcasting grows (``value = np.array([0.0])``)."""
+    for binding in model.reaching_bindings(use):
+        if model.statement_of(binding.node) is stmt or binding.kind is not BindKind.VALUE:
+            continue
+        if binding.value is not None and _is_small(model, binding.value, 0):
+            return True
+    return False
+
+
+_MAX_DEPTH = 3
+
+
+def _is_small(model: FileModel, value: ast.expr, depth: int) -> bool:
+    """A number, a 0-d reduction, an element, a one-element array, or a
+    name bound only to those (``phibar = beta`` after ``beta = norm(u)``)."""
+    if model.kind(value) is Kind.SCALAR:
+        return True
+    if isinstance(value, ast.Call):
+        return _is_full_reduction(model, value) or _is_single_element(model, value)
+    if isinstance(value, ast.Subscript):
+        parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+        return not any(isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value in (None, Ellipsis)) for p in parts)
+    if isinstance(value, ast.Name) and depth < _MAX_DEPTH:
+        bindings = model.reaching_bindings(value)
+        return bool(bindings) and all(
+            b.kind is BindKind.VALUE and b.value is not None and _is_small(model, b.value, depth + 1) for b in bindings
+        )
+    return False
+
+
+def _tested_as_truth_value(model: FileModel, name: str, stmt: ast.Assign) -> bool:
+    """``while n > 2:``, ``if n % 2:`` — an array with more than one element
+    has no truth value, so a name tested like this holds a single number."""
+    scope = model.scope_of(stmt).function_like()
+    for node in model.nodes(ast.If, ast.While, ast.IfExp, ast.Assert):
+        if model.scope_of(node).function_like() is not scope:
+            continue
+        test = node.test  # type: ignore[attr-defined]
+        if _bare_operand(test, name):
+            return True
+    return False
+
+
+def _bare_operand(test: ast.expr, name: str) -> bool:
+    """Is ``name`` reached from ``test`` through comparisons, boolean and
+    arithmetic operators only?"""
+    if isinstance(test, ast.Name):
+        return test.id == name
+    if isinstance(test, ast.Compare):
+        return any(_bare_operand(o, name) for o in (test.left, *test.comparators))
+    if isinstance(test, ast.BoolOp):
+        return any(_bare_operand(v, name) for v in test.values)
+    if isinstance(test, ast.UnaryOp):
+        return _bare_operand(test.operand, name)
+    if isinstance(test, ast.BinOp) and not isinstance(test.op, ast.MatMult):  # a @ b may be a number
+        return _bare_operand(test.left, name) or _bare_operand(test.right, name)
+    return False
+
+
+def _is_single_element(model: FileModel, call: ast.Call) -> bool:
+    """``np.array([0.0])``, ``np.array(0.0)``, ``np.zeros(1)``, ``np.ones((1, 1))``."""
+    api = model.call_api(call)
+    first = call.args[0] if call.args else None
+    if api in ("array", "asarray"):
+        if isinstance(first, ast.Constant):
+            return True
+        return isinstance(first, (ast.List, ast.Tuple)) and len(first.elts) == 1 and not isinstance(first.elts[0], (ast.List, ast.Tuple))
+    if api in ("zeros", "ones", "empty", "full"):
+        dims = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
+        return bool(dims) and all(model.const_int(d) == 1 for d in dims)
+    return False
+
+
+def _is_full_reduction(model: FileModel, call: ast.Call) -> bool:
+    func = call.func
+    api = model.call_api(call)
+    if api is None and isinstance(func, ast.Attribute) and model.is_array(func.value):
+        api = func.attr
+        positional_axis = 0
+    else:
+        positional_axis = 1
+    if api not in _REDUCTIONS:
+        return False
+    if api in ("dot", "vdot", "inner"):
+        return api != "dot"
+    has_axis = any(k.arg == "axis" and not (isinstance(k.value, ast.Constant) and k.value.value is None) for k in call.keywords)
+    return not has_axis and len(call.args) <= positional_axis
+
+
+def _fresh_in_iteration(model: FileModel, stmt: ast.Assign, frame: LoopFrame, name: str) -> bool:
+    """Is ``name`` bound afresh earlier in the same iteration — by the loop's
+    own target, or by an assignment that does not read it, earlier in the
+    block of ``stmt`` or of a statement enclosing it inside the loop?"""
+    node = frame.node
+    if isinstance(node, (ast.For, ast.AsyncFor)) and any(
+        isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)
+    ):
+        return True
+    child: ast.AST = stmt
+    for ancestor in model.ancestors(stmt):
+        for block in _blocks(ancestor):
+            if any(s is child for s in block):
+                for earlier in block:
+                    if earlier is child:
+                        break
+                    if _binds_fresh(earlier, name):
+                        return True
+        if ancestor is node:
+            return False
+        child = ancestor
+    return False
+
+
+def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+    return [getattr(node, field) for field in ("body", "orelse", "finalbody") if isinstance(getattr(node, field, None), list)]
+
+
+def _binds_fresh(stmt: ast.stmt, name: str) -> bool:
+    if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is None:
+        return False
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    binds = any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t))
+    return binds and not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.value))
+
+
+def _fix(model: FileModel, value: ast.expr, name: str) -> str:
+    if isinstance(value, ast.BinOp) and type(value.op) in _OPERATORS:
+        symbol, ufunc = _OPERATORS[type(value.op)]
+        other = None
+        if isinstance(value.left, ast.Name) and value.left.id == name:
+            other = value.right
+        elif isinstance(value.right, ast.Name) and value.right.id == name and isinstance(value.op, _COMMUTATIVE):
+            other = value.left
+        if other is not None:
+            text = model.segment(other, 30)
+            return f"{name} {symbol}= {text} (or np.{ufunc}({name}, {text}, out={name}))"
+    steps = _in_place_steps(model, value, name)
+    if steps and len(steps) <= _MAX_STEPS:
+        return "; ".join(steps)
+    return f"write each step into '{name}' with out= (np.add(a, b, out={name}) and the like)"
+
+
+_MAX_STEPS = 3
+
+
+def _in_place_steps(model: FileModel, expr: ast.expr, name: str) -> list[str] | None:
+    """``x = np.sin(x) + y`` -> ``["np.sin(x, out=x)", "np.add(x, y, out=x)"]``:
+    the ufunc calls that compute the same value inside ``x``'s own buffer.
+    None unless ``x`` occurs once and every step on the way to it is elementwise."""
+    if isinstance(expr, ast.Name):
+        return [] if expr.id == name else None
+    if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr)) != 1:
+        return None
+    if isinstance(expr, ast.BinOp) and type(expr.op) in _OPERATORS:
+        ufunc = _OPERATORS[type(expr.op)][1]
+        if _mentions(expr.left, name):
+            inner, args = _in_place_steps(model, expr.left, name), f"{name}, {model.segment(expr.right, 30)}"
+        else:
+            inner, args = _in_place_steps(model, expr.right, name), f"{model.segment(expr.left, 30)}, {name}"
+        return None if inner is None else inner + [f"np.{ufunc}({args}, out={name})"]
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _in_place_steps(model, expr.operand, name)
+        return None if inner is None else inner + [f"np.negative({name}, out={name})"]
+    if isinstance(expr, ast.Call) and model.call_api(expr) in _UFUNCS and not expr.keywords:
+        texts: list[str] = []
+        inner = None
+        for arg in expr.args:
+            if _mentions(arg, name):
+                inner = _in_place_steps(model, arg, name)
+                texts.append(name)
+            else:
+                texts.append(model.segment(arg, 30))
+        if inner is None:
+            return None
+        return inner + [f"np.{model.call_api(expr)}({', '.join(texts)}, out={name})"]
+    return None
+
+
+def _mentions(expr: ast.expr, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))

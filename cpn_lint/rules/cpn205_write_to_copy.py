@@ -1,0 +1,393 @@
+"""CPN205: writing to np.diag / np.flip / .ravel() results as if they were views.
+
+Which results are copies was checked on cuPyNumeric 26.6.1 (CPU, 4-million
+element arrays): np.diag and .diagonal() of a matrix, np.flip and .ravel()
+are copies; ``a.flat[i] = v`` writes through to ``a``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..findings import Finding
+from ..model import BindKind, FileModel, Kind
+from ..model.hoisting import aug_targets_reached_by, name_key, uses_reached_by
+from ..registry import Category, Invalid, Rule, Valid
+
+# Methods on an array that mutate it in place.
+_MUTATING_METHODS = frozenset({"fill", "sort", "put", "itemset", "partition", "setfield"})
+# Device functions whose first argument is written in place.
+_WRITING_FUNCTIONS = frozenset({"copyto", "put", "putmask", "place", "fill_diagonal", "put_along_axis"})
+# Attribute steps that still address the same memory in NumPy.
+_VIEW_ATTRIBUTES = frozenset({"T", "real", "imag", "flat"})
+# Creation calls whose result has as many dimensions as their shape argument.
+_SHAPED = frozenset({"zeros", "ones", "empty", "full"})
+_MATRIX_CALLS = frozenset({"eye", "identity", "outer", "tri", "tril", "triu", "vander"})
+_LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "copy", "asarray", "array"})
+
+DIAG = "diag"
+FLIP = "flip"
+RAVEL = "ravel"
+FLATTEN = "flatten"
+_METHOD_COPIES = {"ravel": RAVEL, "flatten": FLATTEN, "diagonal": DIAG}
+_FUNCTION_COPIES = {"diag": DIAG, "diagonal": DIAG, "flip": FLIP, "fliplr": FLIP, "flipud": FLIP, "ravel": RAVEL}
+
+
+@dataclass(frozen=True)
+class _Copy:
+    node: ast.Call  # the call that makes the copy
+    what: str  # DIAG, FLIP, RAVEL or FLATTEN
+    source: ast.expr  # the array it was made from
+
+
+@dataclass(frozen=True)
+class _Write:
+    node: ast.AST
+    line: int
+
+
+class WriteToCopy(Rule):
+    """
+    ## What it does
+    Reports a write to the result of `np.diag(m)` (of a 2-D array),
+    `np.diagonal(m)`/`m.diagonal()`, `np.flip`, `np.fliplr`, `np.flipud`,
+    `a.ravel()` or `np.ravel(a)` of a named array, made through a name
+    (`d = np.diag(m); d[0] = 5`) or directly (`a.ravel()[3] = 1`,
+    `np.flip(a)[0] = 2`): an item or slice assignment, an augmented
+    assignment, `out=`, an in-place method (`.fill`, `.sort`) or an in-place
+    function (`np.copyto`, `np.put`, `np.putmask`). A direct write to
+    `a.flatten()` is reported too. The finding is where the copy is made;
+    the message names the write and its line.
+
+    ## Why it does not scale on cuPyNumeric
+    This is about correctness. In NumPy these functions return views:
+    writing to the result changes the original array (the diagonal of a
+    matrix is a read-only view, so writing to it raises). cuPyNumeric
+    returns copies, so the same write succeeds and changes only the copy:
+    the original array silently keeps its old values and the program
+    computes something else. `a.flatten()` is a copy in both libraries, so a
+    direct write to it is lost everywhere.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    def clear_edges(a):
+        np.flipud(a)[0, :] = 0.0      # meant to clear the last row of a
+        flat = a.ravel()
+        flat[flat < 0] = 0.0          # meant to clamp a
+        return a
+    ```
+
+    ## Use instead
+    Write through to the original array (recipe RR-write-through):
+    ```python
+    def clear_edges(a):
+        a[-1, :] = 0.0
+        a[a < 0] = 0.0
+        return a
+    ```
+    For a diagonal use `np.fill_diagonal(m, v)` or
+    `m[np.diag_indices_from(m)] = v`. When a separate array is what you
+    want, say so with `.copy()` (`d = np.diag(m).copy()`), which is not
+    reported.
+
+    ## Known false alarms
+    * Not reported: read-only use; writes to an explicit `.copy()`; writes
+      to `a.flatten()` through a name (a copy in NumPy too); results made
+      from a temporary (`np.flip(np.arange(5))`: nothing else can see the
+      difference); `np.diag` of an array not known to have two dimensions
+      (`np.diag(v)` of a vector builds a new matrix in both libraries).
+    * `a.flat[i] = v` is not reported: cuPyNumeric 26.6.1 writes it through
+      to `a` (by gathering the array to the host, which costs, but keeps
+      NumPy's meaning).
+    * If the original array is never read after the write, the difference
+      does not show; add `.copy()` to make the intent explicit.
+    """
+
+    code = "CPN205"
+    slug = "write-to-copy"
+    category = Category.REFACTOR
+    recipe = "RR-write-through"
+    summary = "Write to the result of np.diag/np.flip/ravel, a copy in cuPyNumeric"
+    message = "{call} {nature}, so {writes} {effect}; {fix} (RR-write-through)"
+
+    valid = (
+        # read-only use
+        Valid(
+            "import numpy as np\nm = np.ones((4, 4))\nd = np.diag(m)\ntotal = d.sum()\nr = np.flip(m)\n"
+            "print(r[0], m.ravel()[3], m.diagonal().max())\n"
+        ),
+        # a vector's diagonal matrix is a new array in both libraries
+        Valid("import numpy as np\nw = np.arange(4.0)\nD = np.diag(w)\nD[0, 0] = 10.0\nD *= 2.0\n"),
+        # an explicit copy
+        Valid("import numpy as np\na = np.arange(6.0).reshape(2, 3)\nr = np.flip(a).copy()\nr[0] = 1.0\n"),
+        # flatten() through a name is a copy in NumPy as well; .flat writes through
+        Valid("import numpy as np\na = np.ones((2, 3))\nf = a.flatten()\nf[0] = 5.0\na.flat[2] = 1.0\n"),
+        # writing through to the original
+        Valid("import numpy as np\nm = np.zeros((3, 3))\nnp.fill_diagonal(m, 5.0)\nm[-1, :] = 1.0\n"),
+        # rebound before the write, and a temporary source
+        Valid("import numpy as np\na = np.ones(6)\nr = a.ravel()\nr = np.zeros(6)\nr[0] = 1.0\nq = np.flip(np.arange(5.0))\nq[0] = 9.0\n"),
+    )
+    invalid = (
+        Invalid(
+            "import numpy as np\nm = np.zeros((3, 3))\nd = np.diag(m)\nd[0] = 5\n",
+            line=3,
+            contains="line 4",
+        ),
+        Invalid("import numpy as np\na = np.zeros((2, 3))\na.ravel()[3] = 1\n", line=3, contains="'a'"),
+        Invalid("import numpy as np\na = np.arange(5.0)\nnp.flip(a)[0] = 2.0\n", line=3),
+        Invalid(
+            "import numpy as np\ndef clamp(a: np.ndarray):\n    flat = a.ravel()\n    flat[flat < 0] = 0.0\n    return a\n",
+            line=3,
+        ),
+        Invalid("import numpy as np\na = np.ones((3, 3))\nr = np.fliplr(a)\nr += 1.0\n", line=3, contains="'r += 1.0'"),
+        Invalid("import numpy as np\na = np.ones(4)\nb = np.ones(4)\nr = np.flipud(a)\nnp.add(b, 1.0, out=r)\n", line=4),
+        Invalid("import numpy as np\ndef boost(m):\n    m[0, 0] = 0.0\n    m.diagonal()[:] += 1.0\n", line=4, contains="raises in NumPy"),
+        Invalid("import numpy as np\na = np.ones((2, 2))\na.flatten()[0] = 0.0\n", line=3, contains="lost"),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy() or not any(word in model.source for word in ("diag", "flip", "ravel", "flatten")):
+            return
+        for copy in _copies(model):
+            writes = _writes_to(model, copy)
+            if not writes:
+                continue
+            first = writes[0]
+            described = f"the write at line {first.line} ('{model.segment(first.node, 40)}')"
+            if len(writes) > 1:
+                described += f" and {len(writes) - 1} more"
+            yield self.finding(
+                copy.node,
+                in_loop=model.in_loop(copy.node),
+                call=model.segment(copy.node, 40),
+                nature=_NATURE[copy.what],
+                writes=described,
+                effect=_effect(model, copy),
+                fix=_fix(model, copy),
+                data={"kind": copy.what, "lines": [w.line for w in writes]},
+            )
+
+
+_NATURE = {
+    DIAG: "is a read-only view in NumPy and a copy in cuPyNumeric",
+    FLIP: "is a view in NumPy but a copy in cuPyNumeric",
+    RAVEL: "is a view in NumPy but a copy in cuPyNumeric",
+    FLATTEN: "is a copy in NumPy and in cuPyNumeric",
+}
+
+
+def _effect(model: FileModel, copy: _Copy) -> str:
+    source = model.segment(copy.source, 24)
+    if copy.what == DIAG:
+        return f"raises in NumPy and silently leaves '{source}' unchanged in cuPyNumeric"
+    if copy.what == FLATTEN:
+        return f"is lost and never reaches '{source}'"
+    return f"does not reach '{source}' under cuPyNumeric"
+
+
+def _fix(model: FileModel, copy: _Copy) -> str:
+    source = model.segment(copy.source, 24)
+    if copy.what == DIAG:
+        return f"write the diagonal through '{source}' (np.fill_diagonal({source}, v) or {source}[np.diag_indices_from({source})] = v)"
+    if copy.what == FLIP:
+        return f"write into '{source}' at the mirrored positions (flip the values written, not the target)"
+    if copy.what == FLATTEN:
+        return f"write to '{source}' itself"
+    return f"write through to '{source}' itself (a mask or an index on '{source}')"
+
+
+def _copies(model: FileModel) -> Iterator[_Copy]:
+    for call in model.nodes(ast.Call):
+        copy = _copy_made_by(model, call)
+        # A copy of a temporary: nothing else holds the original to notice.
+        if copy is not None and _named(copy.source):
+            yield copy
+
+
+def _copy_made_by(model: FileModel, call: ast.Call) -> _Copy | None:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _METHOD_COPIES:
+        if model.is_array(func.value):
+            return _Copy(call, _METHOD_COPIES[func.attr], func.value)
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name not in _FUNCTION_COPIES or not call.args:
+        return None  # cheap test before resolving the name through the imports
+    api = model.call_api(call)
+    first = call.args[0]
+    if api not in _FUNCTION_COPIES or not model.is_array(first):
+        return None
+    if api == "diag" and (_ndim(model, first) or 0) < 2:
+        return None  # np.diag(v) of a vector builds a new matrix
+    return _Copy(call, _FUNCTION_COPIES[api], first)
+
+
+def _named(expr: ast.expr) -> bool:
+    """``a``, ``self.grid``, ``a[0]``, ``a.T``: an array something else can still read."""
+    while isinstance(expr, (ast.Subscript, ast.Attribute)):
+        expr = expr.value
+    return isinstance(expr, ast.Name)
+
+
+def _writes_to(model: FileModel, copy: _Copy) -> list[_Write]:
+    """Writes to the copy that only make sense if it were a view: a direct
+    write to the expression, or writes through the name it is assigned to,
+    unless that looks like scratch work (the copy is used afterwards while the
+    original is not read again)."""
+    direct = _write_at(model, copy.node)
+    if direct is not None:
+        return [direct]
+    parent = model.parent(copy.node)
+    if copy.what == FLATTEN or not (isinstance(parent, ast.Assign) and parent.value is copy.node and len(parent.targets) == 1):
+        return []  # a flatten() through a name is an ordinary new array
+    target = parent.targets[0]
+    if not isinstance(target, ast.Name) or name_key(target) == name_key(copy.source):
+        return []  # x = x.ravel(): the original is no longer in reach
+    after = (parent.end_lineno or parent.lineno, parent.end_col_offset or 0)
+    writes: list[_Write] = []
+    reads: list[ast.Name] = []
+    for use in uses_reached_by(model, target):
+        if (use.lineno, use.col_offset) < after:
+            continue
+        write = _write_at(model, use)
+        if write is not None:
+            writes.append(write)
+        else:
+            reads.append(use)
+    for aug in aug_targets_reached_by(model, target):
+        if (aug.lineno, aug.col_offset) >= after:
+            writes.append(_Write(model.statement_of(aug) or aug, aug.lineno))
+    if not writes:
+        return []
+    writes.sort(key=lambda w: (w.line, getattr(w.node, "col_offset", 0)))
+    first_write_end = _end(writes[0].node)
+    copy_used_later = any((r.lineno, r.col_offset) > first_write_end for r in reads)
+    if copy_used_later and not _source_read_after(model, copy.source, first_write_end):
+        return []
+    return writes
+
+
+def _end(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "end_lineno", None) or getattr(node, "lineno", 0), getattr(node, "end_col_offset", None) or 0)
+
+
+_METADATA = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "strides"})
+
+
+def _source_read_after(model: FileModel, source: ast.expr, position: tuple[int, int]) -> bool:
+    """Is the original array's data read after ``position``? Only a local
+    name can be followed; an attribute or a global is assumed to be read
+    elsewhere."""
+    base = source
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    if not isinstance(base, ast.Name):
+        return True
+    scope = model.lookup(base)
+    if scope is None or scope is model.module_scope:
+        return True
+    origin = {id(b) for b in model.reaching_bindings(base)}
+    for name in model.nodes(ast.Name):
+        if name.id != base.id or not isinstance(name.ctx, ast.Load) or (name.lineno, name.col_offset) <= position:
+            continue
+        if model.lookup(name) is not scope or not origin & {id(b) for b in model.reaching_bindings(name)}:
+            continue
+        parent = model.parent(name)
+        if isinstance(parent, ast.Attribute) and parent.attr in _METADATA:
+            continue
+        return True
+    return False
+
+
+def _write_at(model: FileModel, node: ast.expr) -> _Write | None:
+    """Is the array ``node`` evaluates to written to here?"""
+    current: ast.AST = node
+    parent = model.parent(current)
+    # d[0][1] = ..., d.T[0] = ..., d.flat[3] = ...: still the same memory.
+    while (isinstance(parent, ast.Subscript) and parent.value is current and isinstance(parent.ctx, ast.Load)) or (
+        isinstance(parent, ast.Attribute) and parent.attr in _VIEW_ATTRIBUTES and isinstance(parent.ctx, ast.Load)
+    ):
+        current, parent = parent, model.parent(parent)
+    if isinstance(parent, ast.Subscript) and parent.value is current and isinstance(parent.ctx, ast.Store):
+        statement = model.statement_of(parent)
+        return _Write(statement or parent, parent.lineno)
+    if isinstance(parent, ast.keyword) and parent.arg == "out":
+        call = model.parent(parent)
+        return _Write(call or parent, parent.value.lineno)
+    if isinstance(parent, ast.Attribute) and parent.attr in _MUTATING_METHODS:
+        call = model.parent(parent)
+        if isinstance(call, ast.Call) and call.func is parent:
+            return _Write(call, call.lineno)
+    if isinstance(parent, ast.Call) and parent.args and parent.args[0] is current and model.call_api(parent) in _WRITING_FUNCTIONS:
+        return _Write(parent, parent.lineno)
+    return None
+
+
+def _ndim(model: FileModel, expr: ast.expr, depth: int = 0) -> int | None:
+    """The number of dimensions of ``expr`` when the code shows it."""
+    if depth > 6:
+        return None
+    if isinstance(expr, ast.Name):
+        return _name_ndim(model, expr, depth)
+    if isinstance(expr, ast.Attribute) and expr.attr in ("T", "real", "imag"):
+        return _ndim(model, expr.value, depth + 1)
+    if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
+        dims = [d for d in (_ndim(model, expr.left, depth + 1), _ndim(model, expr.right, depth + 1)) if d is not None]
+        return max(dims) if dims else None
+    if not isinstance(expr, ast.Call):
+        return None
+    api = model.call_api(expr)
+    args = expr.args
+    if api in _MATRIX_CALLS:
+        return 2
+    if api in _SHAPED or api in ("random.random", "random.random_sample", "random.standard_normal"):
+        shape = args[0] if args else next((k.value for k in expr.keywords if k.arg in ("shape", "size")), None)
+        return _shape_length(model, shape)
+    if api in ("random.rand", "random.randn"):
+        return len(args) or None
+    if api in _LIKE and args:
+        return _ndim(model, args[0], depth + 1)
+    if api == "reshape" and len(args) >= 2:
+        return len(args) - 1 if len(args) > 2 else _shape_length(model, args[1])
+    func = expr.func
+    if isinstance(func, ast.Attribute) and model.is_array(func.value):
+        if func.attr == "reshape" and args:
+            return len(args) if len(args) > 1 else _shape_length(model, args[0])
+        if func.attr in ("copy", "astype"):
+            return _ndim(model, func.value, depth + 1)
+    if isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR:
+        size = next((k.value for k in expr.keywords if k.arg == "size"), args[0] if func.attr in ("random", "standard_normal") and args else None)
+        return _shape_length(model, size)
+    return None
+
+
+def _shape_length(model: FileModel, shape: ast.expr | None) -> int | None:
+    if isinstance(shape, (ast.Tuple, ast.List)):
+        return len(shape.elts) if not any(isinstance(e, ast.Starred) for e in shape.elts) else None
+    if shape is not None and model.const_int(shape) is not None:
+        return 1
+    return None
+
+
+def _name_ndim(model: FileModel, name: ast.Name, depth: int) -> int | None:
+    """From the values bound to the name, or from how the function indexes it
+    (``m[i, j]`` shows two dimensions)."""
+    bindings = model.reaching_bindings(name)
+    dims = {_ndim(model, b.value, depth + 1) if b.kind is BindKind.VALUE and b.value is not None else None for b in bindings}
+    if len(dims) == 1 and None not in dims:
+        return dims.pop()
+    scope = model.lookup(name)
+    if scope is None:
+        return None
+    most = None
+    for sub in model.nodes(ast.Subscript):
+        if isinstance(sub.value, ast.Name) and sub.value.id == name.id and model.lookup(sub.value) is scope:
+            index = sub.slice
+            if isinstance(index, ast.Tuple) and not any(
+                isinstance(e, ast.Constant) and e.value in (None, Ellipsis) for e in index.elts
+            ):
+                most = max(most or 0, len(index.elts))
+    return most
