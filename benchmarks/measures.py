@@ -273,16 +273,22 @@ def measure_scaling(ctx: Context, sizes: list[int], repeat: int, seed: int = 0) 
             "copies_per_sample": row["copies_per_sample"],
             "findings": row["findings"],
             "engine_us_per_line": summary(row["engine_us_per_line"]),
+            "engine_gc_paused_us_per_line": summary(row["engine_gc_paused_us_per_line"]),
             "parse_us_per_line": summary(row["parse_us_per_line"]),
         })
     rows.sort(key=lambda r: r["lines"])
     small, large = rows[0], rows[-1]
-    ratio = large["engine_us_per_line"]["median"] / small["engine_us_per_line"]["median"]
+
+    def growth(key: str) -> float:
+        return large[key]["median"] / small[key]["median"]
+
+    ratio = growth("engine_us_per_line")
     return {
         "status": status(ratio, BUDGETS["scaling"]["max_ratio"]),
         "budget": BUDGETS["scaling"],
         "ratio": ratio,
-        "parse_ratio": large["parse_us_per_line"]["median"] / small["parse_us_per_line"]["median"],
+        "gc_paused_ratio": growth("engine_gc_paused_us_per_line"),
+        "parse_ratio": growth("parse_us_per_line"),
         "seed": seed,
         "sizes": rows,
     }

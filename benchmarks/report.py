@@ -28,8 +28,11 @@ def _row(key: str, m: dict[str, Any]) -> tuple[str, str, str, str]:
     if key == "plugin_overhead":
         wall = m["wall_s"]
         pairs = len(m["pair_ratios"])
-        result = (f"{m['overhead_pct']:+.1f}%  ({wall['without']['median']:.1f} s -> {wall['with']['median']:.1f} s, "
-                  f"median of {pairs} pair{'s' if pairs != 1 else ''}, plugin {m['method']})")
+        low, high = (min(m["pair_ratios"]) - 1) * 100, (max(m["pair_ratios"]) - 1) * 100
+        spread = f" (pairs {low:+.1f}%..{high:+.1f}%)" if pairs > 1 else ""
+        cpu = f", CPU {(m['cpu_ratio'] - 1) * 100:+.1f}%" if m.get("cpu_ratio") else ""
+        result = (f"{m['overhead_pct']:+.1f}% wall{spread}{cpu}; flake8 alone {wall['without']['median']:.1f} s; "
+                  f"{pairs} pair{'s' if pairs != 1 else ''}, plugin {m['method']}")
         return title, result, f"<= +{(budget['max_ratio'] - 1) * 100:.0f}%", m["status"]
     if key == "engine_throughput":
         result = (f"{m['ratio']:.2f}x  (engine {_n(m['engine_lines_per_s'])} lines/s, "
@@ -41,9 +44,10 @@ def _row(key: str, m: dict[str, Any]) -> tuple[str, str, str, str]:
         return title, result, f"<= {_n(budget['max_mb'])} MB", m["status"]
     sizes = m["sizes"]
     small, large = sizes[0], sizes[-1]
+    paused = f"GC paused {m['gc_paused_ratio']:.2f}x; " if "gc_paused_ratio" in m else ""
     result = (f"{m['ratio']:.2f}x  ({_size(large['target_lines'])} vs {_size(small['target_lines'])}: "
               f"{large['engine_us_per_line']['median']:.0f} vs {small['engine_us_per_line']['median']:.0f} us/line; "
-              f"ast.parse {m['parse_ratio']:.2f}x)")
+              f"{paused}ast.parse {m['parse_ratio']:.2f}x)")
     return title, result, f"<= {budget['max_ratio']:.2f}x", m["status"]
 
 
