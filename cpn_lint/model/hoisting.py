@@ -369,7 +369,7 @@ def escapes_iteration(model: "FileModel", expr: ast.expr, frame: LoopFrame) -> b
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         for target in targets:
             if not isinstance(target, ast.Name):
-                return True
+                continue  # an attribute or an item: _kept has judged it
             for use in uses_reached_by(model, target):
                 if frame.contains(model.loop_of(use)) and _kept(model, use):
                     return True

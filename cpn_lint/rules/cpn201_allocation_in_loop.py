@@ -86,7 +86,7 @@ class AllocationInLoop(Rule):
     ```python
     import numpy as np
 
-    def advect(u, c, steps):
+    def advect(u: np.ndarray, c: float, steps: int):
         for step in range(steps):
             un = u.copy()
             u[1:] = un[1:] - c * (un[1:] - un[:-1])
@@ -97,7 +97,7 @@ class AllocationInLoop(Rule):
     Allocate once before the loop and refill the buffer in place (recipe
     RR-alloc):
     ```python
-    def advect(u, c, steps):
+    def advect(u: np.ndarray, c: float, steps: int):
         un = np.empty_like(u)
         for step in range(steps):
             np.copyto(un, u)
@@ -119,7 +119,9 @@ class AllocationInLoop(Rule):
       iteration (appended to a list, stored in a dict or an attribute,
       yielded); allocations in a branch that runs rarely (lazy
       initialisation `if buf is None:`, every N steps `if step % N == 0:`,
-      a branch that ends in `break` or `return`).
+      the first iteration `if it == 0:`, a branch that ends in `break` or
+      `return`, an `except` handler); copies of values not known to be
+      arrays.
     * A buffer the loop body hands to code that keeps a reference to it
       cannot simply be reused; suppress with `# noqa: CPN201`.
     """

@@ -86,12 +86,16 @@ class RebindInLoop(Rule):
 
     ## Known false alarms
     * Not reported: tuple swaps (`u, w = w, u`, the double-buffer idiom),
-      `np.add(x, y, out=x)` and `x += y` (already in place), accumulators
-      that start as Python numbers or as whole-array reductions
-      (`total = total + np.sum(a)`), lists, rebinds that change the shape or
-      the buffer (`x = x[1:]`, `x = x.reshape(...)`, `x = x.T`,
-      `x = x @ A`), an `x` freshly bound in the same iteration (a loop
-      target, `x = load(f)` a line before) and loops over a few axes or taps.
+      `np.add(x, y, out=x)` and `x += y` (already in place); names that
+      hold a single number — they start as a Python number, a whole-array
+      reduction (`total = total + np.sum(a)`, `r = r * norm` after
+      `r = np.linalg.norm(v)`) or one element (`p = a[i, j]`), or are tested
+      as a truth value (`while n > 2:`); a one-element start that
+      broadcasting grows (`value = np.array([0.0])`); lists; rebinds that
+      change the shape or the buffer (`x = x[1:]`, `x = x.reshape(...)`,
+      `x = x.T`, `x = x @ A`); an `x` freshly bound earlier in the same
+      iteration (a loop target, `x = load(f)` a line before); loops over a
+      few axes or taps.
     * An in-place update changes the array itself: if `x` is also known by
       another name (a caller's argument, an array stored elsewhere), copy it
       once before the loop. If broadcasting makes the result larger than

@@ -75,13 +75,16 @@ class NonzeroIndex(Rule):
     with `counts != 0`.
 
     ## Known false alarms
-    * Not reported: indices that are only printed, counted
-      (`len(idx[0])`, `idx[0].size`), returned, iterated or used in
-      arithmetic (`a[idx + 1]`, a shifted index the mask cannot express);
-      three-argument `np.where(c, x, y)`; indices used on lists or on values
-      not known to be arrays.
-    * When the same indices are needed anyway (saved, sorted, passed on),
-      keep them and suppress with `# noqa: CPN204`.
+    * Not reported: indices that are only printed or counted
+      (`len(idx[0])`, `idx[0].size`); indices that are needed for more than
+      indexing — returned, iterated, stored, passed on or used in arithmetic
+      (`a[idx + 1]`, a shifted index the mask cannot express); the first hit
+      (`order[np.nonzero(m)[0][0]]`); one axis of a multi-axis result used
+      alone (`rows, cols = np.nonzero(m)` then `a[cols]`: the mask has the
+      wrong shape); three-argument `np.where(c, x, y)`; indices used on
+      lists or on values not known to be arrays.
+    * The suggested mask is the argument of the call; when it is not
+      boolean (`np.nonzero(counts)`) the message suggests `counts != 0`.
     """
 
     code = "CPN204"

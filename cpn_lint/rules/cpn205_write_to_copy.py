@@ -103,8 +103,13 @@ class WriteToCopy(Rule):
     * `a.flat[i] = v` is not reported: cuPyNumeric 26.6.1 writes it through
       to `a` (by gathering the array to the host, which costs, but keeps
       NumPy's meaning).
-    * If the original array is never read after the write, the difference
-      does not show; add `.copy()` to make the intent explicit.
+    * A flip or ravel used as scratch space is not reported: when the copy
+      is read after the write and the original (a local name) is not, the
+      write never meant to reach the original (`part = a.ravel();
+      part.sort(); return part[k]`). Writes to a diagonal are always
+      reported, since NumPy refuses them.
+    * Writes made before the copy in the source (reached only through a
+      loop) are not counted.
     """
 
     code = "CPN205"
@@ -265,7 +270,8 @@ def _writes_to(model: FileModel, copy: _Copy) -> list[_Write]:
     writes.sort(key=lambda w: (w.line, getattr(w.node, "col_offset", 0)))
     first_write_end = _end(writes[0].node)
     copy_used_later = any((r.lineno, r.col_offset) > first_write_end for r in reads)
-    if copy_used_later and not _source_read_after(model, copy.source, first_write_end):
+    # NumPy refuses writes to a diagonal, so those are never scratch work.
+    if copy.what != DIAG and copy_used_later and not _source_read_after(model, copy.source, first_write_end):
         return []
     return writes
 
