@@ -291,4 +291,6 @@ def measure_scaling(ctx: Context, sizes: list[int], repeat: int, seed: int = 0) 
         "parse_ratio": growth("parse_us_per_line"),
         "seed": seed,
         "sizes": rows,
+        "parts_gc_paused": sorted(data["parts_gc_paused"],
+                                  key=lambda r: -(r["large_us_per_line"] - r["small_us_per_line"])),
     }

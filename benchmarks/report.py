@@ -12,6 +12,16 @@ TITLES = {
 }
 
 
+_PART_NAMES = {"decode_parse": "decode + ast.parse", "model": "model (FileModel build)"}
+
+
+def _grows(part: dict[str, Any], scaling: dict[str, Any]) -> bool:
+    """A part that grows past the budget and weighs at least 1% of the engine's time per line."""
+    total = sum(p["large_us_per_line"] for p in scaling["parts_gc_paused"])
+    growth = part.get("growth")
+    return growth is not None and growth > scaling["budget"]["max_ratio"] and part["large_us_per_line"] >= 0.01 * total
+
+
 def _n(value: float) -> str:
     return f"{value:,.0f}"
 
@@ -86,5 +96,13 @@ def table(result: dict[str, Any], hot_spots: int = 8) -> str:
         for row in profile["top_self"][:hot_spots]:
             share = row["self_s"] / profile["profiled_s"] * 100 if profile["profiled_s"] else 0.0
             lines.append(f"  {share:5.1f}%  {row['calls']:>10,} calls  {row['function']}")
+    scaling = result["measures"].get("scaling", {})
+    growing = [p for p in scaling.get("parts_gc_paused", ()) if _grows(p, scaling)]
+    if growing:
+        small, large = scaling["sizes"][0]["target_lines"], scaling["sizes"][-1]["target_lines"]
+        lines += ["", f"Parts whose time per line grows with the file (GC paused, {_size(large)} vs {_size(small)}):"]
+        for part in growing[:hot_spots]:
+            lines.append(f"  {part['growth']:5.2f}x  {part['small_us_per_line']:6.2f} -> {part['large_us_per_line']:6.2f} "
+                         f"us/line  {_PART_NAMES.get(part['part'], 'rule ' + part['part'])}")
     lines += ["", f"overall: {result['status']}"]
     return "\n".join(lines)

@@ -155,7 +155,7 @@ def task_throughput(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------- rules
-def task_rules(ns: argparse.Namespace) -> dict[str, Any]:
+class StageTimer:
     """Time each stage of the engine separately, in the engine's own order.
 
     Mirrors ``cpn_lint.engine._run``: decode and parse, the relevance test,
@@ -163,56 +163,72 @@ def task_rules(ns: argparse.Namespace) -> dict[str, Any]:
     model answers most questions lazily and memoises them, so a rule's time
     includes the answers it is the first to ask for.
     """
-    from cpn_lint import engine
-    from cpn_lint.model import FileModel
-    from cpn_lint.registry import load_rules
 
-    options = _options()
-    rules = [
-        cls for code, cls in load_rules().items() if code != engine.INTERNAL_ERROR and options.wants(code, cls.default)
-    ]
-    relevant: re.Pattern[bytes] | None = getattr(engine, "_RELEVANT", None)
-    files, _ = _parseable(_load(ns.spec))
-    rule_s = {cls.code: 0.0 for cls in rules}
-    errors: Counter[str] = Counter()
-    stages = {"decode_parse": 0.0, "model": 0.0}
-    skipped = structural_files = 0
-    structural_s = 0.0
-    clock = time.perf_counter
-    for rel, data in files:
+    def __init__(self) -> None:
+        from cpn_lint import engine
+        from cpn_lint.registry import load_rules
+
+        options = _options()
+        self._engine = engine
+        self._rules = [
+            cls for code, cls in load_rules().items()
+            if code != engine.INTERNAL_ERROR and options.wants(code, cls.default)
+        ]
+        self._relevant: re.Pattern[bytes] | None = getattr(engine, "_RELEVANT", None)
+        self.stages = {"decode_parse": 0.0, "model": 0.0}
+        self.rules = {cls.code: 0.0 for cls in self._rules}
+        self.errors: Counter[str] = Counter()
+        self.skipped = self.structural_files = 0
+        self.structural_s = 0.0
+
+    def add(self, name: str, source: bytes | str) -> None:
+        from cpn_lint.model import FileModel
+
+        clock = time.perf_counter
         t0 = clock()
-        text = engine.decode_source(data)
-        tree = engine.parse(text, rel)
-        stages["decode_parse"] += clock() - t0
-        if relevant is not None and not relevant.search(text.encode("utf-8", "surrogatepass")):
-            skipped += 1
-            continue
+        text = self._engine.decode_source(source) if isinstance(source, bytes) else source
+        tree = self._engine.parse(text, name)
+        self.stages["decode_parse"] += clock() - t0
+        if self._relevant is not None and not self._relevant.search(text.encode("utf-8", "surrogatepass")):
+            self.skipped += 1
+            return
         t0 = clock()
-        model = FileModel(tree, text, rel)
-        stages["model"] += clock() - t0
-        for cls in rules:
+        model = FileModel(tree, text, name)
+        self.stages["model"] += clock() - t0
+        for cls in self._rules:
             t0 = clock()
             try:
                 list(cls().check(model))
             except Exception:  # the engine contains these as CPN000; count them
-                errors[cls.code] += 1
-            rule_s[cls.code] += clock() - t0
+                self.errors[cls.code] += 1
+            self.rules[cls.code] += clock() - t0
         structural = model.__dict__.get("structural")
         if structural is not None and getattr(structural, "_root", None) is not None:
             # The first rule to use ast-grep paid for its parse; time one more to say how much.
             from ast_grep_py import SgRoot
 
-            structural_files += 1
+            self.structural_files += 1
             t0 = clock()
             SgRoot(text, "python").root()
-            structural_s += clock() - t0
+            self.structural_s += clock() - t0
+
+    def parts(self) -> dict[str, float]:
+        """Seconds per part: the two stages, then one entry per rule code."""
+        return {"decode_parse": self.stages["decode_parse"], "model": self.stages["model"], **self.rules}
+
+
+def task_rules(ns: argparse.Namespace) -> dict[str, Any]:
+    files, _ = _parseable(_load(ns.spec))
+    timer = StageTimer()
+    for rel, data in files:
+        timer.add(rel, data)
     return {
         "files": len(files),
-        "skipped_irrelevant": skipped,
-        "stages_s": stages,
-        "rules_s": rule_s,
-        "rule_errors": dict(errors),
-        "ast_grep_parse": {"files": structural_files, "estimated_s": structural_s},
+        "skipped_irrelevant": timer.skipped,
+        "stages_s": timer.stages,
+        "rules_s": timer.rules,
+        "rule_errors": dict(timer.errors),
+        "ast_grep_parse": {"files": timer.structural_files, "estimated_s": timer.structural_s},
     }
 
 
@@ -341,6 +357,7 @@ def task_scaling(ns: argparse.Namespace) -> dict[str, Any]:
             paused_us[size].append(per_line(lambda: analyze_source(src, name, options), size, pause_gc=True))
     return {
         "seed": ns.seed,
+        "parts_gc_paused": _parts_growth(sources, lines, copies, sizes[0], sizes[-1]),
         "sizes": [
             {"target_lines": size, "lines": lines[size], "copies_per_sample": copies[size], "findings": findings[size],
              "engine_us_per_line": engine_us[size], "engine_gc_paused_us_per_line": paused_us[size],
@@ -348,6 +365,31 @@ def task_scaling(ns: argparse.Namespace) -> dict[str, Any]:
             for size in sizes
         ],
     }
+
+
+def _parts_growth(sources: dict[int, str], lines: dict[int, int], copies: dict[int, int],
+                  small: int, large: int) -> list[dict[str, Any]]:
+    """Per-line time of each engine part at the smallest and the largest size,
+    with the collector paused: a part whose time per line grows with the file
+    scans something quadratically."""
+    per_line: dict[int, dict[str, float]] = {}
+    for size in (small, large):
+        timer = StageTimer()
+        gc.collect()
+        gc.disable()
+        try:
+            for _ in range(copies[size]):
+                timer.add(f"synthetic_{size}.py", sources[size])
+        finally:
+            gc.enable()
+        work = copies[size] * lines[size]
+        per_line[size] = {part: seconds / work * 1e6 for part, seconds in timer.parts().items()}
+    rows = []
+    for part, small_us in per_line[small].items():
+        large_us = per_line[large][part]
+        rows.append({"part": part, "small_us_per_line": small_us, "large_us_per_line": large_us,
+                     "growth": large_us / small_us if small_us > 0 else None})
+    return rows
 
 
 # --------------------------------------------------------- engine memory

@@ -254,7 +254,9 @@ def test_harness_smoke_run_in_process_measures(tmp_path: Path, capsys: pytest.Ca
     scaling = result["measures"]["scaling"]
     assert [row["target_lines"] for row in scaling["sizes"]] == [50, 200]
     assert all(row["lines"] >= row["target_lines"] for row in scaling["sizes"])
-    assert scaling["ratio"] > 0 and scaling["status"] in ("PASS", "FAIL")
+    assert scaling["ratio"] > 0 and scaling["gc_paused_ratio"] > 0 and scaling["status"] in ("PASS", "FAIL")
+    parts = {p["part"] for p in scaling["parts_gc_paused"]}
+    assert {"decode_parse", "model", "CPN101", "CPN102"} <= parts
 
     out = capsys.readouterr().out
     assert "engine time / ast.parse" in out and "scaling (per line)" in out
