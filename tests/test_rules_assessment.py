@@ -176,6 +176,11 @@ def test_stencil_offsets(expr: str, loud: bool) -> None:
     assert (("CPN005" in {c for _, c in _at(source)})) is loud
 
 
+def test_columns_and_rows_are_not_shifted_slices() -> None:
+    source = "import numpy as np\nz = np.ones((8, 3))\nd = z[:, 0] - z[:, 1]\ne = z[0, 1:] - z[0, :-1]\n"
+    assert [line for line, code in _at(source) if code == "CPN005"] == [4]
+
+
 def test_stencil_message_names_slices_arrays_and_shift() -> None:
     (finding,) = _findings(
         """
@@ -205,6 +210,19 @@ def test_out_keyword_must_name_an_existing_device_buffer() -> None:
         np.sqrt(a, out=(r,))
     """
     assert [line for line, code in _at(source) if code == "CPN006"] == [7, 11]
+
+
+def test_out_parameter_counts_when_every_caller_passes_one() -> None:
+    source = """
+        import numpy as np
+        def scale(x: np.ndarray, out):
+            np.multiply(x, 2.0, out=out)
+        def total(x: np.ndarray, out=None):
+            return np.sum(x, axis=0, out=out)
+        def accumulate(x: np.ndarray, *, out):
+            np.add.reduceat(x, [0, 2], out=out)
+    """
+    assert [line for line, code in _at(source) if code == "CPN006"] == [4]
 
 
 def test_swaps_and_rotations_of_arrays_in_loops() -> None:
@@ -247,6 +265,63 @@ def test_what_counts_as_a_boolean_mask(setup: str, index: str, loud: bool) -> No
 def test_mask_on_one_axis_with_slices_elsewhere_counts() -> None:
     source = "import numpy as np\ng = np.ones((8, 8))\nrows = g[:, 0] > 0.5\nsub = g[rows, :]\nbad = g[rows, rows]\n"
     assert [line for line, code in _at(source) if code == "CPN007"] == [4]
+
+
+def test_writes_through_flat_and_constant_where_are_not_what_scales() -> None:
+    source = """
+        import numpy as np
+        a = np.ones(8)
+        m = a > 0.5
+        a.flat[m] = 0.0
+        np.copyto(a, 2.0, where=True)
+        np.copyto(a, 2.0, where=m)
+    """
+    assert _at(source, {"CPN004", "CPN007"}) == [(7, "CPN004")]
+
+
+# ---------------------------------------------- what other rules report instead
+def test_statements_other_rules_report_are_not_quoted() -> None:
+    source = """
+        import numpy as np
+        from numpy.testing import assert_allclose
+        a = np.ones(8)
+        spread = np.std(a * 2.0)
+        b = np.kron(a, a) + 1.0
+        o = np.array([a * 2.0, "x"], dtype=object)
+        assert_allclose(np.sum(a * 2.0), 16.0)
+        np.testing.assert_array_equal(a + 1.0, a + 1.0)
+    """
+    assert _at(source, SCALES) == []
+
+
+def test_self_products_and_inner_products_are_zero_d() -> None:
+    source = """
+        import numpy as np
+        f = np.ones(8)
+        g = np.ones(8)
+        cost = 0.5 * np.dot(f, f)
+        rho = np.inner(f, g)
+        sq = f @ f
+        ratio = cost / rho + sq
+        M = np.ones((4, 4))
+        P = np.dot(M, g[:4])
+        Q = P * 2.0
+    """
+    assert [line for line, code in _at(source) if code == "CPN001"] == [11]
+
+
+def test_parameters_known_only_from_ufunc_calls_are_not_arrays_enough() -> None:
+    source = """
+        import numpy as np
+        def entry(l1, l2, t12):
+            if l1 == l2:
+                return t12 / l1
+            return t12 * (np.log(l2) - np.log(l1)) / (l2 - l1)
+        def grid(x):
+            x = np.asarray(x)
+            return x * 2.0
+    """
+    assert _at(source, SCALES) == [(9, "CPN001")]
 
 
 # ------------------------------------------------------------------- SciPy

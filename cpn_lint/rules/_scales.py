@@ -17,8 +17,10 @@ What the pass guarantees, for every site it hands out:
   (``a[::2]``, CPN106), are never quoted as what works;
 * expressions that only feed a host sink are skipped: ``print``, f-strings,
   ``str``/``len``/``sorted``/builtin ``sum``/``max`` (CPN110), host libraries
-  (matplotlib, logging, SciPy, pandas, ...) and the host alias, and inside a
+  (matplotlib, logging, SciPy, pandas, ...) and the host alias, ``np.testing``,
+  APIs the bundled manifest marks as not implemented (CPN401), and inside a
   loop the scalar conversions ``float``/``int``/``bool``/``.item()`` (CPN104);
+  statements that build ``dtype=object`` arrays (CPN107) are skipped whole;
 * compound-statement headers (``if``/``while`` tests, ``for`` iterables) are
   not statements here: a reduction in a loop condition is CPN105's business.
 
@@ -34,8 +36,10 @@ from __future__ import annotations
 import ast
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ..manifest import bundled
 from ..model import IterKind, Kind
 from ..model.scopes import BindKind
 
@@ -98,9 +102,22 @@ _AXIS_POSITION = {"linalg.norm": 2}
 MATMUL_APIS = frozenset(
     {"matmul", "dot", "vdot", "inner", "outer", "einsum", "tensordot", "linalg.multi_dot", "linalg.matmul", "linalg.matrix_power"}
 )
-SCALAR_PRODUCTS = frozenset({"vdot"})  # always a 0-d result
+SCALAR_PRODUCTS = frozenset({"vdot", "inner"})  # 0-d for the vectors they are used on
+SELF_PRODUCTS = frozenset({"dot", "matmul"})  # np.dot(f, f): 0-d for vectors
+
+# Calls whose argument may as well be a number or a list.
+_WEAK_EVIDENCE = ELEMENTWISE_UFUNCS | {"asarray", "array", "asanyarray", "ascontiguousarray", "atleast_1d", "atleast_2d", "atleast_3d", "isscalar"}
+
+# NumPy sub-libraries cuPyNumeric does not provide (masked arrays, strings,
+# records, polynomials, matrix helpers): their values are not distributed.
+_OFF_DEVICE_NAMESPACES = frozenset({"ma", "char", "strings", "rec", "polynomial", "matlib", "emath", "lib"})
 
 CONDITIONAL_APIS = frozenset({"where", "select", "choose", "putmask", "place", "copyto"})
+
+# Calls whose out= is a reused buffer worth quoting: ufuncs, reductions,
+# products and a few copies (not ufunc methods like np.add.reduceat).
+OUT_APIS = ELEMENTWISE_UFUNCS | REDUCTIONS | MATMUL_APIS | {"cumsum", "cumprod", "take", "copyto"}
+OUT_METHODS = REDUCTION_METHODS | ELEMENTWISE_METHODS | {"dot", "take", "cumsum", "cumprod", "round"}
 
 # Calls that allocate a fresh array: passing one as out= is not reuse.
 ALLOCATIONS = frozenset(
@@ -131,7 +148,9 @@ _HOST_LIBRARIES = frozenset(
         "mpi4py", "h5py", "json", "pickle", "csv", "pyarrow", "xarray", "zarr",
     }
 )
-# Device-numpy calls that are I/O or formatting, not compute.
+# Device-numpy calls that are I/O or formatting, not compute (and anything
+# under np.testing, which compares on the host, and whatever the manifest
+# says cuPyNumeric does not implement: CPN401 reports those).
 _DEVICE_IO = frozenset({"save", "savez", "savez_compressed", "savetxt", "array2string", "array_repr", "array_str", "tofile"})
 
 _ELEMENT_LOOPS = (IterKind.RANGE, IterKind.INDEX_PRODUCT, IterKind.ARRAY)
@@ -190,9 +209,10 @@ class ScalesAnalysis:
     def __init__(self, model: FileModel) -> None:
         self.model = model
         self._sites: dict[str, list[Site]] = {code: [] for code in SCALES_CODES}
-        self._scalar_memo: dict[int, bool] = {}
+        self._partial_memo: dict[int, bool] = {}
         self._bool_memo: dict[int, bool] = {}
         self._api_memo: dict[int, str | None] = {}
+        self._sinks: set[int] = set()  # host-sink calls met by the statement walk
         self._elementwise_memo: dict[int, bool] = {}
         if not model.uses_numpy():
             return
@@ -214,7 +234,7 @@ class ScalesAnalysis:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             return []  # docstrings
         nodes = self._candidates(stmt)
-        if self._is_per_element(stmt, nodes) or self._has_stepped_slice(nodes):
+        if self._is_per_element(stmt, nodes) or self._has_stepped_slice(nodes) or self._makes_objects(nodes):
             return []
         evidence = self._array_results(nodes)
         found: dict[str, Site] = {}
@@ -229,7 +249,7 @@ class ScalesAnalysis:
                 self._match_call(node, evidence, claim)
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
                 operands = [x for x in (node.left, node.right) if self._is_array(x, evidence)]
-                if operands:
+                if operands and not any(id(x) in self._sinks for x in (node.left, node.right)):
                     claim("CPN003", node, operands=operands)
             elif isinstance(node, ast.Subscript):
                 mask = self._boolean_index(node)
@@ -274,6 +294,8 @@ class ScalesAnalysis:
         receiver_is_array = method is not None and self._is_array(func.value, evidence)  # type: ignore[union-attr]
         if api is None and not receiver_is_array:
             return
+        if not _implemented(f"numpy.{api}" if api is not None else f"numpy.ndarray.{method}"):
+            return  # CPN401's business, never what works
         if api in REDUCTIONS:
             target = _argument(call, 0, "a", "x")
             if target is not None and self._is_array(target, evidence):
@@ -291,7 +313,7 @@ class ScalesAnalysis:
             leaves = [leaf for expr in conditional for leaf in self._array_leaves(expr, evidence)]
             claim("CPN004", call, operands=leaves or conditional)
         out = _keyword(call, "out")
-        if out is not None and self._reuses_buffer(out):
+        if out is not None and (api in OUT_APIS or method in OUT_METHODS) and self._reuses_buffer(out):
             claim("CPN006", call, out=out)
 
     def _conditional_operands(self, call: ast.Call, api: str | None, evidence: dict[int, bool]) -> list[ast.expr]:
@@ -306,7 +328,8 @@ class ScalesAnalysis:
         if api in ("putmask", "place"):
             return args[:1] if args and self._is_array(args[0], evidence) else []
         if api == "copyto" or (api in ELEMENTWISE_UFUNCS and api not in ("clip",)):
-            if _keyword(call, "where") is not None:
+            where = _keyword(call, "where")
+            if where is not None and not isinstance(where, ast.Constant):  # where=True selects nothing
                 return [a for a in args[:2] if self._is_array(a, evidence)]
         return []
 
@@ -317,13 +340,33 @@ class ScalesAnalysis:
         if not buffers:
             return False
         for buffer in buffers:
-            if isinstance(buffer, ast.Constant):
-                return False
-            if isinstance(buffer, ast.Call) and self._api(buffer) in ALLOCATIONS:
-                return False
-            if model.kind(buffer) in (Kind.HOST, Kind.CUPY, Kind.NOT, Kind.SCALAR):
+            if isinstance(buffer, ast.Call):
+                return False  # a fresh allocation (or a call's result) per call
+            if model.kind(buffer) is Kind.DEVICE:
+                continue
+            if not (isinstance(buffer, ast.Name) and self._required_parameter(buffer)):
                 return False
         return True
+
+    def _required_parameter(self, name: ast.Name) -> bool:
+        """``def step(u, out): np.add(u, 1.0, out=out)``: a parameter with no
+        default is a buffer every caller passes; ``out=None`` defaults mark the
+        NumPy-style pass-through that usually allocates."""
+        bindings = self.model.reaching_bindings(name)
+        if len(bindings) != 1 or bindings[0].kind is not BindKind.PARAM:
+            return False
+        function = bindings[0].scope.node
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        args = function.args
+        positional = list(args.posonlyargs) + list(args.args)
+        defaults: dict[str, ast.expr | None] = {}
+        for arg, default in zip(positional[len(positional) - len(args.defaults):], args.defaults):
+            defaults[arg.arg] = default
+        for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+            if default is not None:
+                defaults[arg.arg] = default
+        return name.id not in defaults and name.id in {a.arg for a in positional + list(args.kwonlyargs)}
 
     # -------------------------------------------------------- double buffer
     def _swapped_buffers(self, stmt: ast.Assign) -> list[ast.expr]:
@@ -401,8 +444,8 @@ class ScalesAnalysis:
                 index = self.model.const_int(part)
                 if index is None or index < 0:
                     return None
-                shift.append(index)  # a fixed plane: one element wide
-                extent.append(1)
+                shift.append(0)  # a fixed plane: views compare only at the same one
+                extent.append(("at", index))
         if not has_slice:
             return None
         return View(sub, array, tuple(shift), tuple(extent))
@@ -437,6 +480,8 @@ class ScalesAnalysis:
         model = self.model
         if model.kind(sub.value) is not Kind.DEVICE:
             return None
+        if isinstance(sub.value, ast.Attribute) and sub.value.attr == "flat":
+            return None  # .flat is a copy in cuPyNumeric: writes through it are lost (CPN205)
         index = sub.slice
         parts = list(index.elts) if isinstance(index, ast.Tuple) else [index]
         masks = [p for p in parts if self._is_boolean_array(p, 0)]
@@ -500,9 +545,15 @@ class ScalesAnalysis:
         operators long costs one pass.
         """
         evidence: dict[int, bool] = {}
+        sinks = self._sinks
         for node in reversed(nodes):
             if self._is_elementwise(node):
-                evidence[id(node)] = any(self._is_array(x, evidence) for x in self._operands(node))
+                operands = self._operands(node)
+                # an operand from a host library (a SciPy sparse matrix, a
+                # plot handle) makes the operation that library's business
+                evidence[id(node)] = not any(id(x) in sinks for x in operands) and any(
+                    self._is_array(x, evidence) for x in operands
+                )
         return evidence
 
     def _api(self, call: ast.Call) -> str | None:
@@ -556,7 +607,7 @@ class ScalesAnalysis:
             return known
         if not isinstance(expr, ast.expr) or self.model.kind(expr) is not Kind.DEVICE:
             return False
-        return not self._is_scalar_like(expr, 0)
+        return not self._is_not_whole_array(expr, 0)
 
     def _has_array_operand(self, expr: ast.expr) -> bool:
         return any(self._is_array(leaf, {}) for leaf in _leaves(self, expr))
@@ -564,56 +615,86 @@ class ScalesAnalysis:
     def _array_leaves(self, node: ast.AST, evidence: dict[int, bool]) -> list[ast.expr]:
         return [leaf for leaf in _leaves(self, node) if self._is_array(leaf, evidence)]
 
-    def _is_scalar_like(self, expr: ast.expr, depth: int) -> bool:
-        """A 0-d reduction result or a single element: arithmetic on it is not
-        whole-array work (``total / n`` after ``total = np.sum(a)``)."""
+    def _is_not_whole_array(self, expr: ast.expr, depth: int) -> bool:
+        """A device value that is not a distributed array of many elements: a
+        0-d reduction result (``total / n`` after ``total = np.sum(a)``), a
+        self-product (``np.dot(f, f)``), a single element (``a[0]``), or a
+        value of a NumPy sub-library cuPyNumeric does not provide (``np.ma``).
+        Arithmetic on these is not what the report quotes as scaling."""
         if depth > _MAX_DEPTH:
             return False
         key = id(expr)
-        cached = self._scalar_memo.get(key)
+        cached = self._partial_memo.get(key)
         if cached is not None:
             return cached
-        self._scalar_memo[key] = False
-        result = self._scalar_like(expr, depth)
-        self._scalar_memo[key] = result
+        # A binding that reaches itself (p = (p + q) / 2 in a loop) is
+        # decided by the bindings that do not: neutral while in progress.
+        self._partial_memo[key] = True
+        result = self._not_whole_array(expr, depth)
+        self._partial_memo[key] = result
         return result
 
-    def _scalar_like(self, expr: ast.expr, depth: int) -> bool:
+    def _not_whole_array(self, expr: ast.expr, depth: int) -> bool:
         model = self.model
         if isinstance(expr, ast.Call):
             api = self._api(expr)
             func = expr.func
+            if api is not None and "." in api and api.partition(".")[0] in _OFF_DEVICE_NAMESPACES:
+                return True
             if api in REDUCTIONS:
                 return _axis_text(model, expr, api) == ""
             if api in SCALAR_PRODUCTS:
                 return True
+            if api in SELF_PRODUCTS:
+                return len(expr.args) == 2 and _same_array(expr.args[0], expr.args[1])
             if api in ELEMENTWISE_UFUNCS:
-                return self._all_device_leaves_scalar(expr, depth)
-            if api is None and isinstance(func, ast.Attribute) and func.attr in REDUCTION_METHODS:
-                return model.is_array(func.value) and _axis_text(model, expr, None) == ""
+                return self._all_device_leaves_partial(expr, depth)
+            if api is None and isinstance(func, ast.Attribute):
+                if func.attr in REDUCTION_METHODS:
+                    return model.is_array(func.value) and _axis_text(model, expr, None) == ""
+                if func.attr == "dot" and len(expr.args) == 1:
+                    return _same_array(func.value, expr.args[0])
+                return model.is_array(func.value) and self._is_not_whole_array(func.value, depth + 1)
             return False
         if isinstance(expr, ast.Subscript):
-            return _is_element_index(model, expr)
+            return _is_element_index(model, expr) or self._is_not_whole_array(expr.value, depth + 1)
         if isinstance(expr, ast.Name):
             bindings = model.reaching_bindings(expr)
-            return bool(bindings) and all(self._binding_is_scalar(b, depth) for b in bindings)
+            return bool(bindings) and all(self._binding_not_whole_array(b, depth) for b in bindings)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.MatMult):
+            return _same_array(expr.left, expr.right)
         if isinstance(expr, (ast.BinOp, ast.UnaryOp, ast.Compare)):
-            return self._all_device_leaves_scalar(expr, depth)
+            return self._all_device_leaves_partial(expr, depth)
         if isinstance(expr, ast.Attribute) and expr.attr in ("T", "real", "imag"):
-            return self._is_scalar_like(expr.value, depth + 1)
+            return self._is_not_whole_array(expr.value, depth + 1)
         return False
 
-    def _binding_is_scalar(self, binding: Any, depth: int) -> bool:
+    def _binding_not_whole_array(self, binding: Any, depth: int) -> bool:
         value = binding.value
+        if binding.kind is BindKind.PARAM:
+            return self._weak_parameter(binding)
         if binding.kind not in (BindKind.VALUE, BindKind.AUG) or value is None:
             return False
         if self.model.kind(value) in (Kind.SCALAR, Kind.NOT):
             return True
-        return self._is_scalar_like(value, depth + 1)
+        return self._is_not_whole_array(value, depth + 1)
 
-    def _all_device_leaves_scalar(self, expr: ast.AST, depth: int) -> bool:
-        device = [leaf for leaf in _leaves(self, expr) if self.model.kind(leaf) is Kind.DEVICE]
-        return bool(device) and all(self._is_scalar_like(leaf, depth + 1) for leaf in device)
+    def _weak_parameter(self, binding: Any) -> bool:
+        """A parameter the model takes for an array only because it is passed
+        to a ufunc or a converter (``np.log(l1)``, ``np.asarray(x)``), which
+        accept Python numbers and lists just as well: not enough to quote
+        arithmetic on it as whole-array work."""
+        if binding.value is not None:
+            return False  # annotated
+        scope = binding.scope
+        if binding.name in scope.array_evidence:
+            return False  # indexed with a tuple, or its .shape/.ndim/.T read
+        call = scope.array_evidence.get("\0call:" + binding.name)
+        return isinstance(call, ast.Call) and self._api(call) in _WEAK_EVIDENCE
+
+    def _all_device_leaves_partial(self, expr: ast.AST, depth: int) -> bool:
+        device = [leaf for leaf in _leaves(self, expr) if leaf is not expr and self.model.kind(leaf) is Kind.DEVICE]
+        return bool(device) and all(self._is_not_whole_array(leaf, depth + 1) for leaf in device)
 
     # -------------------------------------------------------------- candidates
     def _candidates(self, stmt: ast.stmt) -> list[ast.AST]:
@@ -630,6 +711,7 @@ class ScalesAnalysis:
                 continue
             if isinstance(node, ast.expr):
                 if kind is ast.Call and self._is_host_sink(node):  # type: ignore[arg-type]
+                    self._sinks.add(id(node))
                     continue
                 found.append(node)
             stack.extend(_children(node)[::-1])
@@ -648,6 +730,8 @@ class ScalesAnalysis:
                 return True
             if func.attr in _SYNC_METHODS_IN_LOOP and model.in_loop(call):
                 return True
+            if not _implemented(f"numpy.ndarray.{func.attr}") and model.kind(func.value) is Kind.DEVICE:
+                return True  # a method cuPyNumeric lacks (CPN401)
         qual = model.qualname(func)
         head, _, tail = (qual or "").partition(".")
         device = model.device_root
@@ -656,7 +740,9 @@ class ScalesAnalysis:
             return True
         if head == "numpy" and device == "cupynumeric":
             return True  # the host alias
-        return head == device and tail in _DEVICE_IO
+        if head != device or not tail:
+            return False
+        return tail in _DEVICE_IO or tail.startswith("testing.") or not _implemented(f"numpy.{tail}")
 
     # ------------------------------------------------------------ exclusions
     def _is_per_element(self, stmt: ast.stmt, nodes: list[ast.AST]) -> bool:
@@ -686,6 +772,15 @@ class ScalesAnalysis:
             used = {n.id for n in nodes if isinstance(n, ast.Name)}
             if element_vars & used:
                 return True
+        return False
+
+    def _makes_objects(self, nodes: list[ast.AST]) -> bool:
+        """A ``dtype=object`` array in the statement (CPN107)."""
+        for node in nodes:
+            if isinstance(node, ast.Call):
+                dtype = _keyword(node, "dtype")
+                if dtype is not None and _is_object_dtype(self.model, dtype):
+                    return True
         return False
 
     def _has_stepped_slice(self, nodes: list[ast.AST]) -> bool:
@@ -793,6 +888,12 @@ def _chain_text(expr: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
+def _same_array(a: ast.expr, b: ast.expr) -> bool:
+    """``x`` and ``x`` (or ``self.x`` twice): the same array on both sides."""
+    first = _chain_text(a)
+    return first is not None and first == _chain_text(b)
+
+
 def _literal_int(expr: ast.expr) -> int | None:
     if isinstance(expr, ast.Constant) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
         return expr.value
@@ -832,6 +933,22 @@ def _is_element_index(model: FileModel, sub: ast.Subscript) -> bool:
         if model.kind(part) is Kind.DEVICE:
             return False  # a mask or an index array
     return True
+
+
+def _is_object_dtype(model: FileModel, dtype: ast.expr) -> bool:
+    if isinstance(dtype, ast.Name) and dtype.id == "object" and model.lookup(dtype) is None:
+        return True
+    if isinstance(dtype, ast.Constant) and dtype.value in ("O", "object", "|O"):
+        return True
+    return isinstance(dtype, ast.Attribute) and model.array_api(dtype) == "object_"
+
+
+@lru_cache(maxsize=4096)
+def _implemented(name: str) -> bool:
+    """False when the bundled API manifest lists ``name`` as not implemented
+    in cuPyNumeric; APIs it does not list count as implemented."""
+    entry = bundled().lookup(name)
+    return entry is None or entry.status.implemented
 
 
 def _is_bool_dtype(model: FileModel, dtype: ast.expr | None) -> bool:

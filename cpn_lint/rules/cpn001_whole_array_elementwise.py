@@ -47,12 +47,16 @@ class WholeArrayElementwise(Rule):
     * Arrays that are tiny at run time are reported like large ones; the
       verdict's Gate 2 weighs sizes.
     * Not reported: arithmetic on Python numbers, lists, host-alias arrays
-      (`onp` beside cuPyNumeric), on 0-d reduction results (`total / n`) or on
-      single elements (`a[0] + a[1]`); statements inside element loops that
-      index with the loop variable (CPN101) or use the items of a loop over
-      an array (CPN103); statements with a stepped slice (CPN106); and
-      expressions that only feed `print`, f-strings, plots, SciPy or a
-      conversion to a Python number inside a loop.
+      (`onp` beside cuPyNumeric), masked arrays (`np.ma`), 0-d results
+      (`total / n` after a full reduction, `np.dot(f, f)`, `np.inner`) or
+      single elements (`a[0] + a[1]`); parameters the code shows to be arrays
+      only by passing them to a ufunc (`np.log(x)` also takes a number);
+      statements inside element loops that index with the loop variable
+      (CPN101) or use the items of a loop over an array (CPN103); statements
+      with a stepped slice (CPN106) or a `dtype=object` array (CPN107); and
+      expressions that only feed `print`, f-strings, plots, `np.testing`,
+      SciPy, an API cuPyNumeric lacks (CPN401) or, inside a loop, a
+      conversion to a Python number (CPN104).
     """
 
     code = "CPN001"

@@ -44,7 +44,8 @@ class ArrayReduction(Rule):
 
     ## Known false alarms
     * `np.std` and `ndarray.std` are not reported: cuPyNumeric 26.6.1 does not
-      implement them (CPN401). `np.median` and percentiles sort rather than
+      implement them (CPN401); nor is any reduction the bundled API manifest
+      marks as not implemented. `np.median` and percentiles sort rather than
       reduce and are not reported either.
     * Reductions of lists, of host-alias arrays, of single elements, inside
       element loops (`np.sum(a[i])` in `for i in range(n)`) or inside a loop

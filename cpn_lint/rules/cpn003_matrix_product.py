@@ -41,9 +41,11 @@ class MatrixProduct(Rule):
     ## Known false alarms
     * Products of small matrices are reported like large ones; the verdict's
       Gate 2 weighs sizes.
-    * Products of lists, of host-alias arrays or of single elements, and
-      products inside element loops that index with the loop variable, are
-      not reported.
+    * Products of lists, of host-alias arrays or of single elements,
+      products with a SciPy operand (`A @ sparse_matrix`), and products inside
+      element loops that index with the loop variable, are not reported.
+    * `np.dot(f, f)` of two vectors is a dot product, not a matrix product;
+      it is reported here all the same (it is a distributed reduction).
     """
 
     code = "CPN003"

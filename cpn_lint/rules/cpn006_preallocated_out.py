@@ -47,7 +47,10 @@ class PreallocatedOut(Rule):
 
     ## Known false alarms
     * `out=None` and `out=np.empty_like(a)` (a fresh allocation per call) are
-      not reuse and are not reported; nor is an `out=` host-alias or CuPy array.
+      not reuse and are not reported; nor is an `out=` host-alias or CuPy
+      array, nor a parameter with a default (`def f(x, out=None)`, NumPy's
+      pass-through style). A parameter without a default counts: every caller
+      hands over its buffer.
     * The positional form (`np.add(a, b, c)`) is not recognised.
     * A swap of plain names outside any loop is taken for a one-off
       reordering and is not reported; a swap of attributes
@@ -68,6 +71,7 @@ class PreallocatedOut(Rule):
         Valid("import numpy as np\nx, y = 1, 2\nfor i in range(3):\n    x, y = y, x\n"),
         Valid("import numpy as np\ndef order(a: np.ndarray, b: np.ndarray):\n    if a.size < b.size:\n        a, b = b, a\n    return a, b\n"),
         Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.ones(8)\nonp.multiply(h, 2.0, out=h)\n"),
+        Valid("import numpy as np\ndef total(x: np.ndarray, out=None):\n    return np.sum(x, axis=0, out=out)\n"),
     )
     invalid = (
         Invalid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nres = np.empty(8)\nnp.add(a, b, out=res)\n", line=5, contains="'res'"),
@@ -78,6 +82,7 @@ class PreallocatedOut(Rule):
             contains="swaps",
         ),
         Invalid("import numpy as np\ndata = np.ones((4, 8))\nrow = np.zeros(8)\ndata.sum(axis=0, out=row)\n", line=4),
+        Invalid("import numpy as np\ndef forces(x: np.ndarray, k: float, out):\n    np.multiply(x, -k, out=out)\n    return out\n", line=3),
         Invalid(
             "import numpy as np\nA = np.ones((4, 4))\nB = np.ones((4, 4))\nC = np.empty((4, 4))\n"
             "for k in range(3):\n    np.matmul(A, B, out=C)\n",

@@ -46,7 +46,8 @@ class BooleanMaskIndexing(Rule):
       and is not reported; neither is a mask whose origin the code does not
       show (a parameter, an element of a list).
     * Masked subscripts inside element loops that index with the loop
-      variable are not reported.
+      variable are not reported, nor are writes through `a.flat[mask]`:
+      `.flat` is a copy in cuPyNumeric, so the write never reaches `a`.
     """
 
     code = "CPN007"

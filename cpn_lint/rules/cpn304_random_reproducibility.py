@@ -101,7 +101,10 @@ class RandomReproducibility(Rule):
         if "random" not in model.source:
             return
         streams: dict[str, _Stream] = {}
-        for call in model.nodes(ast.Call):
+        # Source order, a call nested in another first: default_rng(0) before
+        # default_rng(0).normal(...).
+        calls = sorted(model.nodes(ast.Call), key=lambda c: (c.lineno, c.col_offset, c.end_lineno or 0, c.end_col_offset or 0))
+        for call in calls:
             if not _maybe_random(model, call.func):
                 continue
             found = self._classify(model, call)
@@ -144,7 +147,9 @@ class RandomReproducibility(Rule):
         if api is None and isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR:
             origin = _device_generator(model, func.value, 0)
             if origin or (origin is None and model.device_root == "numpy"):
-                return _OBJECT_STREAM, written, None
+                receiver = func.value
+                named = isinstance(receiver, (ast.Name, ast.Attribute))
+                return _OBJECT_STREAM, written if named else f"Generator.{func.attr}", None
         return None
 
 
