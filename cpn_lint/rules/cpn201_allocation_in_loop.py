@@ -107,8 +107,9 @@ class AllocationInLoop(Rule):
     When the loop computes a new state from the old one, keep two buffers
     and swap them (`u, un = un, u`) after writing the new state with `out=`.
     For random numbers, draw every iteration's values in one call before the
-    loop (`noise = rng.standard_normal((steps, n))`, then `noise[step]`) or
-    refill one buffer (`rng.standard_normal(out=buf)`).
+    loop (`noise = rng.normal(size=(steps, n))`, then `noise[step]`); for
+    uniform numbers `rng.random(out=buf)` refills one buffer (the only
+    generator method with `out=` in cuPyNumeric 26.6.1).
 
     ## Known false alarms
     * Not reported: allocations made before the loop; shapes that depend on
@@ -161,7 +162,7 @@ class AllocationInLoop(Rule):
         # the random draw has no size (one number) or is written into a buffer
         Valid(
             "import numpy as np\nrng = np.random.default_rng(0)\nbuf = np.empty(100)\nfor t in range(100):\n"
-            "    jitter = rng.normal()\n    rng.standard_normal(out=buf)\n"
+            "    jitter = rng.normal()\n    rng.random(out=buf)\n"
         ),
     )
     invalid = (
@@ -334,6 +335,6 @@ def _fix(model: FileModel, allocation: _Allocation, target: str | None) -> str:
             f"or keep two buffers and swap them ({source}, {target} = {target}, {source})"
         )
     if allocation.kind == DRAW:
-        return "draw every iteration's numbers in one call before the loop, or refill one buffer with out="
+        return "draw every iteration's numbers in one call before the loop (size=(steps, ...)) and index them by step"
     name = f"'{target}'" if target else "it"
     return f"allocate {name} once before the loop and reuse it (out=, or swap two buffers)"
