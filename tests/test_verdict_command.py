@@ -461,3 +461,14 @@ def test_stale_manifest_warning_in_section_6(project, capsys, monkeypatch):
     monkeypatch.setattr(manifest, "staleness", lambda today=None: fresh)
     _, out, _ = verdict(capsys, "clean.py")
     assert "Warning" not in out.split("## 6. API support gaps")[1].split("## 7.")[0]
+
+
+def test_models_are_released_after_each_file(project):
+    from cpn_lint.engine import LintOptions
+    from cpn_lint.verdict.collect import assess_paths
+
+    (project / "v.py").write_text(VECTORIZE)
+    (unit,) = assess_paths(["v.py"], LintOptions(assessment=True))
+    assert unit.result.model is None  # a large tree must not keep every model alive
+    assert unit.uses_numpy and "numpy" in unit.imported_roots
+    assert unit.quote(3) == "f = np.vectorize(lambda v: v + 1)"

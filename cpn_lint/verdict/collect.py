@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from ..engine import FileResult, LintOptions, analyze_source
+from .gates import SizeEvidence
+from .sizes import hot_path_sizes
 
 SKIPPED_DIRS = frozenset({
     "__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env",
@@ -50,8 +52,25 @@ class Unit:
     cells: list[tuple[int, int]] | None = None  # notebook: combined line -> (cell, line in cell)
     errors: list[str] = field(default_factory=list)  # one-line input problems
     line_count: int | None = None
-    # quoted lines when there is no model (flake8 input): line -> text
+    # quoted lines when there is no source (flake8 input): line -> text
     quotes: dict[int, str] = field(default_factory=dict)
+    # What the report needs from the semantic model, kept so the model itself
+    # can be dropped after each file (a large tree would otherwise hold them all).
+    source_lines: list[str] | None = None
+    uses_numpy: bool | None = None  # None: unknown (no model), judged from findings
+    imported_roots: frozenset[str] = frozenset()
+    sizes: SizeEvidence = field(default_factory=SizeEvidence)
+
+    def summarise(self) -> "Unit":
+        """Keep the model's facts the report needs, then release the model."""
+        model = self.result.model
+        if model is not None:
+            self.source_lines = model.lines
+            self.uses_numpy = model.uses_numpy()
+            self.imported_roots = frozenset(model.imports.imported_roots())
+            self.sizes = hot_path_sizes(model, self.cite)
+            self.result.model = None
+        return self
 
     @property
     def is_notebook(self) -> bool:
@@ -74,8 +93,9 @@ class Unit:
     def raw_line(self, line: int) -> str:
         """The source line as written (no stripping), or "" if unknown."""
         model = self.result.model
-        if model is not None:
-            return model.lines[line - 1] if 1 <= line <= len(model.lines) else ""
+        lines = model.lines if model is not None else self.source_lines
+        if lines is not None:
+            return lines[line - 1] if 1 <= line <= len(lines) else ""
         return self.quotes.get(line, "").rstrip("\r\n")
 
     def quote(self, line: int) -> str:
@@ -158,7 +178,7 @@ def assess_paths(
     """Run the engine on every file; never raises on bad input."""
     units: list[Unit] = []
     for index, path in enumerate(files, start=1):
-        units.append(assess_file(path, options))
+        units.append(assess_file(path, options).summarise())
         if progress is not None:
             progress(index, len(files))
     return units

@@ -421,9 +421,8 @@ def _is_compute(unit: Unit) -> bool:
     """Does the file hold NumPy code (or out-of-scope work)? Without a model
     (flake8 input) a finding is the only evidence."""
     model = unit.result.model
-    if model is not None:
-        return model.uses_numpy() or bool(unit.result.findings)
-    return bool(unit.result.findings)
+    uses_numpy = model.uses_numpy() if model is not None else unit.uses_numpy
+    return bool(uses_numpy) or bool(unit.result.findings)
 
 
 def _infer_pattern(counts: Counter[str]) -> tuple[str | None, str]:
@@ -481,8 +480,8 @@ def _code_tier(blocks_codes: list[str], refactor: list[Item]) -> Verdict:
 def _touchpoints(units: Sequence[Unit], info: list[Item]) -> list[str]:
     roots: set[str] = set()
     for unit in units:
-        if unit.result.model is not None:
-            roots |= unit.result.model.imports.imported_roots()
+        model = unit.result.model
+        roots |= model.imports.imported_roots() if model is not None else unit.imported_roots
     seen = [label for root, label in HOST_LIBRARIES.items() if root in roots]
     scipy_sites = [i for i in info if i.code == "CPN301"]
     if scipy_sites:
@@ -734,7 +733,7 @@ def _pilot_file(units: Sequence[Unit]) -> tuple[str, int] | None:
                 scales += 1
             elif rule.category in (Category.BLOCKS, Category.REFACTOR, Category.SCOPE):
                 problems += 1
-        if not _is_compute(unit) or (scales == 0 and problems == 0 and unit.result.model is None):
+        if not _is_compute(unit):
             continue
         key = (problems, -scales, unit.path)
         if best is None or key < best:
