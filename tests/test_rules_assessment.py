@@ -14,7 +14,7 @@ import time
 import pytest
 
 from cpn_lint import lint_source
-from cpn_lint.model import FileModel
+from cpn_lint.model import FileModel, Kind
 from cpn_lint.registry import Category, Default, load_rules
 from cpn_lint.rules._info import broadcast, literal_shape
 from cpn_lint.rules._scales import SCALES_CODES
@@ -418,6 +418,16 @@ def test_random_numbers_are_one_note_per_stream() -> None:
     assert found[0].data["apis"] == ["np.random.seed", "np.random.rand", "np.random.randn"]
     assert found[1].data["seeds"] == ["7"] and found[1].data["lines"] == [5, 7, 8]
     assert "seed 7" in found[1].message
+
+
+def test_draws_from_a_host_alias_generator_are_not_device_arrays() -> None:
+    text = "import cupynumeric as np\nimport numpy as onp\nh = onp.random.default_rng(0).normal(size=8)\nd = np.random.default_rng(0).normal(size=8)\n"
+    tree = ast.parse(text)
+    model = FileModel(tree, text)
+    host, device = (stmt.value for stmt in tree.body[2:])  # type: ignore[attr-defined]
+    assert model.kind(host) is not Kind.DEVICE
+    assert model.kind(device) is Kind.DEVICE
+    assert _at(text.replace("normal(size=8)", "normal(size=8) * 2.0"), SCALES) == [(4, "CPN001")]
 
 
 def test_host_alias_generators_are_exempt() -> None:

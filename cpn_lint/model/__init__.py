@@ -662,7 +662,9 @@ class FileModel:
         device = self.device_root
         if head in DEVICE_ROOTS:
             if tail in GENERATOR_FUNCTIONS:
-                return Kind.GENERATOR
+                # The host alias's generator draws host arrays; what they are
+                # is not worth guessing (its draws are not device arrays).
+                return Kind.GENERATOR if head == device else Kind.UNKNOWN
             last = tail.rpartition(".")[2]
             if _is_internal_api(tail):
                 return Kind.UNKNOWN  # numpy's private helpers return anything
