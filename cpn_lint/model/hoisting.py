@@ -158,12 +158,12 @@ def _compute_facts(model: "FileModel", frame: LoopFrame) -> _LoopFacts:
             if key is not None:
                 stored.add(key)
     facts = _LoopFacts(rebound, mutated, stored, {})
-    facts.shape_stable = _shape_stable(model, frame, facts, by_name)
+    facts.shape_stable = _shape_stable(model, facts, by_name)
     return facts
 
 
 def _shape_stable(
-    model: "FileModel", frame: LoopFrame, facts: _LoopFacts, by_name: dict[tuple[int, str], list[Binding]]
+    model: "FileModel", facts: _LoopFacts, by_name: dict[tuple[int, str], list[Binding]]
 ) -> dict[int, set[str]]:
     """Names rebound in the loop only to arrays of their own shape.
 
@@ -177,7 +177,7 @@ def _shape_stable(
     while changed:
         changed = False
         for key in list(stable):
-            if not all(_keeps_shape(model, frame, facts, b, stable) for b in by_name[key]):
+            if not all(_keeps_shape(model, facts, b, stable) for b in by_name[key]):
                 stable.discard(key)
                 changed = True
     result: dict[int, set[str]] = {}
@@ -186,7 +186,9 @@ def _shape_stable(
     return result
 
 
-def _keeps_shape(model: "FileModel", frame: LoopFrame, facts: _LoopFacts, b: Binding, stable: set[tuple[int, str]]) -> bool:
+def _keeps_shape(model: "FileModel", facts: _LoopFacts, b: Binding, stable: set[tuple[int, str]]) -> bool:
+    """Does binding ``b`` (inside the loop) give its name an array of the
+    same shape as before, given the names in ``stable`` keep theirs?"""
     if b.kind is BindKind.AUG:
         target = b.node
         return isinstance(target, ast.Name) and model.kind(target) is Kind.DEVICE
