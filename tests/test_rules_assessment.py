@@ -117,6 +117,7 @@ def test_call_idioms_are_reported_at_the_first_call_statements_at_the_statement(
         "print(a * 2.0)\ntext = f'{np.mean(a) * 2.0}'\nn = len(a * 2.0)\nlst = list(a + 1.0)",
         "for k in range(20):\n    err = float(np.max(np.abs(a - 1.0)))\n    v = (a * 2.0).item()",
         "e = a[::2] * 2.0\nf = a[1::2] + a[::2]",  # strided: CPN106
+        "i = np.where(a > 0.5)\nj = np.nonzero(a * 2.0 > 1.0)\nk = (a > 0.5).nonzero()\nl = np.argwhere(g > 0)",
     ],
 )
 def test_quiet_bodies(body: str) -> None:
@@ -277,6 +278,18 @@ def test_writes_through_flat_and_constant_where_are_not_what_scales() -> None:
         np.copyto(a, 2.0, where=m)
     """
     assert _at(source, {"CPN004", "CPN007"}) == [(7, "CPN004")]
+
+
+def test_a_ufunc_where_mask_is_not_what_scales() -> None:
+    # cuPyNumeric 26.6.1 raises NotImplementedError for it
+    source = """
+        import numpy as np
+        a = np.ones(8)
+        c = np.zeros(8)
+        np.divide(a, a, out=c, where=a != 0.0)
+        d = np.add(a, 1.0, where=True) * 2.0
+    """
+    assert _at(source, SCALES) == [(6, "CPN001")]
 
 
 # ---------------------------------------------- what other rules report instead

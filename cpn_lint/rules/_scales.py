@@ -18,7 +18,9 @@ What the pass guarantees, for every site it hands out:
 * expressions that only feed a host sink are skipped: ``print``, f-strings,
   ``str``/``len``/``sorted``/builtin ``sum``/``max`` (CPN110), host libraries
   (matplotlib, logging, SciPy, pandas, ...) and the host alias, ``np.testing``,
-  APIs the bundled manifest marks as not implemented (CPN401), and inside a
+  APIs the bundled manifest marks as not implemented (CPN401), ufuncs
+  called with a ``where=`` mask (cuPyNumeric 26.6.1 raises), mask-to-index
+  calls (``np.nonzero``, one-argument ``np.where``), and inside a
   loop the scalar conversions ``float``/``int``/``bool``/``.item()`` (CPN104);
   statements that build ``dtype=object`` arrays (CPN107) are skipped whole;
 * compound-statement headers (``if``/``while`` tests, ``for`` iterables) are
@@ -148,6 +150,9 @@ _HOST_LIBRARIES = frozenset(
         "mpi4py", "h5py", "json", "pickle", "csv", "pyarrow", "xarray", "zarr",
     }
 )
+# Calls that turn a mask into index arrays (np.where with one argument too):
+# cuPyNumeric Doctor flags them as slow, so nothing feeding them is quoted.
+_INDEX_BUILDERS = frozenset({"nonzero", "argwhere", "flatnonzero"})
 # Device-numpy calls that are I/O or formatting, not compute (and anything
 # under np.testing, which compares on the host, and whatever the manifest
 # says cuPyNumeric does not implement: CPN401 reports those).
@@ -327,7 +332,7 @@ class ScalesAnalysis:
             return [a for a in candidates if self._is_array(a, evidence)]
         if api in ("putmask", "place"):
             return args[:1] if args and self._is_array(args[0], evidence) else []
-        if api == "copyto" or (api in ELEMENTWISE_UFUNCS and api not in ("clip",)):
+        if api == "copyto":
             where = _keyword(call, "where")
             if where is not None and not isinstance(where, ast.Constant):  # where=True selects nothing
                 return [a for a in args[:2] if self._is_array(a, evidence)]
@@ -730,6 +735,8 @@ class ScalesAnalysis:
                 return True
             if func.attr in _SYNC_METHODS_IN_LOOP and model.in_loop(call):
                 return True
+            if func.attr == "nonzero" and not call.args and model.kind(func.value) is Kind.DEVICE:
+                return True
             if not _implemented(f"numpy.ndarray.{func.attr}") and model.kind(func.value) is Kind.DEVICE:
                 return True  # a method cuPyNumeric lacks (CPN401)
         qual = model.qualname(func)
@@ -742,6 +749,10 @@ class ScalesAnalysis:
             return True  # the host alias
         if head != device or not tail:
             return False
+        if tail in ELEMENTWISE_UFUNCS and _masked_ufunc(call):
+            return True  # cuPyNumeric 26.6.1 raises on a ufunc's where= mask
+        if tail in _INDEX_BUILDERS or (tail == "where" and len(call.args) == 1):
+            return True  # index arrays from a mask: Doctor's "nonzero can be slow"
         return tail in _DEVICE_IO or tail.startswith("testing.") or not _implemented(f"numpy.{tail}")
 
     # ------------------------------------------------------------ exclusions
@@ -933,6 +944,12 @@ def _is_element_index(model: FileModel, sub: ast.Subscript) -> bool:
         if model.kind(part) is Kind.DEVICE:
             return False  # a mask or an index array
     return True
+
+
+def _masked_ufunc(call: ast.Call) -> bool:
+    """A ufunc call with a ``where=`` mask other than the literal ``True``."""
+    where = _keyword(call, "where")
+    return where is not None and not (isinstance(where, ast.Constant) and where.value is True)
 
 
 def _is_object_dtype(model: FileModel, dtype: ast.expr) -> bool:

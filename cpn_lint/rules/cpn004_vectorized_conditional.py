@@ -14,10 +14,9 @@ class VectorizedConditional(Rule):
     """
     ## What it does
     Reports elementwise choices between arrays: three-argument `np.where`,
-    `np.select`, `np.choose`, `np.putmask`, `np.place`, and masked updates
-    through a `where=` keyword (`np.copyto(dst, src, where=mask)`,
-    `np.divide(a, b, out=c, where=b != 0)`). One finding per statement, at the
-    first such call. `np.clip` is elementwise arithmetic (CPN001), and the
+    `np.select`, `np.choose`, `np.putmask`, `np.place`, and the masked copy
+    `np.copyto(dst, src, where=mask)`. One finding per statement, at the first
+    such call. `np.clip` is elementwise arithmetic (CPN001), and the
     one-argument `np.where(cond)`, which returns indices, is not a conditional.
 
     ## Why it does not scale on cuPyNumeric
@@ -43,6 +42,10 @@ class VectorizedConditional(Rule):
     * `np.where(cond)` with one argument (CPN204 territory when used to
       index), conditionals on lists or host-alias arrays, and conditionals
       inside element loops that index with the loop variable are not reported.
+    * A ufunc's own `where=` mask (`np.divide(a, b, out=c, where=b != 0)`) is
+      not reported, nor is anything else in its statement: cuPyNumeric 26.6.1
+      raises `NotImplementedError` for it. Use `np.copyto(c, a / b, where=m)`
+      or `np.where` instead.
     """
 
     code = "CPN004"
@@ -60,6 +63,7 @@ class VectorizedConditional(Rule):
         Valid("import numpy as np\nx = 3.0\ny = np.where(x > 0, x, 0.0)\n"),
         Valid("import numpy as np\nv = np.ones(8)\nfor i in range(8):\n    v[i] = np.where(v[i] > 0, v[i], 0.0)\n"),
         Valid("import numpy as np\na = np.ones(8)\nb = np.clip(a, 0.0, 1.0)\n"),
+        Valid("import numpy as np\na = np.ones(8)\nc = np.zeros(8)\nnp.divide(a, a, out=c, where=a != 0)\n"),
     )
     invalid = (
         Invalid("import numpy as np\nx = np.linspace(-1.0, 1.0, 9)\nr = np.where(x > 0.0, x, 0.01 * x)\n", line=3, contains="'x'"),
@@ -69,7 +73,7 @@ class VectorizedConditional(Rule):
             "y = np.select([x < 0.3, x < 0.6], [x, 2.0 * x], default=0.0)\n",
             line=3,
         ),
-        Invalid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nc = np.zeros(8)\nnp.divide(a, b, out=c, where=b != 0)\n", line=5),
+        Invalid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nc = np.zeros(8)\nnp.copyto(c, a / b, where=b != 0)\n", line=5),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
