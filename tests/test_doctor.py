@@ -338,7 +338,7 @@ def test_the_model_is_used_when_the_result_keeps_it(tmp_path: Path) -> None:
     path.write_text(LOOP)
     result = analyze_source(LOOP, str(path), LintOptions(), keep_model=True)
     path.unlink()  # the tree comes from the model, not the disk
-    assert [(f.code, f.line) for f in result.findings] == [("CPN101", 3)]
+    assert ("CPN101", 3) in [(f.code, f.line) for f in result.findings]
     assert _confirmed(reconcile([result], _report(_entry(str(path), 6, ITEM_OPS)))) == [
         ("CPN101", 3, [("RepeatedItemOps", 6)])]
 
