@@ -263,9 +263,26 @@ def test_what_counts_as_a_boolean_mask(setup: str, index: str, loud: bool) -> No
     assert ("CPN007" in {c for _, c in _at(source)}) is expected
 
 
-def test_mask_on_one_axis_with_slices_elsewhere_counts() -> None:
-    source = "import numpy as np\ng = np.ones((8, 8))\nrows = g[:, 0] > 0.5\nsub = g[rows, :]\nbad = g[rows, rows]\n"
-    assert [line for line, code in _at(source) if code == "CPN007"] == [4]
+def test_only_masks_of_the_arrays_own_shape_count() -> None:
+    # A row mask or a mask in a tuple index is advanced indexing (Doctor's
+    # AdvancedIndexingCheck); cuPyNumeric 26.6.1 cannot write through a row mask.
+    source = """
+        import numpy as np
+        g = np.ones((8, 8))
+        a = np.linspace(0.0, 1.0, 64)
+        b = np.linspace(1.0, 2.0, 64)
+        rows = g[:, 0] > 0.5
+        r1 = g[rows]
+        r2 = g[rows, :]
+        r3 = g[g[:, 1] > 0.5]
+        r4 = a[b > 1.5]
+        r5 = g[g > 1.0]
+        flags = np.isfinite(g) & (g > 0.0)
+        g[flags] = 0.0
+        r6 = a[np.zeros(64, dtype=bool)]
+        r7 = a[np.zeros(32, dtype=bool)]
+    """
+    assert [line for line, code in _at(source) if code == "CPN007"] == [10, 11, 13, 14]
 
 
 def test_writes_through_flat_and_constant_where_are_not_what_scales() -> None:
@@ -509,6 +526,10 @@ def _shape(source: str):
         ("x = np.zeros((3, 4)) + np.zeros((5, 4))", None),  # does not broadcast
         ("x = np.zeros(n)", None),
         ("x = np.zeros(3)\nx = np.zeros(4)", (4,)),  # the binding that reaches
+        ("x = np.linspace(0.0, 1.0, 11)", (11,)),
+        ("x = np.linspace(0.0, 1.0)", (50,)),
+        ("x = np.arange(2, 11, 3)", (3,)),
+        ("x = np.arange(10)", (10,)),
         ("x = np.zeros((3, 4)) @ np.zeros((4, 5))", None),
     ],
 )

@@ -50,6 +50,10 @@ def literal_shape(model: FileModel, expr: ast.expr | None, _depth: int = 0) -> S
     if isinstance(expr, ast.Attribute) and expr.attr == "T":
         inner = literal_shape(model, expr.value, _depth + 1)
         return tuple(reversed(inner)) if inner is not None else None
+    if isinstance(expr, ast.UnaryOp):
+        return literal_shape(model, expr.operand, _depth + 1)
+    if isinstance(expr, ast.Compare) and len(expr.comparators) == 1:
+        expr = ast.BinOp(left=expr.left, op=ast.Add(), right=expr.comparators[0])  # broadcasts alike
     if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
         left = literal_shape(model, expr.left, _depth + 1)
         right = literal_shape(model, expr.right, _depth + 1)
@@ -103,6 +107,16 @@ def _call_shape(model: FileModel, call: ast.Call, depth: int) -> Shape | None:
         return tuple(dims) if dims and all(d is not None and d >= 0 for d in dims) else None  # type: ignore[misc]
     if api in _SIZE_KEYWORD:
         return _shape_value(model, _positional_or_keyword(call, _SIZE_KEYWORD[api], "size"))
+    if api == "linspace":
+        num = _positional_or_keyword(call, 2, "num")
+        n = 50 if num is None else model.const_int(num)
+        return (n,) if n is not None and n >= 0 else None
+    if api == "arange" and call.args and not call.keywords:
+        bounds = [model.const_int(a) for a in call.args]
+        if None in bounds or len(bounds) > 3:
+            return None
+        start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else 1)
+        return (max(0, -(-(stop - start) // step)),) if step else None  # type: ignore[operator]
     if api in ("eye", "identity"):
         n = model.const_int(call.args[0]) if call.args else None
         m = model.const_int(call.args[1]) if api == "eye" and len(call.args) > 1 else n

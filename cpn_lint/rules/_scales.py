@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ..manifest import bundled
 from ..model import IterKind, Kind
 from ..model.scopes import BindKind
+from ._info import literal_shape
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import FileModel, LoopFrame
@@ -481,21 +482,51 @@ class ScalesAnalysis:
 
     # ------------------------------------------------------------ boolean masks
     def _boolean_index(self, sub: ast.Subscript) -> ast.expr | None:
-        """The mask when ``sub`` indexes a device array with a boolean array."""
+        """The mask when ``sub`` indexes a device array with a boolean array
+        of the array's own shape.
+
+        Only a whole-shape mask stays local to each GPU. A row mask
+        (``g[g[:, 0] > 0]``) or a mask inside a tuple index (``g[m, :]``) is
+        advanced indexing (Doctor's AdvancedIndexingCheck), and cuPyNumeric
+        26.6.1 cannot even write through a row mask.
+        """
         model = self.model
         if model.kind(sub.value) is not Kind.DEVICE:
             return None
         if isinstance(sub.value, ast.Attribute) and sub.value.attr == "flat":
             return None  # .flat is a copy in cuPyNumeric: writes through it are lost (CPN205)
-        index = sub.slice
-        parts = list(index.elts) if isinstance(index, ast.Tuple) else [index]
-        masks = [p for p in parts if self._is_boolean_array(p, 0)]
-        if len(masks) != 1:
+        mask = sub.slice
+        if isinstance(mask, (ast.Tuple, ast.Slice)) or not self._is_boolean_array(mask, 0):
             return None
-        others = [p for p in parts if p is not masks[0]]
-        if not all(isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value is Ellipsis) for p in others):
-            return None
-        return masks[0]
+        return mask if self._shaped_like(mask, sub.value, 0) else None
+
+    def _shaped_like(self, mask: ast.expr, array: ast.expr, depth: int) -> bool:
+        """Does the code show ``mask`` has ``array``'s shape? It does when the
+        mask is computed elementwise from the whole array (``a > 0``,
+        ``np.isnan(a)``, through names bound to such) or when both shapes are
+        literal and equal."""
+        target = _chain_text(array)
+        if target is not None and self._computed_from(mask, target, depth):
+            return True
+        mask_shape = literal_shape(self.model, mask)
+        return mask_shape is not None and mask_shape == literal_shape(self.model, array)
+
+    def _computed_from(self, mask: ast.expr, target: str, depth: int) -> bool:
+        if depth > _MAX_DEPTH:
+            return False
+        if _chain_text(mask) == target:
+            return True
+        if isinstance(mask, ast.Name):
+            values = [b.value for b in self.model.reaching_bindings(mask) if b.kind is BindKind.VALUE]
+            return bool(values) and all(v is not None and self._computed_from(v, target, depth + 1) for v in values)
+        if isinstance(mask, ast.Call) and isinstance(mask.func, ast.Attribute) and mask.func.attr == "astype":
+            return self._computed_from(mask.func.value, target, depth + 1)
+        for leaf in _leaves(self, mask):
+            if leaf is mask:
+                return _chain_text(leaf) == target
+            if _chain_text(leaf) == target or (isinstance(leaf, ast.Name) and self._computed_from(leaf, target, depth + 1)):
+                return True
+        return False
 
     def _is_boolean_array(self, expr: ast.expr, depth: int) -> bool:
         if depth > _MAX_DEPTH:

@@ -14,13 +14,16 @@ from ._scales import scales_analysis
 class BooleanMaskIndexing(Rule):
     """
     ## What it does
-    Reports reads and writes of a NumPy array through a boolean mask:
-    `arr[mask] = 0.0`, `arr[arr > 0.5] *= 2`, `arr[(arr > lo) & (arr < hi)]`,
-    `np.sum(arr[mask])`, `grid[mask, :]`. The index counts as a mask when it
-    is a comparison of arrays, a `&`/`|`/`~` combination of masks, a boolean
-    ufunc (`np.isnan`, `np.isfinite`, `np.logical_and`, ...), an array built
-    with `dtype=bool` or `.astype(bool)`, or a name bound only to such values.
-    One finding per statement, at the first masked subscript.
+    Reports reads and writes of a NumPy array through a boolean mask of the
+    array's own shape: `arr[arr > 0.5] = 0.0`, `arr[arr > 0.5] *= 2`,
+    `arr[(arr > lo) & (arr < hi)]`, `field[np.isnan(field)] = 0.0`,
+    `np.sum(arr[mask])`. The index counts as a mask when it is a comparison
+    of arrays, a `&`/`|`/`~` combination of masks, a boolean ufunc
+    (`np.isnan`, `np.isfinite`, `np.logical_and`, ...), an array built with
+    `dtype=bool` or `.astype(bool)`, or a name bound only to such values; it
+    has the array's shape when it is computed elementwise from the whole
+    array, or when both shapes are literal and equal. One finding per
+    statement, at the first masked subscript.
 
     ## Why it does not scale on cuPyNumeric
     It does scale; this is a "what works" finding for the assessment. A mask
@@ -43,8 +46,13 @@ class BooleanMaskIndexing(Rule):
 
     ## Known false alarms
     * An index array of integers (`arr[idx]`, fancy indexing) is not a mask
-      and is not reported; neither is a mask whose origin the code does not
-      show (a parameter, an element of a list).
+      and is not reported; neither is a mask whose origin or shape the code
+      does not show (a parameter, an element of a list, a mask from another
+      array of unknown shape).
+    * A row mask (`grid[grid[:, 0] > 0]`) or a mask inside a tuple index
+      (`grid[mask, :]`) is not reported: cuPyNumeric treats it as advanced
+      indexing (Doctor's AdvancedIndexingCheck), and version 26.6.1 fails on a
+      write through a row mask.
     * Masked subscripts inside element loops that index with the loop
       variable are not reported, nor are writes through `a.flat[mask]`:
       `.flat` is a copy in cuPyNumeric, so the write never reaches `a`.
@@ -64,6 +72,7 @@ class BooleanMaskIndexing(Rule):
         Valid("import numpy as np\na = np.ones(8)\nidx = np.arange(4)\nb = a[idx]\nc = a[2]\n"),
         Valid("import numpy as np\ndef f(a: np.ndarray, m):\n    return a[m]\n"),
         Valid("import numpy as np\nitems = [1, 2, 3]\nflags = [True, False, True]\nx = items[0]\n"),
+        Valid("import numpy as np\ng = np.ones((8, 8))\nrows = g[:, 0] > 0.5\nr = g[rows]\ns = g[rows, :]\n"),
         Valid("import numpy as np\na = np.ones(100)\nfor i in range(len(a)):\n    a[i] = a[a > i].sum()\n"),
     )
     invalid = (
