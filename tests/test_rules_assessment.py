@@ -398,6 +398,21 @@ def test_factorisations_say_single_gpu_or_batch() -> None:
     assert "np.linalg.solve" in found[8].message
 
 
+def test_factorisation_shapes_cupynumeric_refuses_are_named() -> None:
+    source = """
+        import numpy as np
+        W = np.ones((3, 10))
+        S = np.ones((4, 5, 5))
+        u, s, vt = np.linalg.svd(W)
+        q, r = np.linalg.qr(S)
+        u2, s2, vt2 = np.linalg.svd(W.T)
+    """
+    found = {f.line: f.message for f in _findings(source, {"CPN302"})}
+    assert "more columns than rows" in found[5]
+    assert "4 × 5 × 5 stack makes it raise" in found[6]
+    assert "raise" not in found[7]
+
+
 # ------------------------------------------------------------------------ FFT
 @pytest.mark.parametrize(
     ("setup", "call", "batched", "phrase"),

@@ -7,7 +7,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._info import call_text, candidate_calls, literal_shape, loop_text, per_item_loop
+from ._info import Shape, call_text, candidate_calls, literal_shape, loop_text, per_item_loop, shape_text
 
 # What cuPyNumeric 26.6.1 does with one call (its docstrings' "Availability"
 # and notes, and the implementation): facts, in this project's words.
@@ -37,7 +37,9 @@ class SingleDeviceFactorization(Rule):
     stack of matrices is spread across GPUs). The message says which, and
     when the call sits in a loop that factorises one matrix per iteration.
     An eigen-decomposition of an array the file shows to be a stack
-    (`np.zeros((64, 8, 8))`) is not reported.
+    (`np.zeros((64, 8, 8))`) is not reported; an SVD of a literal matrix with
+    more columns than rows, or an SVD/QR/pseudo-inverse of a literal stack,
+    is reported with the fact that cuPyNumeric 26.6.1 raises on it.
 
     ## Why it does not scale on cuPyNumeric
     These routines call the GPU solver library on one device. More GPUs do
@@ -115,6 +117,9 @@ class SingleDeviceFactorization(Rule):
                 fact = _SINGLE_GPU[api]  # type: ignore[index]
                 if loop is not None:
                     fact += f"; here {loop_text(loop)} makes one call per iteration, one after another"
+                failure = _unsupported_shape(api, shape)
+                if failure:
+                    fact += f"; {failure}"
             yield self.finding(
                 call,
                 in_loop=model.in_loop(call),
@@ -122,3 +127,14 @@ class SingleDeviceFactorization(Rule):
                 fact=fact,
                 data={"api": api, "shape": list(shape) if shape else None, "per_iteration_loop": loop.line if loop else None},
             )
+
+
+def _unsupported_shape(api: str, shape: Shape | None) -> str | None:
+    """What cuPyNumeric 26.6.1 does with a literal shape its svd/qr/pinv refuse."""
+    if shape is None or api not in ("linalg.svd", "linalg.qr", "linalg.pinv"):
+        return None
+    if len(shape) > 2:
+        return f"this {shape_text(shape)} stack makes it raise NotImplementedError (loop over the matrices, or batch an eigen-solver instead)"
+    if api == "linalg.svd" and len(shape) == 2 and shape[0] < shape[1]:
+        return f"this {shape_text(shape)} matrix has more columns than rows, which its SVD does not take (it raises); factorise the transpose"
+    return None
