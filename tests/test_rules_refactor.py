@@ -253,6 +253,15 @@ def test_cpn205_scratch_flip_is_quiet_but_read_original_is_reported() -> None:
     assert _lines("CPN205", read_after) == [3]
 
 
+def test_cpn205_scratch_use_on_one_branch_ignores_reads_on_the_other() -> None:
+    source = (
+        "import numpy as np\ndef med(a: np.ndarray, kth, overwrite):\n    if overwrite:\n        part = a.ravel()\n"
+        "        part.partition(kth)\n    else:\n        part = np.partition(a, kth)\n    return part[kth]\n"
+    )
+    assert _lines("CPN205", source) == []
+    assert _lines("CPN205", source.replace("return part[kth]", "return part[kth] + a.sum()")) == [4]
+
+
 def test_cpn205_diag_of_a_parameter_indexed_as_a_matrix() -> None:
     assert _lines("CPN205", "import numpy as np\ndef f(m):\n    x = m[0, 0]\n    d = np.diag(m)\n    d += x\n") == [4]
     assert _lines("CPN205", "import numpy as np\ndef f(v):\n    d = np.diag(v)\n    d += 1.0\n") == []

@@ -253,15 +253,10 @@ def _writes_to(model: FileModel, copy: _Copy) -> list[_Write]:
         return []  # x = x.ravel(): the original is no longer in reach
     after = (parent.end_lineno or parent.lineno, parent.end_col_offset or 0)
     writes: list[_Write] = []
-    reads: list[ast.Name] = []
     for use in uses_reached_by(model, target):
-        if (use.lineno, use.col_offset) < after:
-            continue
-        write = _write_at(model, use)
+        write = _write_at(model, use) if (use.lineno, use.col_offset) >= after else None
         if write is not None:
             writes.append(write)
-        else:
-            reads.append(use)
     for aug in aug_targets_reached_by(model, target):
         if (aug.lineno, aug.col_offset) >= after:
             writes.append(_Write(model.statement_of(aug) or aug, aug.lineno))
@@ -269,9 +264,10 @@ def _writes_to(model: FileModel, copy: _Copy) -> list[_Write]:
         return []
     writes.sort(key=lambda w: (w.line, getattr(w.node, "col_offset", 0)))
     first_write_end = _end(writes[0].node)
-    copy_used_later = any((r.lineno, r.col_offset) > first_write_end for r in reads)
     # NumPy refuses writes to a diagonal, so those are never scratch work.
-    if copy.what != DIAG and copy_used_later and not _source_read_after(model, copy.source, first_write_end):
+    if copy.what != DIAG and _read_after(model, target, writes[0].node, first_write_end) and not (
+        _source_read_after(model, copy.source, writes[0].node, first_write_end)
+    ):
         return []
     return writes
 
@@ -283,9 +279,10 @@ def _end(node: ast.AST) -> tuple[int, int]:
 _METADATA = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "strides"})
 
 
-def _source_read_after(model: FileModel, source: ast.expr, position: tuple[int, int]) -> bool:
-    """Is the original array's data read after ``position``? Only a local
-    name can be followed; an attribute or a global is assumed to be read
+def _source_read_after(model: FileModel, source: ast.expr, write: ast.AST, position: tuple[int, int]) -> bool:
+    """Is the original array's data read after the write (at ``position``,
+    and not on the other branch of an ``if`` holding it)? Only a local name
+    can be followed; an attribute or a global is assumed to be read
     elsewhere."""
     base = source
     while isinstance(base, ast.Subscript):
@@ -296,15 +293,46 @@ def _source_read_after(model: FileModel, source: ast.expr, position: tuple[int, 
     if scope is None or scope is model.module_scope:
         return True
     origin = {id(b) for b in model.reaching_bindings(base)}
-    for name in model.nodes(ast.Name):
-        if name.id != base.id or not isinstance(name.ctx, ast.Load) or (name.lineno, name.col_offset) <= position:
-            continue
-        if model.lookup(name) is not scope or not origin & {id(b) for b in model.reaching_bindings(name)}:
+    for name in _loads_after(model, base, write, position):
+        if not origin & {id(b) for b in model.reaching_bindings(name)}:
             continue
         parent = model.parent(name)
         if isinstance(parent, ast.Attribute) and parent.attr in _METADATA:
             continue
         return True
+    return False
+
+
+def _read_after(model: FileModel, name: ast.Name, write: ast.AST, position: tuple[int, int]) -> bool:
+    """Is ``name`` loaded again after the write (whatever binding it then
+    holds, so that a doubt keeps the rule quiet)? Writes do not count."""
+    for load in _loads_after(model, name, write, position):
+        if _write_at(model, load) is None:
+            return True
+    return False
+
+
+def _loads_after(model: FileModel, name: ast.Name, write: ast.AST, position: tuple[int, int]) -> Iterator[ast.Name]:
+    """Loads of ``name`` in its scope after ``position`` on a path from ``write``."""
+    scope = model.lookup(name)
+    for load in model.nodes(ast.Name):
+        if load.id != name.id or not isinstance(load.ctx, ast.Load) or (load.lineno, load.col_offset) <= position:
+            continue
+        if model.lookup(load) is scope and not _on_other_branch(model, write, load):
+            yield load
+
+
+def _on_other_branch(model: FileModel, first: ast.AST, second: ast.AST) -> bool:
+    """Are the two nodes in different branches of one ``if``, so that no run
+    reaches both?"""
+    second_path = {id(a) for a in model.ancestors(second)}
+    child = first
+    for ancestor in model.ancestors(first):
+        if isinstance(ancestor, ast.If) and id(ancestor) in second_path:
+            in_body = any(s is child for s in ancestor.body)
+            other = ancestor.orelse if in_body else ancestor.body
+            return any(s is second or id(s) in second_path for s in other)
+        child = ancestor
     return False
 
 
