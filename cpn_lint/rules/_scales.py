@@ -10,6 +10,8 @@ What the pass guarantees, for every site it hands out:
   numbers, lists, host-alias arrays (``onp`` beside cupynumeric) and CuPy
   arrays never count, nor do 0-d results of whole-array reductions
   (``total / n`` after ``total = np.sum(a)``) or single elements (``a[0] + a[1]``);
+* a boolean mask (CPN007) has the indexed array's own shape: a row mask or a
+  mask inside a tuple index is advanced indexing to cuPyNumeric;
 * the statement is not per-element work: statements that index a device array
   with the variable of an enclosing element loop (``out[i] = a[i] * 2`` inside
   ``for i in range(n)``, CPN101) or use the item of a loop over an array
@@ -323,6 +325,8 @@ class ScalesAnalysis:
             claim("CPN006", call, out=out)
 
     def _conditional_operands(self, call: ast.Call, api: str | None, evidence: dict[int, bool]) -> list[ast.expr]:
+        if api not in CONDITIONAL_APIS:
+            return []
         args = call.args
         if api == "where":
             return [a for a in args if self._is_array(a, evidence)] if len(args) == 3 else []
