@@ -191,6 +191,7 @@ def measure_throughput(ctx: Context, breakdown: bool = True, top: int = 15) -> d
         "parse_lines_per_s": lines / median(data["parse_s"]),
         "engine_lines_per_s": lines / median(data["engine_s"]),
         "findings": data["findings"],
+        "models_alive_after_warm_up": data["models_alive_after_warm_up"],
         "worker_peak_mb": run.max_rss_bytes / MB if run.max_rss_bytes else None,
     }
     if breakdown:

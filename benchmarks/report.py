@@ -78,6 +78,9 @@ def table(result: dict[str, Any], hot_spots: int = 8) -> str:
     for r in rows:
         lines.append(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]}".rstrip())
     engine = result["measures"].get("engine_throughput", {})
+    if engine.get("models_alive_after_warm_up"):
+        lines += ["", f"warning: {engine['models_alive_after_warm_up']:,} FileModel objects outlived their files "
+                      f"(a leak: the engine worker peaked at {_n(engine.get('worker_peak_mb') or 0)} MB)"]
     breakdown = engine.get("breakdown")
     if breakdown:
         lines += ["", "Engine time by part (engine order; a rule includes model answers it asks first):"]

@@ -118,6 +118,7 @@ def task_throughput(ns: argparse.Namespace) -> dict[str, Any]:
     codes: Counter[str] = Counter()
     for rel, data in files:  # warm-up pass: imports, lazily built tables, page cache
         codes.update(f.code for f in analyze_source(data, rel, options).findings)
+    leaked = _live_models()
     parse_samples: list[float] = []
     engine_samples: list[float] = []
     clock = time.perf_counter
@@ -151,7 +152,18 @@ def task_throughput(ns: argparse.Namespace) -> dict[str, Any]:
         "parse_s": parse_samples,
         "engine_s": engine_samples,
         "findings": dict(sorted(codes.items())),
+        "models_alive_after_warm_up": leaked,
     }
+
+
+def _live_models() -> int:
+    """How many ``FileModel`` objects survive a full collection once their
+    files are done: anything above zero is a leak, and the heap (and every
+    later collection) grows with the corpus."""
+    from cpn_lint.model import FileModel
+
+    gc.collect()
+    return sum(1 for obj in gc.get_objects() if isinstance(obj, FileModel))
 
 
 # ----------------------------------------------------------------- rules

@@ -246,6 +246,7 @@ def test_harness_smoke_run_in_process_measures(tmp_path: Path, capsys: pytest.Ca
     assert engine["files"] == 3 and len(engine["pair_ratios"]) == 1
     assert engine["ratio"] > 0 and engine["engine_lines_per_s"] > 0
     assert {"CPN101", "CPN102"} <= set(engine["findings"])
+    assert isinstance(engine["models_alive_after_warm_up"], int)
     parts = {p["part"] for p in engine["breakdown"]["parts"]}
     assert {"decode + ast.parse", "model (FileModel build)", "rule CPN101"} <= parts
     assert abs(sum(p["share"] for p in engine["breakdown"]["parts"]) - 1.0) < 1e-6
