@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import bisect
 from functools import cached_property
-from typing import Any, Iterator, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 from .imports import DEVICE_ROOTS, ImportTable
 from .kinds import (
@@ -51,10 +51,23 @@ __all__ = [
 ]
 
 N = TypeVar("N", bound=ast.AST)
+D = TypeVar("D")
 
 _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSION_TYPES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _SMALL_CONSTANT_LIMIT = 8  # a loop over at most this many axes/taps is not an element loop
+
+# Child field names per node type, reversed (the walk pushes children on a
+# stack). Load/Store contexts and operators are shared singletons, not places
+# in the code: the walk leaves them out.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_SINGLETON_FIELDS = frozenset({"ctx", "op", "ops"})
+
+
+def _child_fields(node_type: type) -> tuple[str, ...]:
+    names = tuple(name for name in reversed(node_type._fields) if name not in _SINGLETON_FIELDS)  # type: ignore[attr-defined]
+    _CHILD_FIELDS[node_type] = names
+    return names
 
 
 class FileModel:
@@ -77,114 +90,153 @@ class FileModel:
         self._binding_kind: dict[int, Kind] = {}
         self._loop_index: dict[type, dict[int, list[ast.AST]]] = {}
         self._in_progress: set[int] = set()
+        self._qualnames: dict[ast.AST, str | None] = {}
+        self._derived: dict[object, Any] = {}
         self._sorted_bindings: dict[tuple[int, str], tuple[list[Binding], list[tuple[int, int]]]] = {}
         self._walk()
         self._classify_loops()
 
     # ------------------------------------------------------------------ walk
     def _walk(self) -> None:
-        stack: list[tuple[ast.AST, ast.AST | None, Scope, LoopFrame | None]] = [
-            (self.tree, None, self.module_scope, None)
-        ]
+        """One iterative pre-order walk (children in field order, so every
+        per-type index is in source order). The hot loop avoids
+        ``ast.iter_child_nodes`` and per-node method calls: only node types
+        that bind names, open scopes or loops, or carry evidence are visited."""
+        visitors = self._visitors()
         by_type = self._by_type
         parent_of = self._parent
         context = self._context
+        fields_of = _CHILD_FIELDS
+        node_class = ast.AST
+        root_context = (self.module_scope, None)
+        stack: list[tuple[ast.AST, ast.AST | None, tuple[Scope, LoopFrame | None]]] = [(self.tree, None, root_context)]
+        pop = stack.pop
+        push = stack.append
         while stack:
-            node, parent, scope, loop = stack.pop()
+            node, parent, ctx = pop()
             if parent is not None:
                 parent_of[node] = parent
-            context[node] = (scope, loop)
-            bucket = by_type.get(type(node))
+            context[node] = ctx
+            node_type = type(node)
+            bucket = by_type.get(node_type)
             if bucket is None:
-                by_type[type(node)] = [node]
+                by_type[node_type] = [node]
             else:
                 bucket.append(node)
-            children = self._visit(node, scope, loop)
-            if children is None:
-                for child in reversed(list(ast.iter_child_nodes(node))):
-                    stack.append((child, node, scope, loop))
-            else:
+            visit = visitors.get(node_type)
+            children = visit(node, ctx[0], ctx[1]) if visit is not None else None
+            if children is not None:
                 for child, child_scope, child_loop in reversed(children):
-                    stack.append((child, node, child_scope, child_loop))
+                    push((child, node, (child_scope, child_loop)))
+                continue
+            names = fields_of.get(node_type) or _child_fields(node_type)
+            for name in names:
+                value = getattr(node, name, None)
+                if value.__class__ is list:
+                    for item in reversed(value):
+                        if isinstance(item, node_class):
+                            push((item, node, ctx))
+                elif isinstance(value, node_class):
+                    push((value, node, ctx))
 
-    def _visit(
-        self, node: ast.AST, scope: Scope, loop: LoopFrame | None
-    ) -> list[tuple[ast.AST, Scope, LoopFrame | None]] | None:
-        """Record what ``node`` binds; return its children with their context
-        when it opens a scope or a loop (None: children share ours)."""
-        kind = type(node)
-        if kind is ast.Name:
-            return None
-        if kind is ast.Subscript:
-            self._note_subscript_evidence(node, scope)  # type: ignore[arg-type]
-            return None
-        if kind is ast.Attribute:
-            self._note_attribute_evidence(node, scope)  # type: ignore[arg-type]
-            return None
-        if kind is ast.Call:
-            self._note_call_evidence(node, scope)  # type: ignore[arg-type]
-            return None
-        if kind is ast.Assign:
-            for target in node.targets:  # type: ignore[attr-defined]
-                self._bind_target(target, node.value, node, scope, loop)  # type: ignore[attr-defined]
-            return None
-        if kind is ast.AnnAssign:
-            target = node.target  # type: ignore[attr-defined]
-            if node.value is not None:  # type: ignore[attr-defined]
-                self._bind_target(target, node.value, node, scope, loop)  # type: ignore[attr-defined]
-            elif isinstance(target, ast.Name):
-                self._bind(scope, target.id, BindKind.ANNOTATION, node.annotation, target, loop)  # type: ignore[attr-defined]
-            return None
-        if kind is ast.AugAssign:
-            target = node.target  # type: ignore[attr-defined]
-            if isinstance(target, ast.Name):
-                self._bind(scope, target.id, BindKind.AUG, node.value, target, loop, op=node.op)  # type: ignore[attr-defined]
-            return None
-        if kind is ast.NamedExpr:
-            self._bind(scope.function_like(), node.target.id, BindKind.VALUE, node.value, node.target, loop)  # type: ignore[attr-defined]
-            return None
-        if kind in (ast.Import, ast.ImportFrom):
-            self.imports.add(node)  # type: ignore[arg-type]
-            for alias in node.names:  # type: ignore[attr-defined]
-                if alias.name != "*":
-                    local = alias.asname or alias.name.split(".", 1)[0]
-                    self._bind(scope, local, BindKind.NOT_ARRAY, None, node, loop)
-            return None
-        if kind is ast.Return:
-            if node.value is not None:  # type: ignore[attr-defined]
-                scope.function_like().returns.append(node.value)  # type: ignore[attr-defined]
-            return None
-        if kind in (ast.Global, ast.Nonlocal):
-            if kind is ast.Global:
-                scope.global_names.update(node.names)  # type: ignore[attr-defined]
-            return None
-        if kind in (ast.For, ast.AsyncFor):
-            return self._visit_for(node, scope, loop)  # type: ignore[arg-type]
-        if kind is ast.While:
-            frame = self._new_loop(node, loop, scope, IterKind.WHILE)
-            return (
-                [(node.test, scope, frame)]  # type: ignore[attr-defined]
-                + [(s, scope, frame) for s in node.body]  # type: ignore[attr-defined]
-                + [(s, scope, loop) for s in node.orelse]  # type: ignore[attr-defined]
-            )
-        if kind in _FUNCTION_TYPES:
-            return self._visit_function(node, scope, loop)  # type: ignore[arg-type]
-        if kind is ast.ClassDef:
-            self._bind(scope, node.name, BindKind.NOT_ARRAY, None, node, loop)  # type: ignore[attr-defined]
-            inner = self._new_scope(ScopeKind.CLASS, node, scope, node.name)  # type: ignore[attr-defined]
-            outer = [(d, scope, loop) for d in node.decorator_list]  # type: ignore[attr-defined]
-            outer += [(b, scope, loop) for b in node.bases + [k.value for k in node.keywords]]  # type: ignore[attr-defined]
-            return outer + [(s, inner, None) for s in node.body]  # type: ignore[attr-defined]
-        if kind in _COMPREHENSION_TYPES:
-            return self._visit_comprehension(node, scope, loop)
-        if kind in (ast.With, ast.AsyncWith):
-            for item in node.items:  # type: ignore[attr-defined]
-                if item.optional_vars is not None:
-                    self._bind_opaque(item.optional_vars, scope, loop)
-            return None
-        if kind is ast.ExceptHandler and node.name:  # type: ignore[attr-defined]
-            self._bind(scope, node.name, BindKind.NOT_ARRAY, None, node, loop)  # type: ignore[attr-defined]
-        return None
+    def _visitors(self) -> dict[type, Any]:
+        """Node type -> the method recording what it binds or evidences; a
+        method returns the node's children with their context when it opens
+        a scope or a loop (None: the children share the node's context)."""
+        visitors: dict[type, Any] = {
+            ast.Subscript: self._visit_subscript,
+            ast.Attribute: self._visit_attribute,
+            ast.Call: self._visit_call,
+            ast.Assign: self._visit_assign,
+            ast.AnnAssign: self._visit_ann_assign,
+            ast.AugAssign: self._visit_aug_assign,
+            ast.NamedExpr: self._visit_named_expr,
+            ast.Import: self._visit_import,
+            ast.ImportFrom: self._visit_import,
+            ast.Return: self._visit_return,
+            ast.Global: self._visit_global,
+            ast.For: self._visit_for,
+            ast.AsyncFor: self._visit_for,
+            ast.While: self._visit_while,
+            ast.ClassDef: self._visit_class,
+            ast.With: self._visit_with,
+            ast.AsyncWith: self._visit_with,
+            ast.ExceptHandler: self._visit_except_handler,
+        }
+        for function_type in _FUNCTION_TYPES:
+            visitors[function_type] = self._visit_function
+        for comprehension_type in _COMPREHENSION_TYPES:
+            visitors[comprehension_type] = self._visit_comprehension
+        return visitors
+
+    def _visit_subscript(self, node: ast.Subscript, scope: Scope, loop: LoopFrame | None) -> None:
+        self._note_subscript_evidence(node, scope)
+
+    def _visit_attribute(self, node: ast.Attribute, scope: Scope, loop: LoopFrame | None) -> None:
+        self._note_attribute_evidence(node, scope)
+
+    def _visit_call(self, node: ast.Call, scope: Scope, loop: LoopFrame | None) -> None:
+        self._note_call_evidence(node, scope)
+
+    def _visit_assign(self, node: ast.Assign, scope: Scope, loop: LoopFrame | None) -> None:
+        for target in node.targets:
+            self._bind_target(target, node.value, node, scope, loop)
+
+    def _visit_ann_assign(self, node: ast.AnnAssign, scope: Scope, loop: LoopFrame | None) -> None:
+        target = node.target
+        if node.value is not None:
+            self._bind_target(target, node.value, node, scope, loop)
+        elif isinstance(target, ast.Name):
+            self._bind(scope, target.id, BindKind.ANNOTATION, node.annotation, target, loop)
+
+    def _visit_aug_assign(self, node: ast.AugAssign, scope: Scope, loop: LoopFrame | None) -> None:
+        if isinstance(node.target, ast.Name):
+            self._bind(scope, node.target.id, BindKind.AUG, node.value, node.target, loop, op=node.op)
+
+    def _visit_named_expr(self, node: ast.NamedExpr, scope: Scope, loop: LoopFrame | None) -> None:
+        self._bind(scope.function_like(), node.target.id, BindKind.VALUE, node.value, node.target, loop)
+
+    def _visit_import(self, node: ast.Import | ast.ImportFrom, scope: Scope, loop: LoopFrame | None) -> None:
+        self.imports.add(node)
+        for alias in node.names:
+            if alias.name != "*":
+                local = alias.asname or alias.name.split(".", 1)[0]
+                self._bind(scope, local, BindKind.NOT_ARRAY, None, node, loop)
+
+    def _visit_return(self, node: ast.Return, scope: Scope, loop: LoopFrame | None) -> None:
+        if node.value is not None:
+            scope.function_like().returns.append(node.value)
+
+    def _visit_global(self, node: ast.Global, scope: Scope, loop: LoopFrame | None) -> None:
+        scope.global_names.update(node.names)
+
+    def _visit_while(
+        self, node: ast.While, scope: Scope, loop: LoopFrame | None
+    ) -> list[tuple[ast.AST, Scope, LoopFrame | None]]:
+        frame = self._new_loop(node, loop, scope, IterKind.WHILE)
+        return (
+            [(node.test, scope, frame)]
+            + [(s, scope, frame) for s in node.body]
+            + [(s, scope, loop) for s in node.orelse]
+        )
+
+    def _visit_class(
+        self, node: ast.ClassDef, scope: Scope, loop: LoopFrame | None
+    ) -> list[tuple[ast.AST, Scope, LoopFrame | None]]:
+        self._bind(scope, node.name, BindKind.NOT_ARRAY, None, node, loop)
+        inner = self._new_scope(ScopeKind.CLASS, node, scope, node.name)
+        outer = [(d, scope, loop) for d in node.decorator_list]
+        outer += [(b, scope, loop) for b in node.bases + [k.value for k in node.keywords]]
+        return outer + [(s, inner, None) for s in node.body]
+
+    def _visit_with(self, node: ast.With | ast.AsyncWith, scope: Scope, loop: LoopFrame | None) -> None:
+        for item in node.items:
+            if item.optional_vars is not None:
+                self._bind_opaque(item.optional_vars, scope, loop)
+
+    def _visit_except_handler(self, node: ast.ExceptHandler, scope: Scope, loop: LoopFrame | None) -> None:
+        if node.name:
+            self._bind(scope, node.name, BindKind.NOT_ARRAY, None, node, loop)
 
     def _visit_for(
         self, node: ast.For | ast.AsyncFor, scope: Scope, loop: LoopFrame | None
@@ -388,6 +440,21 @@ class FileModel:
             found.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
         return found
 
+    def derived(self, key: object, build: "Callable[[FileModel], D]") -> D:
+        """A per-file analysis several rules share (the SCALES statement pass,
+        the API call table, loop tables), built on first use. It lives on the
+        model, so it goes with the model: a module-level cache keyed by the
+        model would be kept alive by analyses that point back at it."""
+        try:
+            return self._derived[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._derived[key] = build(self)
+            return value
+
+    def nodes_by_type(self) -> dict[type, list[ast.AST]]:
+        """The per-type node index (read-only: shared by every rule)."""
+        return self._by_type
+
     def has(self, node_type: type) -> bool:
         return bool(self._by_type.get(node_type))
 
@@ -478,7 +545,15 @@ class FileModel:
 
     def qualname(self, expr: ast.expr) -> str | None:
         """The qualified name ``expr`` stands for, if it is an imported name
-        that is not rebound locally (``np`` shadowed by a variable is refused)."""
+        that is not rebound locally (``np`` shadowed by a variable is refused).
+        Memoised per node: several rules ask about the same calls."""
+        try:
+            return self._qualnames[expr]
+        except KeyError:
+            name = self._qualnames[expr] = self._resolve_qualname(expr)
+            return name
+
+    def _resolve_qualname(self, expr: ast.expr) -> str | None:
         base = expr
         while isinstance(base, ast.Attribute):
             base = base.value

@@ -23,7 +23,7 @@ class Structural:
     def __init__(self, model: "FileModel") -> None:
         self._model = model
         self._root: Any = None
-        self._starts: dict[tuple[int, int], list[ast.AST]] | None = None
+        self._starts: dict[tuple[type, ...], dict[tuple[int, int], list[ast.AST]]] = {}
 
     @property
     def root(self) -> "SgNode":
@@ -44,17 +44,33 @@ class Structural:
         return start.line + 1, len(line[: start.column].encode("utf-8"))
 
     def ast_nodes_at(self, node: "SgNode", *types: type) -> Iterator[ast.AST]:
-        """The :mod:`ast` nodes of the given types starting where ``node`` starts."""
-        if self._starts is None:
-            starts: dict[tuple[int, int], list[ast.AST]] = {}
-            for sub in ast.walk(self._model.tree):
-                pos = (getattr(sub, "lineno", None), getattr(sub, "col_offset", None))
-                if pos[0] is not None:
-                    starts.setdefault(pos, []).append(sub)  # type: ignore[arg-type]
-            self._starts = starts
-        for candidate in self._starts.get(self.position(node), ()):
-            if not types or isinstance(candidate, types):
-                yield candidate
+        """The :mod:`ast` nodes of the given types starting where ``node``
+        starts, outermost first."""
+        return iter(self._starts_index(types or (ast.AST,)).get(self.position(node), ()))
+
+    def _starts_index(self, types: tuple[type, ...]) -> dict[tuple[int, int], list[ast.AST]]:
+        """Start position -> nodes of ``types``, built once per type tuple from
+        the model's per-type index (no second walk over the tree)."""
+        index = self._starts.get(types)
+        if index is None:
+            index = {}
+            for node_type, nodes in self._model.nodes_by_type().items():
+                if not issubclass(node_type, types):
+                    continue
+                for sub in nodes:
+                    line = getattr(sub, "lineno", None)
+                    if line is not None:
+                        index.setdefault((line, sub.col_offset), []).append(sub)  # type: ignore[attr-defined]
+            for candidates in index.values():
+                if len(candidates) > 1:
+                    candidates.sort(key=_outermost_first)
+            self._starts[types] = index
+        return index
 
     def ast_node_at(self, node: "SgNode", *types: type) -> ast.AST | None:
         return next(self.ast_nodes_at(node, *types), None)
+
+
+def _outermost_first(node: ast.AST) -> tuple[int, int]:
+    """Of nodes starting at one place, the one that ends last encloses the others."""
+    return (-getattr(node, "end_lineno", 0), -getattr(node, "end_col_offset", 0))

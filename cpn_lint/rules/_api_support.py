@@ -10,7 +10,6 @@ alias beside cuPyNumeric (``onp.interp``) is not looked up: it stays NumPy.
 from __future__ import annotations
 
 import ast
-import weakref
 from dataclasses import dataclass
 
 from ..manifest import ApiSupport, Manifest, Status, bundled
@@ -40,20 +39,13 @@ class ApiCall:
         return self.hot_loop is not None
 
 
-_CACHE: "weakref.WeakKeyDictionary[FileModel, list[ApiCall]]" = weakref.WeakKeyDictionary()
-
-
 def manifest() -> Manifest:
     return bundled()
 
 
 def api_calls(model: FileModel) -> list[ApiCall]:
     """Every call site of a manifest-listed API in the file, in source order."""
-    cached = _CACHE.get(model)
-    if cached is None:
-        cached = list(_find(model, manifest()))
-        _CACHE[model] = cached
-    return cached
+    return model.derived(api_calls, lambda m: list(_find(m, manifest())))
 
 
 def calls_with_status(model: FileModel, status: Status) -> list[ApiCall]:

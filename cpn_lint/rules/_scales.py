@@ -38,7 +38,6 @@ more specific idiom is the one worth quoting.
 from __future__ import annotations
 
 import ast
-import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator
@@ -198,16 +197,9 @@ class View:
     extent: tuple[object, ...]  # length per dimension, symbolic where needed
 
 
-_CACHE: "weakref.WeakKeyDictionary[FileModel, ScalesAnalysis]" = weakref.WeakKeyDictionary()
-
-
 def scales_analysis(model: FileModel) -> "ScalesAnalysis":
     """The file's SCALES sites, computed on first request and shared by the rules."""
-    analysis = _CACHE.get(model)
-    if analysis is None:
-        analysis = ScalesAnalysis(model)
-        _CACHE[model] = analysis
-    return analysis
+    return model.derived(ScalesAnalysis, ScalesAnalysis)
 
 
 # ----------------------------------------------------------------- analysis
