@@ -91,6 +91,7 @@ class FileModel:
         self._loop_index: dict[type, dict[int, list[ast.AST]]] = {}
         self._in_progress: set[int] = set()
         self._qualnames: dict[ast.AST, str | None] = {}
+        self._name_kinds: dict[ast.Name, Kind] = {}
         self._derived: dict[object, Any] = {}
         self._sorted_bindings: dict[tuple[int, str], tuple[list[Binding], list[tuple[int, int]]]] = {}
         self._walk()
@@ -793,13 +794,21 @@ class FileModel:
         return join([self._binding_kind_of(b) for b in bindings])
 
     def _kind_Name(self, expr: ast.Name) -> Kind:
+        known = self._name_kinds.get(expr)
+        if known is not None:
+            return known
+        # Only an answer reached with no binding half-computed is final (one
+        # inside a cycle sees that binding as UNKNOWN for the moment).
+        final = not self._in_progress
         scope = self.lookup(expr)
         if scope is None:
-            return Kind.UNKNOWN
-        bindings = self._reaching(scope, expr)
-        if not bindings:
-            return Kind.UNKNOWN
-        return join([self._binding_kind_of(b) for b in bindings])
+            result = Kind.UNKNOWN
+        else:
+            bindings = self._reaching(scope, expr)
+            result = join([self._binding_kind_of(b) for b in bindings]) if bindings else Kind.UNKNOWN
+        if final:
+            self._name_kinds[expr] = result
+        return result
 
     def _reaching(self, scope: Scope, use: ast.Name) -> list[Binding]:
         """Bindings of ``use.id`` in ``scope`` that may reach ``use``.

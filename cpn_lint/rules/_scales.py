@@ -280,7 +280,7 @@ class ScalesAnalysis:
         stencil = self._stencil(stmt, nodes)
         if stencil is not None:
             claim("CPN005", stmt, views=stencil)
-        operands = [n for n in nodes if self._is_elementwise(n) and evidence.get(id(n))]
+        operands = [n for n in nodes if evidence.get(id(n)) and self._is_elementwise(n)]
         if operands:
             leaves = self._array_leaves(operands[0], evidence)
             claim("CPN001", stmt, operands=leaves)
@@ -596,6 +596,8 @@ class ScalesAnalysis:
         return self._api_memo[key]
 
     def _is_elementwise(self, node: ast.AST) -> bool:
+        if type(node) not in _OPERATION_TYPES:
+            return False  # names, constants, attributes, subscripts: nothing computed
         key = id(node)
         known = self._elementwise_memo.get(key)
         if known is None:
@@ -835,6 +837,9 @@ class ScalesAnalysis:
 
 
 # ------------------------------------------------------------------ helpers
+_OPERATION_TYPES = frozenset({ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call})
+
+
 def _children(node: ast.AST) -> list[ast.AST]:
     """``ast.iter_child_nodes`` as a list, with the common expressions spelled
     out (the statement walk is the SCALES pass's inner loop)."""
