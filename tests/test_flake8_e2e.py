@@ -38,7 +38,7 @@ def test_select_cpn_reports_codes(write) -> None:
 def test_plain_run_shows_cpn_codes_by_default(write) -> None:
     path = write("prog.py", LOOP)
     result = run_flake8(str(path))
-    assert ("4", "CPN101") in {(str(l), c) for l, c in _codes(result.stdout)}
+    assert ("4", "CPN101") in {(str(line), code) for line, code in _codes(result.stdout)}
 
 
 def test_noqa_on_reported_line_silences_only_that_code(write) -> None:

@@ -7,7 +7,6 @@ import importlib.metadata
 import pkgutil
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 
