@@ -169,6 +169,21 @@ _IDENTITY_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _GRAMMAR_ONLY = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 _NEVER_ARRAY_WORK = frozenset({ast.Constant, ast.Lambda, ast.JoinedStr})
 
+
+def _concrete_subclasses(*bases: type) -> frozenset[type]:
+    found: set[type] = set()
+    todo = list(bases)
+    while todo:
+        cls = todo.pop()
+        found.add(cls)
+        todo.extend(cls.__subclasses__())
+    return frozenset(found)
+
+
+# The statement walk tests node types by set membership (its inner loop).
+_SKIPPED_TYPES = _NEVER_ARRAY_WORK | _concrete_subclasses(*_GRAMMAR_ONLY)
+_EXPRESSION_TYPES = _concrete_subclasses(ast.expr)
+
 MAX_STENCIL_OFFSET = 4  # ±1/±2 are typical; 4 still covers 8th-order differences
 _MAX_DEPTH = 12  # how far name chasing goes before giving up (quietly)
 
@@ -734,21 +749,26 @@ class ScalesAnalysis:
     def _candidates(self, stmt: ast.stmt) -> list[ast.AST]:
         """The statement's nodes in pre-order, minus lambdas and host sinks."""
         found: list[ast.AST] = []
-        stack: list[ast.AST] = _children(stmt)[::-1]
+        stack: list[ast.AST] = _children(stmt)
+        stack.reverse()
+        pop, push, keep = stack.pop, stack.extend, found.append
+        skipped = _SKIPPED_TYPES
         while stack:
-            node = stack.pop()
+            node = pop()
             kind = type(node)
             if kind is ast.Name:
-                found.append(node)
+                keep(node)
                 continue
-            if kind in _NEVER_ARRAY_WORK or isinstance(node, _GRAMMAR_ONLY):
+            if kind in skipped:
                 continue
-            if isinstance(node, ast.expr):
+            if kind in _EXPRESSION_TYPES:
                 if kind is ast.Call and self._is_host_sink(node):  # type: ignore[arg-type]
                     self._sinks.add(id(node))
                     continue
-                found.append(node)
-            stack.extend(_children(node)[::-1])
+                keep(node)
+            children = _children(node)
+            children.reverse()
+            push(children)
         return found
 
     def _is_host_sink(self, call: ast.Call) -> bool:
