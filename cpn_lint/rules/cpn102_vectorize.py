@@ -22,6 +22,9 @@ _PATTERN = {
 }
 
 
+_FUNCTIONS = frozenset({"vectorize", "frompyfunc"})
+
+
 class Vectorize(Rule):
     """
     ## What it does
@@ -77,6 +80,8 @@ class Vectorize(Rule):
     def check(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy() or ("vectorize" not in model.source and "frompyfunc" not in model.source):
             return
+        if not _names_vectorize(model):
+            return  # the words appear, but never as NumPy's functions: skip the ast-grep parse
         structural = model.structural
         for match in structural.find_all(_PATTERN):
             if match.kind() == "decorator":
@@ -91,3 +96,15 @@ class Vectorize(Rule):
             if api not in ("vectorize", "frompyfunc"):
                 continue
             yield self.finding(node, in_loop=model.in_loop(node), call=model.segment(callee, 40) + ("(...)" if isinstance(node, ast.Call) else ""))
+
+
+def _names_vectorize(model: FileModel) -> bool:
+    """Does the file refer to NumPy's vectorize or frompyfunc anywhere?"""
+    index = model.nodes_by_type()
+    for attribute in index.get(ast.Attribute, ()):
+        if attribute.attr in _FUNCTIONS and model.array_api(attribute) in _FUNCTIONS:  # type: ignore[attr-defined, arg-type]
+            return True
+    for name in index.get(ast.Name, ()):
+        if name.id in _FUNCTIONS and model.array_api(name) in _FUNCTIONS:  # type: ignore[attr-defined, arg-type]
+            return True
+    return False

@@ -128,7 +128,7 @@ class ObjectDtype(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        if not model.uses_numpy() or not _PRECHECK.search(model.source):
+        if not model.uses_numpy() or not _PRECHECK.search(model.source) or not _has_object_dtype(model):
             return
         structural = model.structural
         reported: set[tuple[int, int]] = set()
@@ -150,6 +150,36 @@ class ObjectDtype(Rule):
                 call=model.segment(call.func, 40) + "(...)",
                 form=f"dtype={form}" if isinstance(node, ast.keyword) else form,
             )
+
+
+def _has_object_dtype(model: FileModel) -> bool:
+    """Does a device call in the file ask for the object dtype at all? Only
+    such files pay for the second (ast-grep) parse that finds each site."""
+    index = model.nodes_by_type()
+    for keyword in index.get(ast.keyword, ()):
+        if keyword.arg == "dtype":  # type: ignore[attr-defined]
+            call = model.parent(keyword)
+            if isinstance(call, ast.Call) and _object_form(model, keyword.value) and _takes_dtype_here(model, call, keyword):  # type: ignore[attr-defined]
+                return True
+    for call in index.get(ast.Call, ()):
+        for argument in call.args:  # type: ignore[attr-defined]
+            if _looks_like_object(argument) and _object_form(model, argument) and _takes_dtype_here(model, call, argument):  # type: ignore[arg-type]
+                return True
+    return False
+
+
+def _looks_like_object(value: ast.expr) -> bool:
+    """The spellings the structural pattern matches, tested without the model."""
+    if isinstance(value, ast.Name):
+        return value.id in ("object", "object_")
+    if isinstance(value, ast.Attribute):
+        return value.attr == "object_"
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, str) and _OBJECT_STRING.match(value.value) is not None
+    if isinstance(value, ast.Call):
+        func = value.func
+        return (isinstance(func, ast.Name) and func.id == "dtype") or (isinstance(func, ast.Attribute) and func.attr == "dtype")
+    return False
 
 
 def _site(model: FileModel, candidates: Iterator[ast.AST]) -> tuple[ast.AST, ast.Call, ast.expr] | None:

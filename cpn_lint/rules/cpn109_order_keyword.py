@@ -142,7 +142,7 @@ class OrderKeyword(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        if not model.uses_numpy() or not _PRECHECK.search(model.source):
+        if not model.uses_numpy() or not _PRECHECK.search(model.source) or not _has_layout_request(model):
             return
         structural = model.structural
         for match in structural.find_all(_PATTERN):
@@ -163,6 +163,25 @@ class OrderKeyword(Rule):
                 call=model.segment(call.func, 40) + "(...)",
                 effect=_effect(name, order),
             )
+
+
+def _has_layout_request(model: FileModel) -> bool:
+    """Does a device call in the file take a layout order at all? Most files
+    that mention ``order=`` pass it to their own or SciPy's functions; only
+    those with a candidate pay for the second (ast-grep) parse."""
+    index = model.nodes_by_type()
+    for keyword in index.get(ast.keyword, ()):
+        if keyword.arg == "order":  # type: ignore[attr-defined]
+            call = model.parent(keyword)
+            if isinstance(call, ast.Call) and _layout_call(model, call, keyword) is not None:
+                return True
+    for constant in index.get(ast.Constant, ()):
+        value = constant.value  # type: ignore[attr-defined]
+        if isinstance(value, str) and len(value) == 1 and value in "FAKfak":
+            call = model.parent(constant)
+            if isinstance(call, ast.Call) and _layout_call(model, call, constant) is not None:
+                return True
+    return False
 
 
 def _site(model: FileModel, candidates: Iterator[ast.AST]) -> tuple[ast.AST, ast.Call, ast.expr] | None:
