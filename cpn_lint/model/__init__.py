@@ -555,6 +555,9 @@ class FileModel:
             return name
 
     def _resolve_qualname(self, expr: ast.expr) -> str | None:
+        name = self.imports.resolve(expr)
+        if name is None:
+            return None  # not an imported name (the common case): no scope lookup
         base = expr
         while isinstance(base, ast.Attribute):
             base = base.value
@@ -562,7 +565,7 @@ class FileModel:
             scope = self.lookup(base)
             if scope is not None and any(b.kind is not BindKind.NOT_ARRAY for b in scope.bindings.get(base.id, ())):
                 return None
-        return self.imports.resolve(expr)
+        return name
 
     def array_api(self, expr: ast.expr) -> str | None:
         """``"zeros"``/``"linalg.svd"`` when ``expr`` names a device-array API.

@@ -74,3 +74,15 @@ class Structural:
 def _outermost_first(node: ast.AST) -> tuple[int, int]:
     """Of nodes starting at one place, the one that ends last encloses the others."""
     return (-getattr(node, "end_lineno", 0), -getattr(node, "end_col_offset", 0))
+
+
+def by_position(nodes: "list[ast.AST]") -> dict[tuple[int, int], list[ast.AST]]:
+    """Candidate nodes a rule already holds, by start position (outermost
+    first), to pair with ast-grep matches without indexing the whole file."""
+    index: dict[tuple[int, int], list[ast.AST]] = {}
+    for node in nodes:
+        index.setdefault((node.lineno, node.col_offset), []).append(node)  # type: ignore[attr-defined]
+    for candidates in index.values():
+        if len(candidates) > 1:
+            candidates.sort(key=_outermost_first)
+    return index

@@ -57,7 +57,7 @@ def _find(model: FileModel, table: Manifest) -> list[ApiCall]:
         return []
     found = []
     for call in model.nodes(ast.Call):
-        name = api_name(model, call)
+        name = api_name(model, call, table)
         if name is None or name in COVERED_ELSEWHERE:
             continue
         entry = table.lookup(name)
@@ -69,14 +69,22 @@ def _find(model: FileModel, table: Manifest) -> list[ApiCall]:
     return found
 
 
-def api_name(model: FileModel, call: ast.Call) -> str | None:
-    """``numpy.<tail>`` for a device NumPy function or a device-array method."""
+def api_name(model: FileModel, call: ast.Call, table: Manifest | None = None) -> str | None:
+    """``numpy.<tail>`` for a device NumPy function or a device-array method.
+
+    With ``table``, a method the manifest does not list is refused before the
+    receiver's kind is worked out (most method calls are on other objects)."""
     name = model.numpy_name(call.func)
     if name is not None:
         return name
     func = call.func
-    if isinstance(func, ast.Attribute) and model.qualname(func) is None and model.kind(func.value) is Kind.DEVICE:
-        return f"numpy.ndarray.{func.attr}"
+    if not isinstance(func, ast.Attribute):
+        return None
+    method = f"numpy.ndarray.{func.attr}"
+    if table is not None and table.lookup(method) is None:
+        return None
+    if model.qualname(func) is None and model.kind(func.value) is Kind.DEVICE:
+        return method
     return None
 
 

@@ -8,6 +8,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind
+from ..model.structural import by_position
 from ..model.imports import DEVICE_ROOTS
 from ..registry import Category, Invalid, Rule, Valid
 
@@ -130,12 +131,15 @@ class ObjectDtype(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        if not model.uses_numpy() or not any(w in model.source for w in _PRECHECK_WORDS) or not _has_object_dtype(model):
+        if not model.uses_numpy() or not any(w in model.source for w in _PRECHECK_WORDS):
             return
+        candidates = by_position(_object_dtype_requests(model))
+        if not candidates:
+            return  # only files with a candidate pay for the ast-grep parse
         structural = model.structural
         reported: set[tuple[int, int]] = set()
         for match in structural.find_all(_PATTERN):
-            site = _site(model, structural.ast_nodes_at(match, ast.keyword, ast.expr))
+            site = _site(model, iter(candidates.get(structural.position(match), ())))
             if site is None:
                 continue
             node, call, value = site
@@ -154,20 +158,21 @@ class ObjectDtype(Rule):
             )
 
 
-def _has_object_dtype(model: FileModel) -> bool:
-    """Does a device call in the file ask for the object dtype at all? Only
-    such files pay for the second (ast-grep) parse that finds each site."""
+def _object_dtype_requests(model: FileModel) -> list[ast.AST]:
+    """The ``dtype=`` keywords and positional arguments by which a device call
+    asks for the object dtype: the model's candidates for the pattern."""
     index = model.nodes_by_type()
+    found: list[ast.AST] = []
     for keyword in index.get(ast.keyword, ()):
         if keyword.arg == "dtype":  # type: ignore[attr-defined]
             call = model.parent(keyword)
             if isinstance(call, ast.Call) and _object_form(model, keyword.value) and _takes_dtype_here(model, call, keyword):  # type: ignore[attr-defined]
-                return True
+                found.append(keyword)
     for call in index.get(ast.Call, ()):
         for argument in call.args:  # type: ignore[attr-defined]
             if _looks_like_object(argument) and _object_form(model, argument) and _takes_dtype_here(model, call, argument):  # type: ignore[arg-type]
-                return True
-    return False
+                found.append(argument)
+    return found
 
 
 def _looks_like_object(value: ast.expr) -> bool:

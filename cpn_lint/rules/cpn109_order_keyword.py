@@ -15,6 +15,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind
+from ..model.structural import by_position
 from ..registry import Category, Invalid, Rule, Valid
 
 # `order=` as a keyword (after `(` or `,`), or a one-letter layout argument.
@@ -143,11 +144,14 @@ class OrderKeyword(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        if not model.uses_numpy() or not any(w in model.source for w in _PRECHECK_WORDS) or not _has_layout_request(model):
+        if not model.uses_numpy() or not any(w in model.source for w in _PRECHECK_WORDS):
             return
+        candidates = by_position(_layout_requests(model))
+        if not candidates:
+            return  # only files with a candidate pay for the ast-grep parse
         structural = model.structural
         for match in structural.find_all(_PATTERN):
-            site = _site(model, structural.ast_nodes_at(match, ast.keyword, ast.Constant))
+            site = _site(model, iter(candidates.get(structural.position(match), ())))
             if site is None:
                 continue
             node, call, value = site
@@ -166,23 +170,24 @@ class OrderKeyword(Rule):
             )
 
 
-def _has_layout_request(model: FileModel) -> bool:
-    """Does a device call in the file take a layout order at all? Most files
-    that mention ``order=`` pass it to their own or SciPy's functions; only
-    those with a candidate pay for the second (ast-grep) parse."""
+def _layout_requests(model: FileModel) -> list[ast.AST]:
+    """``order=`` keywords and one-letter layout strings that a device call
+    takes as a memory layout: the model's candidates for the pattern. Most
+    files that mention ``order=`` pass it to their own or SciPy's functions."""
     index = model.nodes_by_type()
+    found: list[ast.AST] = []
     for keyword in index.get(ast.keyword, ()):
         if keyword.arg == "order":  # type: ignore[attr-defined]
             call = model.parent(keyword)
             if isinstance(call, ast.Call) and _layout_call(model, call, keyword) is not None:
-                return True
+                found.append(keyword)
     for constant in index.get(ast.Constant, ()):
         value = constant.value  # type: ignore[attr-defined]
         if isinstance(value, str) and len(value) == 1 and value in "FAKfak":
             call = model.parent(constant)
             if isinstance(call, ast.Call) and _layout_call(model, call, constant) is not None:
-                return True
-    return False
+                found.append(constant)
+    return found
 
 
 def _site(model: FileModel, candidates: Iterator[ast.AST]) -> tuple[ast.AST, ast.Call, ast.expr] | None:
