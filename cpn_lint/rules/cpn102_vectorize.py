@@ -7,6 +7,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel
+from ..model.structural import by_position
 from ..registry import Category, Invalid, Rule, Valid
 
 # Calls or decorators whose callee ends in vectorize/frompyfunc; the model then
@@ -80,15 +81,17 @@ class Vectorize(Rule):
     def check(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy() or ("vectorize" not in model.source and "frompyfunc" not in model.source):
             return
-        if not _names_vectorize(model):
+        candidates = by_position(_vectorize_references(model))
+        if not candidates:
             return  # the words appear, but never as NumPy's functions: skip the ast-grep parse
         structural = model.structural
         for match in structural.find_all(_PATTERN):
             if match.kind() == "decorator":
                 expr = next((c for c in match.children() if c.is_named() and c.kind() != "comment"), match)
-                node = structural.ast_node_at(expr, ast.Attribute, ast.Name, ast.Call)
+                node = next(iter(candidates.get(structural.position(expr), ())), None)
             else:
-                node = structural.ast_node_at(match, ast.Call)
+                calls = (c for c in candidates.get(structural.position(match), ()) if isinstance(c, ast.Call))
+                node = next(calls, None)
             if node is None:
                 continue
             callee = node.func if isinstance(node, ast.Call) else node
@@ -98,13 +101,16 @@ class Vectorize(Rule):
             yield self.finding(node, in_loop=model.in_loop(node), call=model.segment(callee, 40) + ("(...)" if isinstance(node, ast.Call) else ""))
 
 
-def _names_vectorize(model: FileModel) -> bool:
-    """Does the file refer to NumPy's vectorize or frompyfunc anywhere?"""
+def _vectorize_references(model: FileModel) -> list[ast.AST]:
+    """Every reference to NumPy's vectorize or frompyfunc, and the call made
+    with it: the model's candidates for the pattern."""
     index = model.nodes_by_type()
-    for attribute in index.get(ast.Attribute, ()):
-        if attribute.attr in _FUNCTIONS and model.array_api(attribute) in _FUNCTIONS:  # type: ignore[attr-defined, arg-type]
-            return True
-    for name in index.get(ast.Name, ()):
-        if name.id in _FUNCTIONS and model.array_api(name) in _FUNCTIONS:  # type: ignore[attr-defined, arg-type]
-            return True
-    return False
+    found: list[ast.AST] = []
+    for node_type, label in ((ast.Attribute, "attr"), (ast.Name, "id")):
+        for node in index.get(node_type, ()):
+            if getattr(node, label) in _FUNCTIONS and model.array_api(node) in _FUNCTIONS:  # type: ignore[arg-type]
+                found.append(node)
+                parent = model.parent(node)
+                if isinstance(parent, ast.Call) and parent.func is node:
+                    found.append(parent)
+    return found
