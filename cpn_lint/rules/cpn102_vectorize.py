@@ -76,6 +76,7 @@ class Vectorize(Rule):
         Invalid("from numpy import vectorize\nf = vectorize(abs)\n", line=2),
         Invalid("import numpy\n@numpy.vectorize\ndef g(x):\n    return x * 2\n", line=2),
         Invalid("import cupynumeric as cpn\nh = cpn.frompyfunc(max, 2, 1)\n", line=2),
+        Invalid("import numpy as np\nx = np.arange(5.0)\ny = np.vectorize(round, otypes='d')(x)\n", line=3, contains="np.vectorize"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
