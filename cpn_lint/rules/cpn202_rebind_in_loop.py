@@ -259,29 +259,40 @@ def _tested_as_truth_value(model: FileModel, name: str, stmt: ast.Assign) -> boo
     """``while n > 2:``, ``if n % 2:`` — an array with more than one element
     has no truth value, so a name tested like this holds a single number."""
     scope = model.scope_of(stmt).function_like()
-    for node in model.nodes(ast.If, ast.While, ast.IfExp, ast.Assert):
-        if model.scope_of(node).function_like() is not scope:
-            continue
-        test = node.test  # type: ignore[attr-defined]
-        if _bare_operand(test, name):
-            return True
-    return False
+    return name in model.derived(_names_tested_bare, _names_tested_bare).get(id(scope), ())
 
 
-def _bare_operand(test: ast.expr, name: str) -> bool:
-    """Is ``name`` reached from ``test`` through comparisons, boolean and
-    arithmetic operators only?"""
+def _names_tested_bare(model: FileModel) -> dict[int, set[str]]:
+    """Per function-like scope (by id), the names some ``if``/``while``/
+    conditional expression/``assert`` test reaches as a bare operand: built
+    once per file, so the question costs the same in a file of any size."""
+    tested: dict[int, set[str]] = {}
+    for node_type in (ast.If, ast.While, ast.IfExp, ast.Assert):
+        for node in model.nodes_by_type().get(node_type, ()):
+            names = tested.setdefault(id(model.scope_of(node).function_like()), set())
+            try:
+                _collect_bare_operands(node.test, names)  # type: ignore[attr-defined]
+            except RecursionError:
+                continue  # a pathologically deep test: its names count as untested
+    return tested
+
+
+def _collect_bare_operands(test: ast.expr, names: set[str]) -> None:
+    """Add the names ``test`` reaches through comparisons, boolean and
+    arithmetic operators only (``a @ b`` may be a number: not entered)."""
     if isinstance(test, ast.Name):
-        return test.id == name
-    if isinstance(test, ast.Compare):
-        return any(_bare_operand(o, name) for o in (test.left, *test.comparators))
-    if isinstance(test, ast.BoolOp):
-        return any(_bare_operand(v, name) for v in test.values)
-    if isinstance(test, ast.UnaryOp):
-        return _bare_operand(test.operand, name)
-    if isinstance(test, ast.BinOp) and not isinstance(test.op, ast.MatMult):  # a @ b may be a number
-        return _bare_operand(test.left, name) or _bare_operand(test.right, name)
-    return False
+        names.add(test.id)
+    elif isinstance(test, ast.Compare):
+        for operand in (test.left, *test.comparators):
+            _collect_bare_operands(operand, names)
+    elif isinstance(test, ast.BoolOp):
+        for value in test.values:
+            _collect_bare_operands(value, names)
+    elif isinstance(test, ast.UnaryOp):
+        _collect_bare_operands(test.operand, names)
+    elif isinstance(test, ast.BinOp) and not isinstance(test.op, ast.MatMult):
+        _collect_bare_operands(test.left, names)
+        _collect_bare_operands(test.right, names)
 
 
 def _is_single_element(model: FileModel, call: ast.Call) -> bool:
