@@ -98,11 +98,12 @@ class ElementLoop(Rule):
     def check(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy():
             return
-        reported: list[LoopFrame] = []
+        reported: set[int] = set()  # ids of reported frames
+        nested_index_vars: dict[int, set[str]] | None = None
         for frame in model.loops:  # outer loops come before the loops they contain
             if frame.iter_kind not in _ELEMENT_LOOPS or not frame.index_vars:
                 continue
-            if any(done.contains(frame) for done in reported):
+            if any(id(outer) in reported for outer in frame.chain()[1:]):
                 continue
             # An element loop indexes arrays with its own variable; a step loop
             # around one is not (the inner loop is reported instead).
@@ -110,8 +111,11 @@ class ElementLoop(Rule):
                 continue
             if recurrences(model, frame):
                 continue
-            accesses = list(element_accesses(model, frame, _index_vars_of_nest(model, frame)))
-            reported.append(frame)
+            if nested_index_vars is None:
+                nested_index_vars = _nested_index_vars(model)
+            index_vars = frozenset(frame.index_vars | nested_index_vars.get(id(frame), set()))
+            accesses = list(element_accesses(model, frame, index_vars))
+            reported.add(id(frame))
             names = sorted({model.segment(sub.value, 24) for sub in accesses})
             arrays = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
             yield self.finding(
@@ -123,13 +127,18 @@ class ElementLoop(Rule):
             )
 
 
-def _index_vars_of_nest(model: FileModel, frame: LoopFrame) -> frozenset[str]:
-    """Index variables of ``frame`` and of the element loops nested in it."""
-    names = set(frame.index_vars)
+def _nested_index_vars(model: FileModel) -> dict[int, set[str]]:
+    """For each loop (by id), the index variables of the element loops nested
+    in it: one pass up from every element loop, not a scan per loop."""
+    nested: dict[int, set[str]] = {}
     for inner in model.loops:
-        if inner is not frame and frame.contains(inner) and inner.iter_kind in _ELEMENT_LOOPS:
-            names |= inner.index_vars
-    return frozenset(names)
+        if inner.iter_kind not in _ELEMENT_LOOPS or not inner.index_vars:
+            continue
+        outer = inner.parent
+        while outer is not None:
+            nested.setdefault(id(outer), set()).update(inner.index_vars)
+            outer = outer.parent
+    return nested
 
 
 def _describe(model: FileModel, frame: LoopFrame) -> str:
