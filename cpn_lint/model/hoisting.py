@@ -110,10 +110,13 @@ class _ModelIndex:
                     while frame is not None:
                         self.bindings_by_loop.setdefault(id(frame), []).append(b)
                         frame = frame.parent
-        self.loads: dict[str, list[ast.Name]] = {}
+        # Loads by (function-like scope, name): a name reused in every
+        # function of a large file is looked up among its own scope's loads.
+        self.loads: dict[tuple[int, str], list[ast.Name]] = {}
         for name in model.nodes(ast.Name):
             if isinstance(name.ctx, ast.Load):
-                self.loads.setdefault(name.id, []).append(name)
+                key = (id(model.scope_of(name).function_like()), name.id)
+                self.loads.setdefault(key, []).append(name)
 
 
 _INDEX: "weakref.WeakKeyDictionary[FileModel, _ModelIndex]" = weakref.WeakKeyDictionary()
@@ -331,9 +334,7 @@ def uses_reached_by(model: "FileModel", target: ast.Name) -> list[ast.Name]:
     if binding is None:
         return []
     uses: list[ast.Name] = []
-    for name in _index(model).loads.get(target.id, ()):
-        if model.scope_of(name).function_like() is not binding.scope.function_like():
-            continue
+    for name in _index(model).loads.get((id(binding.scope.function_like()), target.id), ()):
         if any(b is binding for b in model.reaching_bindings(name)):
             uses.append(name)
     uses.sort(key=lambda n: (n.lineno, n.col_offset))
