@@ -7,10 +7,11 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, IterKind, LoopFrame
-from ..model.dependence import element_accesses, recurrences
+from ..model.dependence import element_accesses, names_in, recurrences
 from ..registry import Category, Invalid, Rule, Valid
 
 _ELEMENT_LOOPS = (IterKind.RANGE, IterKind.INDEX_PRODUCT, IterKind.ARRAY)
+_SMALL_BLOCK = 8  # a range step up to this many elements still walks elements
 
 
 class ElementLoop(Rule):
@@ -55,6 +56,9 @@ class ElementLoop(Rule):
       (`for axis in range(3)`) are not reported; loops over a larger but still
       small leading axis whose body is whole-array work may be — suppress with
       `# noqa: CPN101` on the `for` line.
+    * A chunked pass, `for i in range(0, n, chunk)` that only slices
+      `x[i:i + chunk]`, works on whole blocks and is not reported (unless the
+      step is a literal of at most 8 elements).
     * A loop whose writes depend on the previous iteration (`y[n]` from
       `y[n-1]`) is reported as CPN410 (sequential recurrence) instead.
     * Arrays are recognised through imports and assignments; a loop over a
@@ -75,12 +79,17 @@ class ElementLoop(Rule):
         Valid("import numpy as np\nu = np.zeros(100)\nfor step in range(1000):\n    u[1:-1] = 0.5 * (u[:-2] + u[2:])\n"),
         Valid("import numpy as np\nv = np.zeros((3, 64, 64))\nwork = np.zeros_like(v)\nfor axis in range(3):\n    work[axis] = 2.0 * v[axis] + np.roll(v[axis], 1, axis=-1)\n"),
         Valid("import numpy as np\nitems = [1, 2, 3, 4]\nfor i in range(len(items)):\n    items[i] = items[i] * 2\n"),
+        Valid(
+            "import numpy as np\nx = np.ones((10000, 3))\nout = np.empty(10000)\nchunk = 1024\n"
+            "for i in range(0, len(x), chunk):\n    out[i:i + chunk] = x[i:i + chunk, :].sum(axis=1)\n"
+        ),
         Valid("import numpy as np\ny = np.zeros(100)\nx = np.ones(100)\nfor n in range(1, 100):\n    y[n] = 0.9 * y[n - 1] + x[n]\n"),
         Valid("import numpy as np\nfiles = ['a.npy', 'b.npy']\nfor i in range(len(files)):\n    data = np.load(files[i])\n"),
         Valid("import mylib as np\na = np.zeros(10)\nfor i in range(10):\n    a[i] = i\n"),
     )
     invalid = (
         Invalid("import numpy as np\na = np.arange(100.0)\nfor i in range(len(a)):\n    a[i] = a[i] * 2.0 + 1.0\n", line=3, contains="'a'"),
+        Invalid("import numpy as np\na = np.arange(100.0)\nfor i in range(0, len(a), 2):\n    a[i:i + 2] = a[i:i + 2][::-1]\n", line=3),
         Invalid(
             "import numpy as np\nfrom itertools import product\nout = np.zeros((4, 4))\narr = np.ones((4, 4))\n"
             "for i, j in product(range(4), range(4)):\n    out[i, j] = arr[i, j] ** 2\n",
@@ -107,7 +116,8 @@ class ElementLoop(Rule):
                 continue
             # An element loop indexes arrays with its own variable; a step loop
             # around one is not (the inner loop is reported instead).
-            if next(element_accesses(model, frame, frame.index_vars), None) is None:
+            own_accesses = list(element_accesses(model, frame, frame.index_vars))
+            if not own_accesses or _walks_in_blocks(frame, own_accesses):
                 continue
             if recurrences(model, frame):
                 continue
@@ -125,6 +135,27 @@ class ElementLoop(Rule):
                 arrays=("array " if len(names) == 1 else "arrays ") + arrays,
                 data={"arrays": names, "accesses": len(accesses)},
             )
+
+
+def _walks_in_blocks(frame: LoopFrame, accesses: list[ast.Subscript]) -> bool:
+    """``for i in range(0, n, chunk): f(x[i:i + chunk])``: every iteration
+    works on a whole block of the array (a chunked pass that bounds memory),
+    not on one element. A literal step of a few elements still counts as an
+    element loop."""
+    node = frame.node
+    if not isinstance(node, (ast.For, ast.AsyncFor)) or not isinstance(node.iter, ast.Call):
+        return False
+    func, args = node.iter.func, node.iter.args
+    if not (isinstance(func, ast.Name) and func.id == "range" and len(args) == 3):
+        return False
+    step = args[2]
+    if isinstance(step, ast.Constant) and (not isinstance(step.value, int) or abs(step.value) <= _SMALL_BLOCK):
+        return False
+    for sub in accesses:
+        parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        if any(not isinstance(part, ast.Slice) and names_in(part) & frame.index_vars for part in parts):
+            return False  # an element (or a row) picked by the index itself
+    return True
 
 
 def _nested_index_vars(model: FileModel) -> dict[int, set[str]]:
