@@ -16,6 +16,8 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
+from .iteration import fresh_in_iteration
+
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
     from .scopes import LoopFrame
@@ -122,7 +124,19 @@ def _carried_scalars(model: "FileModel", loop: "LoopFrame") -> set[str]:
         name = stmt.targets[0].id
         if _self_reference_is_multiplicative(stmt.value, name):
             carried.add(name)
-    return carried
+    # A name that each iteration starts afresh (`acc = 1.0` before the
+    # updates, or the loop's own target) carries nothing to the next one.
+    return {name for name in carried if not _restarted(model, loop, name)}
+
+
+def _restarted(model: "FileModel", loop: "LoopFrame", name: str) -> bool:
+    updates = [
+        stmt
+        for stmt in _assignments_in(model, loop)
+        if (isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name)
+        or (isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets) and name in names_in(stmt.value))
+    ]
+    return bool(updates) and all(fresh_in_iteration(model, stmt, loop, name) for stmt in updates)
 
 
 def _self_reference_is_multiplicative(value: ast.expr, name: str) -> bool:

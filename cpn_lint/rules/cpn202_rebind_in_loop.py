@@ -8,6 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind, LoopFrame
 from ..model.hoisting import describe_loop, hot_chain
+from ..model.iteration import fresh_in_iteration
 from ..registry import Category, Invalid, Rule, Valid
 
 # Elementwise NumPy functions that take out= and keep their operand's shape.
@@ -178,7 +179,7 @@ class RebindInLoop(Rule):
             use = _elementwise_use(model, stmt.value, name)
             if use is None or model.kind(use) is not Kind.DEVICE or model.kind(stmt.value) is not Kind.DEVICE:
                 continue
-            if _starts_small(model, use, stmt) or _fresh_in_iteration(model, stmt, frame, name) or _tested_as_truth_value(model, name, stmt):
+            if _starts_small(model, use, stmt) or fresh_in_iteration(model, stmt, frame, name) or _tested_as_truth_value(model, name, stmt):
                 continue
             yield self.finding(
                 stmt,
@@ -323,42 +324,6 @@ def _is_full_reduction(model: FileModel, call: ast.Call) -> bool:
         return api != "dot"
     has_axis = any(k.arg == "axis" and not (isinstance(k.value, ast.Constant) and k.value.value is None) for k in call.keywords)
     return not has_axis and len(call.args) <= positional_axis
-
-
-def _fresh_in_iteration(model: FileModel, stmt: ast.Assign, frame: LoopFrame, name: str) -> bool:
-    """Is ``name`` bound afresh earlier in the same iteration — by the loop's
-    own target, or by an assignment that does not read it, earlier in the
-    block of ``stmt`` or of a statement enclosing it inside the loop?"""
-    node = frame.node
-    if isinstance(node, (ast.For, ast.AsyncFor)) and any(
-        isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)
-    ):
-        return True
-    child: ast.AST = stmt
-    for ancestor in model.ancestors(stmt):
-        for block in _blocks(ancestor):
-            if any(s is child for s in block):
-                for earlier in block:
-                    if earlier is child:
-                        break
-                    if _binds_fresh(earlier, name):
-                        return True
-        if ancestor is node:
-            return False
-        child = ancestor
-    return False
-
-
-def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
-    return [getattr(node, field) for field in ("body", "orelse", "finalbody") if isinstance(getattr(node, field, None), list)]
-
-
-def _binds_fresh(stmt: ast.stmt, name: str) -> bool:
-    if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is None:
-        return False
-    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-    binds = any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t))
-    return binds and not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.value))
 
 
 def _fix(model: FileModel, value: ast.expr, name: str) -> str:

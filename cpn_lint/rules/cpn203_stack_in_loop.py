@@ -9,6 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
 from ..model.hoisting import describe_loop, escapes_iteration, hoist_frame, hot_chain, name_key
+from ..model.iteration import fresh_in_iteration
 from ..registry import Category, Invalid, Rule, Valid
 
 # Joining functions: the keyword that may hold the sequence of parts.
@@ -97,6 +98,8 @@ class StackInLoop(Rule):
       change shape with the iteration and do not include the result itself
       (`np.concatenate([a[i], b[i]])`: an element loop, CPN101's concern);
       joined arrays that are kept beyond the iteration (appended to a list);
+      a name the same iteration has just bound afresh (a loop target, or
+      `v = table[k]` before `v = np.r_[v[0], v]`): that pads one value once;
       `np.r_` with slices (`np.r_[0:10:2]` builds a range).
     * A growing join in a loop that runs only a few times is cheap; suppress
       with `# noqa: CPN203`.
@@ -136,6 +139,13 @@ class StackInLoop(Rule):
         Valid(
             "import numpy as np\nu = np.ones(8)\nw = np.hstack([u, u])\nhist = []\nfor t in range(50):\n"
             "    idx = np.r_[0:8:2]\n    hist.append(np.concatenate([u, u]))\n"
+        ),
+        # a name each iteration binds afresh is padded once, not grown
+        Valid(
+            "import numpy as np\ndef pad_all(curves):\n    out = {}\n    for key, (t, v) in curves.items():\n"
+            "        v = np.r_[v[0], v, v[-1]]\n        edges = np.asarray(t)\n        with np.errstate(all='ignore'):\n"
+            "            marks = np.hstack([edges[:1], edges])\n        marks = np.append(marks, 0.0)\n"
+            "        out[key] = (marks, v)\n    return out\n"
         ),
     )
     invalid = (
@@ -190,7 +200,7 @@ class StackInLoop(Rule):
             what = f"re-joins the list '{grown}', which the loop keeps growing, and copies everything gathered so far"
         else:
             grown_part = _own_part(model, join)
-            if grown_part is None:
+            if grown_part is None or _padded_afresh(model, join, grown_part, inner):
                 return None
             grown = model.segment(grown_part, 24)
             fix = "preallocate the final array and write each part into it, or collect the parts in a list and join once after the loop"
@@ -263,6 +273,14 @@ def _own_part(model: FileModel, join: _Join) -> ast.expr | None:
         if name_key(part) in targets:
             return part
     return None
+
+
+def _padded_afresh(model: FileModel, join: _Join, part: ast.expr, inner: LoopFrame) -> bool:
+    """Is the grown name bound afresh earlier in each iteration of the loop
+    (``rows = table[k]`` then ``rows = np.r_[rows[0], rows]``)? Then the join
+    pads one iteration's value and nothing accumulates across iterations."""
+    statement = model.statement_of(join.node)
+    return isinstance(part, ast.Name) and statement is not None and fresh_in_iteration(model, statement, inner, part.id)
 
 
 def _grown_in(model: FileModel, collection: ast.Name, frame: LoopFrame) -> bool:

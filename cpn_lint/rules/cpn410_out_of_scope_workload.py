@@ -135,6 +135,9 @@ class OutOfScopeWorkload(Rule):
       are optional and are not reported.
     * Plain Python string handling (`text.split()`) is not reported; only
       NLP libraries and NumPy's string functions are.
+    * A scalar that each iteration starts afresh (`prod = 1.0` before an
+      inner `prod *= ...`) carries nothing from one iteration to the next and
+      is not a recurrence of that loop.
     """
 
     code = "CPN410"
@@ -153,6 +156,11 @@ class OutOfScopeWorkload(Rule):
             "        for entry in os.scandir(d):\n            todo.append(entry.path)\n    return np.zeros(1)\n"
         ),
         Valid("try:\n    import scipy.sparse as sp\nexcept ImportError:\n    sp = None\nimport numpy as np\n"),
+        # a product restarted in every outer iteration carries nothing to the next one
+        Valid(
+            "import numpy as np\ndef shapes(y, m):\n    out = np.zeros(m)\n    for j in range(1, m):\n        prod = 1.0\n"
+            "        for i in range(j):\n            prod *= np.cos(y[i])\n        out[j] = prod\n    return out\n"
+        ),
     )
     invalid = (
         Invalid("import numpy as np\nimport scipy.sparse as sp\nm = sp.csr_matrix(np.eye(4))\n", line=2, contains="sparse"),
