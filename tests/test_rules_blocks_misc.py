@@ -78,10 +78,63 @@ def test_shape_or_size_argument_is_not_array_evidence(call: str) -> None:
     assert _name_kinds(model, "p")[-1] is Kind.UNKNOWN
 
 
-@pytest.mark.parametrize("call", ["np.sum(p)", "np.asarray(p)", "np.random.shuffle(p)"])
+@pytest.mark.parametrize("call", ["np.sum(p)", "np.random.shuffle(p)", "np.take(p, [0])"])
 def test_array_argument_is_array_evidence(call: str) -> None:
     model = _model(f"import numpy as np\ndef f(p):\n    b = {call}\n    return tuple(p)\n")
     assert _name_kinds(model, "p")[-1] is Kind.DEVICE
+
+
+@pytest.mark.parametrize("call", ["np.asarray(p)", "np.array(p, dtype=object)", "np.atleast_1d(p)", "np.ascontiguousarray(p)"])
+def test_conversion_argument_is_not_array_evidence(call: str) -> None:
+    # Real-world trial: a holder object converted with np.asarray(h, dtype=object)
+    # was taken for an array, so list(h) before the conversion was reported.
+    model = _model(f"import numpy as np\ndef f(p):\n    b = {call}\n    return tuple(p)\n")
+    assert _name_kinds(model, "p")[-1] is Kind.UNKNOWN
+    assert _findings("CPN110", f"import numpy as np\ndef f(p):\n    items = list(p)\n    return {call}, items\n") == []
+
+
+def test_receiver_attributes_are_not_array_evidence() -> None:
+    # Real-world trial: a class with a .shape attribute (or an ndarray subclass
+    # reading self.dtype) made every self.method() result an array.
+    source = (
+        "import numpy as np\nclass Grid:\n    def __init__(self, n):\n        self.shape = (n, n)\n"
+        "    def names(self):\n        return ['a', 'b']\n    def run(self, steps):\n        n = self.shape[0]\n"
+        "        for k in range(steps):\n            for name in self.names():\n                print(name, n)\n"
+        "            if self.ready():\n                pass\n            kept = list(self.names())\n"
+    )
+    for code in ("CPN103", "CPN105", "CPN110"):
+        assert _findings(code, source) == [], code
+    # a plain function's parameter with the same uses is still an array
+    assert _findings("CPN110", "import numpy as np\ndef f(grid):\n    n = grid.shape[0]\n    return list(grid)\n") != []
+
+
+def test_sparse_matrices_are_not_arrays() -> None:
+    # Real-world trial (an algebraic multigrid package): sparse matrices have
+    # .shape, .T and 2-D subscripts, and were reported as NumPy arrays.
+    source = (
+        "import numpy as np\nfrom scipy import sparse\n"
+        "def smooth(A, k):\n    S = sparse.csc_array(A.shape)\n    for _ in range(k):\n        S = S + 0.5 * S\n"
+        "    return S[:, [0]].toarray()\n"
+        "def relax(T, P, steps):\n    if sparse.issparse(T):\n        T = T.tocsr()\n    for _ in range(steps):\n"
+        "        T = T + 0.1 * P\n    return T.dtype\n"
+        "def band(M):\n    M = sparse.coo_array(M)\n    d = M.diagonal()\n    d[0] = 1.0\n    return d, M.shape\n"
+    )
+    for code in ("CPN202", "CPN205"):
+        assert _findings(code, source) == [], code
+    assert _findings("CPN202", "import numpy as np\ndef relax(T, P, steps):\n    for _ in range(steps):\n        T = T + 0.1 * P\n    return T.dtype\n") != []
+
+
+def test_augmented_counter_stays_a_python_number() -> None:
+    # Real-world trial: `it = 0; it += 1` lost its scalar kind, so
+    # np.mod(it, every) was taken for a device array tested in the loop.
+    source = (
+        "import numpy as np\ndef solve(A, b, x, maxiter):\n    every = 8\n    it = 0\n    r = b - A @ x\n"
+        "    while it < maxiter:\n        it += 1\n        if np.mod(it, every) and it > 0:\n            r = b - A @ x\n"
+        "    return r\n"
+    )
+    assert _findings("CPN105", source) == []
+    model = _model(source)
+    assert _name_kinds(model, "it")[-1] is Kind.SCALAR
 
 
 def test_builtin_and_slice_on_shape_parameter_are_quiet() -> None:

@@ -22,6 +22,7 @@ from .kinds import (
     ARRAY_METADATA,
     ARRAY_RANDOM_FUNCTIONS,
     ARRAY_VALUE_ATTRIBUTES,
+    CONVERSION_FUNCTIONS,
     GENERATOR_DRAWS,
     GENERATOR_FUNCTIONS,
     INDEX_BUILDERS,
@@ -34,6 +35,9 @@ from .kinds import (
     SCALAR_TYPES,
     SEQUENCE_FUNCTIONS,
     SEQUENCE_METHODS,
+    SPARSE_MODULE_NON_MATRIX,
+    SPARSE_ONLY_ATTRIBUTES,
+    SPARSE_PREDICATES,
     Kind,
     join,
 )
@@ -398,12 +402,21 @@ class FileModel:
                 scope.function_like().array_evidence.setdefault(node.value.id, node)
 
     def _note_attribute_evidence(self, node: ast.Attribute, scope: Scope) -> None:
+        if node.attr in SPARSE_ONLY_ATTRIBUTES:
+            base = _chain_root(node.value)  # S[:, [i]].toarray(), P.conjugate().multiply(Q)
+            if isinstance(base, ast.Name):
+                scope.function_like().array_evidence.setdefault(_SPARSE_KEY + base.id, node)
+            return
         if isinstance(node.value, ast.Name) and node.attr in ("ndim", "dtype", "shape", "T"):
             if node.attr == "shape" and "pandas" in self.imports.imported_roots():
                 return  # DataFrames have .shape too
             scope.function_like().array_evidence.setdefault(node.value.id, node)
 
     def _note_call_evidence(self, node: ast.Call, scope: Scope) -> None:
+        if node.args and isinstance(node.args[0], ast.Name) and _callee_name(node.func) in SPARSE_PREDICATES:
+            # sparse.issparse(x): x may be a sparse matrix (see _has_array_evidence)
+            scope.function_like().array_evidence.setdefault(_SPARSE_KEY + node.args[0].id, node)
+            return
         if node.args and isinstance(node.args[0], ast.Name) and isinstance(node.func, ast.Attribute):
             # Resolved later (imports may follow); keep the candidate.
             scope.function_like().array_evidence.setdefault("\0call:" + node.args[0].id, node)
@@ -764,6 +777,11 @@ class FileModel:
             return Kind.UNKNOWN
         if head == "cupy":
             return Kind.HOST if tail == "asnumpy" else Kind.CUPY
+        if head == "scipy" and tail.startswith("sparse.") and tail.count(".") == 1:
+            # csr_matrix(...), coo_array(...), sparse.eye(n): a sparse matrix, not an array
+            last = tail[len("sparse."):]
+            if last not in SPARSE_MODULE_NON_MATRIX and not last.startswith("isspmatrix"):
+                return Kind.NOT
         return Kind.UNKNOWN
 
     def _user_function_kind(self, func: ast.Name) -> Kind:
@@ -882,17 +900,29 @@ class FileModel:
                 return value
             # `u *= 0.5` updates the array in place: u stays what it was.
             prior = self._kind_Name(b.node) if isinstance(b.node, ast.Name) else Kind.UNKNOWN
-            return prior if prior.is_array else Kind.UNKNOWN
+            if prior.is_array:
+                return prior
+            if value is Kind.SCALAR and self._prior_is_scalar(b):
+                return Kind.SCALAR  # `it = 0` ... `it += 1`: a Python counter
+            return Kind.UNKNOWN
         if b.kind is BindKind.ELEMENT:
             return self._element_kind(b)
         if b.kind in (BindKind.PARAM, BindKind.ANNOTATION):
             annotated = _annotation_kind(b.value)
             if annotated is not None:
                 return Kind.DEVICE if annotated else Kind.NOT
-            if b.kind is BindKind.PARAM and self._has_array_evidence(b.scope, b.name):
+            if b.kind is BindKind.PARAM and self._has_array_evidence(b.scope, b.name) and not self._is_receiver_param(b):
                 return Kind.DEVICE
             return Kind.UNKNOWN
         return Kind.UNKNOWN
+
+    def _prior_is_scalar(self, b: Binding) -> bool:
+        """Every other binding reaching an augmented assignment holds a Python number."""
+        if not isinstance(b.node, ast.Name):
+            return False
+        scope = self.lookup(b.node)
+        others = [o for o in self._reaching(scope, b.node) if o is not b] if scope is not None else []
+        return bool(others) and all(self._binding_kind_of(o) is Kind.SCALAR for o in others)
 
     def _element_kind(self, b: Binding) -> Kind:
         """Kind of one item of iterating or unpacking ``b.value``."""
@@ -911,15 +941,32 @@ class FileModel:
         return Kind.UNKNOWN
 
     def _has_array_evidence(self, scope: Scope, name: str) -> bool:
+        if _SPARSE_KEY + name in scope.array_evidence:
+            return False  # .shape, .T and a[i, j] work on a sparse matrix too
         if name in scope.array_evidence:
             return True
         call = scope.array_evidence.get("\0call:" + name)
         api = self.call_api(call) if call is not None else None
         # np.zeros(shape), np.arange(n), np.save(path, a): the first argument
-        # is a shape, a number or a file, not evidence of an array.
-        return api is not None and api not in NOT_ARRAY_FIRST_ARGUMENT and not (
-            api.startswith("random.") and api not in ARRAY_RANDOM_FUNCTIONS
+        # is a shape, a number or a file, not evidence of an array; and
+        # np.asarray(x) converts x because it may not be an array yet.
+        return (
+            api is not None
+            and api not in NOT_ARRAY_FIRST_ARGUMENT
+            and api not in CONVERSION_FUNCTIONS
+            and not (api.startswith("random.") and api not in ARRAY_RANDOM_FUNCTIONS)
         )
+
+    def _is_receiver_param(self, b: Binding) -> bool:
+        """``self``/``cls`` of a method: ``self.shape`` is an attribute of the
+        object, not evidence that the object is an array."""
+        function = b.scope.node
+        parent = b.scope.parent
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or parent is None:
+            return False
+        if parent.kind is not ScopeKind.CLASS or not b.scope.params or b.scope.params[0] != b.name:
+            return False
+        return not any(_callee_name(d) == "staticmethod" for d in function.decorator_list)
 
     # --------------------------------------------------------------- loops
     def _classify_loops(self) -> None:
@@ -1052,6 +1099,26 @@ class FileModel:
             if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE:
                 return self.const_int(bindings[0].value, _depth + 1)
         return None
+
+
+_SPARSE_KEY = "\0sparse:"  # array_evidence key: the name may be a sparse matrix
+
+
+def _chain_root(expr: ast.expr) -> ast.expr:
+    """``S`` in ``S[:, [i]]`` or ``S.conjugate()``: the value a chain of
+    subscripts and method calls starts from."""
+    for _ in range(8):
+        if isinstance(expr, ast.Subscript):
+            expr = expr.value
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+            expr = expr.func.value
+        else:
+            break
+    return expr
+
+
+def _callee_name(func: ast.expr) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _combine_operands(kinds: list[Kind]) -> Kind:

@@ -95,6 +95,30 @@ NOT_ARRAY_FIRST_ARGUMENT = frozenset(
         "set_printoptions", "printoptions", "vectorize", "frompyfunc",
     }
 )
+# numpy-namespace callables that convert whatever they are given into an
+# array: code converts a value because it may not be an array yet, so
+# passing a name there is no evidence that the name holds one.
+CONVERSION_FUNCTIONS = frozenset(
+    {
+        "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
+        "asarray_chkfinite", "require", "atleast_1d", "atleast_2d", "atleast_3d",
+    }
+)
+
+# Attributes and methods only a SciPy sparse matrix has: a name used with one
+# may be sparse, so its .shape, .T or 2-D subscripts do not show an array.
+SPARSE_ONLY_ATTRIBUTES = frozenset(
+    {
+        "toarray", "todense", "tocsr", "tocsc", "tocoo", "tobsr", "tolil", "todok",
+        "todia", "nnz", "getnnz", "indptr", "blocksize", "eliminate_zeros",
+        "sum_duplicates", "has_sorted_indices", "sort_indices", "asformat",
+        "multiply", "getrow", "getcol", "setdiag",
+    }
+)
+# scipy.sparse functions that do not build a sparse matrix.
+SPARSE_MODULE_NON_MATRIX = frozenset({"find", "issparse", "isspmatrix", "save_npz", "get_index_dtype", "safely_cast_index_arrays"})
+SPARSE_PREDICATES = frozenset({"issparse", "isspmatrix", "isspmatrix_csr", "isspmatrix_csc", "isspmatrix_coo", "is_pydata_spmatrix"})
+
 # numpy.random callables that do take an array first (the others take sizes).
 ARRAY_RANDOM_FUNCTIONS = frozenset({"random.shuffle", "random.permuted"})
 
