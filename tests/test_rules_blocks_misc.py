@@ -331,3 +331,19 @@ def test_cupy_one_finding_per_outermost_loop_with_all_crossings() -> None:
     (finding,) = _findings("CPN111", source)
     assert finding.line == 7
     assert finding.data["crossings"] == ["cp.asarray(a)", "cp.asnumpy(g * 2)"]
+
+
+def test_both_branches_of_an_if_reach_a_later_use() -> None:
+    # Real-world trial: `idxs = range(n)` in an if and an array draw in its
+    # else; only the else binding was seen, so the loop and int(i) were reported.
+    source = (
+        "import numpy as np\ndef pick(rows, n, k):\n    if n >= k:\n        idxs = range(n)\n    else:\n"
+        "        idxs = np.random.randint(n, size=k)\n    for i in idxs:\n        print(rows[int(i)])\n"
+    )
+    assert _findings("CPN103", source) == [] and _findings("CPN104", source) == []
+    # arrays on both branches are still arrays; an earlier list both branches replace is dead
+    both = (
+        "import numpy as np\ndef pick(n, flag):\n    x = []\n    if flag:\n        x = np.ones(n)\n    else:\n"
+        "        x = np.zeros(n)\n    for v in x:\n        print(v)\n"
+    )
+    assert len(_findings("CPN103", both)) == 1

@@ -859,7 +859,7 @@ class FileModel:
             same_statement.append(before.pop())
         if not before:
             return ordered
-        reaching = [before[-1]]
+        reaching = self._straight_line_reaching(before, use)
         loop = self.loop_of(use)
         if loop is not None:
             outer = loop.outermost()
@@ -868,6 +868,48 @@ class FileModel:
             # bindings before the use but inside the same loop also reach it
             reaching += [b for b in before[:-1] if b.loop is not None and outer.contains(b.loop)]
         return reaching
+
+    def _straight_line_reaching(self, before: list[Binding], use: ast.Name) -> list[Binding]:
+        """The last binding before ``use``, and the ones before it while the
+        last is conditional: ``idx = range(n)`` in an ``if`` and
+        ``idx = np.arange(n)`` in its ``else`` both reach a use after the
+        ``if``. Stops at a binding that runs whenever the use does, or once
+        both branches of one ``if`` are covered."""
+        reaching = [before[-1]]
+        use_chain = {id(a) for a in self.ancestors(use)}
+        covered: set[tuple[int, str]] = set()
+        for binding in reversed(before):
+            branch = self._conditional_branch(binding, use_chain)
+            if branch is None:
+                break  # runs whenever the use runs: earlier bindings are dead here
+            if binding is not reaching[0]:
+                reaching.append(binding)
+            if_node, side = branch
+            covered.add((if_node, side))
+            if (if_node, "body") in covered and (if_node, "orelse") in covered:
+                break
+            if len(reaching) >= _MAX_BRANCH_BINDINGS:
+                break
+        return reaching
+
+    def _conditional_branch(self, binding: Binding, use_chain: set[int]) -> tuple[int, str] | None:
+        """(id of the ``if``, "body"/"orelse") when ``binding`` sits in a branch
+        that does not contain the use; (id of the statement, "other") for
+        other conditional blocks (loops, ``try``); None when it is not
+        conditional relative to the use."""
+        child: ast.AST = binding.node
+        for ancestor in self.ancestors(binding.node):
+            if id(ancestor) in use_chain:
+                return None
+            if isinstance(ancestor, ast.If):
+                side = "body" if any(s is child for s in ancestor.body) else "orelse" if any(s is child for s in ancestor.orelse) else None
+                if side is not None:
+                    return id(ancestor), side
+            elif isinstance(ancestor, _CONDITIONAL_BLOCKS):
+                if child is not getattr(ancestor, "target", None):
+                    return id(ancestor), "other"
+            child = ancestor
+        return None
 
     def _binding_kind_of(self, binding: Binding) -> Kind:
         key = id(binding)
@@ -1101,6 +1143,11 @@ class FileModel:
         return None
 
 
+# Statements whose blocks may not run whenever the code after them does.
+_CONDITIONAL_BLOCKS: tuple[type, ...] = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.ExceptHandler, ast.Match) + (
+    (ast.TryStar,) if hasattr(ast, "TryStar") else ()
+)
+_MAX_BRANCH_BINDINGS = 4  # bindings of conditional branches followed back from a use
 _SPARSE_KEY = "\0sparse:"  # array_evidence key: the name may be a sparse matrix
 
 
