@@ -347,3 +347,19 @@ def test_both_branches_of_an_if_reach_a_later_use() -> None:
         "        x = np.zeros(n)\n    for v in x:\n        print(v)\n"
     )
     assert len(_findings("CPN103", both)) == 1
+
+
+def test_densified_sparse_matrix_and_killed_branch_bindings() -> None:
+    # `A = A.toarray()` is a dense array again; and a list an if-branch
+    # replaces before the use (`x = []` ... `x = np.array(x)`) does not reach it.
+    source = (
+        "import numpy as np\ndef gold(A, x, b, steps):\n    A = A.toarray()\n    L = np.tril(A.dot(A.T))\n"
+        "    for _ in range(steps):\n        x = x + A.T.dot(b - A.dot(x))\n    return x, A.T\n"
+    )
+    assert len(_findings("CPN202", source)) == 1
+    build = (
+        "import numpy as np\ndef build(parts=None):\n    if parts is None:\n        parts = []\n"
+        "        for k in range(3):\n            parts.append(np.ones(k))\n        parts = np.array(parts, dtype=object)\n"
+        "    for p in parts:\n        print(p)\n"
+    )
+    assert len(_findings("CPN103", build)) == 1

@@ -878,10 +878,19 @@ class FileModel:
         reaching = [before[-1]]
         use_chain = {id(a) for a in self.ancestors(use)}
         covered: set[tuple[int, str]] = set()
+        blocks: set[tuple[int, int]] = set()  # straight-line blocks already represented
         for binding in reversed(before):
             branch = self._conditional_branch(binding, use_chain)
             if branch is None:
-                break  # runs whenever the use runs: earlier bindings are dead here
+                # runs whenever the use runs: it reaches where the branches
+                # after it did not run, and every binding before it is dead
+                if binding is not reaching[0]:
+                    reaching.append(binding)
+                break
+            block = self._block_key(binding)
+            if block in blocks:
+                continue  # a later binding of the same block replaces it
+            blocks.add(block)
             if binding is not reaching[0]:
                 reaching.append(binding)
             if_node, side = branch
@@ -891,6 +900,16 @@ class FileModel:
             if len(reaching) >= _MAX_BRANCH_BINDINGS:
                 break
         return reaching
+
+    def _block_key(self, binding: Binding) -> tuple[int, int]:
+        """(parent statement, statement list) of the statement that binds."""
+        statement = self.statement_of(binding.node) or binding.node
+        parent = self.parent(statement)
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and any(s is statement for s in block):
+                return id(parent), id(block)
+        return id(parent), id(statement)
 
     def _conditional_branch(self, binding: Binding, use_chain: set[int]) -> tuple[int, str] | None:
         """(id of the ``if``, "body"/"orelse") when ``binding`` sits in a branch
@@ -933,7 +952,9 @@ class FileModel:
             return Kind.UNKNOWN
         if b.kind is BindKind.VALUE:
             kind = self.kind(b.value)
-            if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and self._has_array_evidence(b.scope.function_like(), b.name):
+            # `A = A.toarray()` is dense whatever else the name held before
+            densified = isinstance(b.value, ast.Call) and _callee_name(b.value.func) in _DENSIFY
+            if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and self._has_array_evidence(b.scope.function_like(), b.name, densified):
                 return Kind.DEVICE  # x = load(...) later used as x[i, j] / x.ndim
             return kind
         if b.kind is BindKind.AUG:
@@ -982,8 +1003,8 @@ class FileModel:
             return Kind.DEVICE if self.device_root else Kind.UNKNOWN
         return Kind.UNKNOWN
 
-    def _has_array_evidence(self, scope: Scope, name: str) -> bool:
-        if _SPARSE_KEY + name in scope.array_evidence:
+    def _has_array_evidence(self, scope: Scope, name: str, dense: bool = False) -> bool:
+        if not dense and _SPARSE_KEY + name in scope.array_evidence:
             return False  # .shape, .T and a[i, j] work on a sparse matrix too
         if name in scope.array_evidence:
             return True
@@ -1148,6 +1169,7 @@ _CONDITIONAL_BLOCKS: tuple[type, ...] = (ast.For, ast.AsyncFor, ast.While, ast.T
     (ast.TryStar,) if hasattr(ast, "TryStar") else ()
 )
 _MAX_BRANCH_BINDINGS = 4  # bindings of conditional branches followed back from a use
+_DENSIFY = frozenset({"toarray", "todense"})  # sparse methods that return a dense array
 _SPARSE_KEY = "\0sparse:"  # array_evidence key: the name may be a sparse matrix
 
 
