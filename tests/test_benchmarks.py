@@ -234,6 +234,7 @@ def _run_harness(tmp_path: Path, *extra: str) -> dict:
 
 
 @pytest.mark.e2e
+@pytest.mark.slow
 def test_harness_smoke_run_in_process_measures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = _run_harness(tmp_path, "--only", "throughput,scaling")
     assert (result["schema"], result["schema_version"]) == (SCHEMA, SCHEMA_VERSION)
@@ -264,6 +265,7 @@ def test_harness_smoke_run_in_process_measures(tmp_path: Path, capsys: pytest.Ca
 
 
 @pytest.mark.e2e
+@pytest.mark.slow
 def test_harness_smoke_run_all_measures(tmp_path: Path) -> None:
     result = _run_harness(tmp_path)
     assert list(result["measures"]) == ["plugin_overhead", "engine_throughput", "peak_memory", "scaling"]

@@ -88,6 +88,7 @@ def test_code_that_is_not_numpy_is_quiet(program: Program) -> None:
     assert lint_source(program.render("np", "mylib"), assessment=True) == []
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith's programs call literals
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar())

@@ -66,7 +66,10 @@ def test_expression_deep_enough_to_exhaust_recursion_is_survived() -> None:
     assert not [f for f in result.findings if f.code == "CPN000" and "Recursion" not in f.message]
 
 
-def test_fifty_thousand_line_file_is_linted_in_linear_time() -> None:
+@pytest.mark.slow
+def test_fifty_thousand_line_file_is_linted_whole() -> None:
+    """A huge file is analysed completely (linear growth is a budget of the
+    benchmarks' scaling measure, ``python3 -m benchmarks --only scaling``)."""
     block = (
         "def step_{i}(u):\n"
         "    for t in range(10):\n"
@@ -77,12 +80,9 @@ def test_fifty_thousand_line_file_is_linted_in_linear_time() -> None:
     )
     source = "import numpy as np\n" + "".join(block.format(i=i) for i in range(7_143))
     assert source.count("\n") >= 50_000
-    start = time.perf_counter()
     result = analyze_source(source.encode(), "big.py", OPTIONS)
-    elapsed = time.perf_counter() - start
     assert result.error is None
     assert sum(f.code == "CPN101" for f in result.findings) == 7_143
-    assert elapsed < 120, f"50k lines took {elapsed:.1f}s"
 
 
 # -- containment -----------------------------------------------------------------
