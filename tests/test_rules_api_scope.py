@@ -249,7 +249,7 @@ def test_cpn410_recurrence_is_reported_at_the_loop_and_not_as_cpn101() -> None:
     findings = _findings(src)
     assert [(f.line, f.code) for f in findings if f.code in ("CPN101", "CPN410")] == [(4, "CPN410")]
     (finding,) = [f for f in findings if f.code == "CPN410"]
-    assert finding.in_loop and dict(finding.data) == {"kind": "recurrence", "array": "y"}
+    assert finding.in_loop and dict(finding.data) == {"kind": "recurrence", "array": "y", "form": "element"}
     assert "y[n] = 0.5 * y[n - 1] + x[n]" in finding.message
 
 
@@ -287,7 +287,7 @@ def test_cpn410_recurrence_inside_a_time_loop_is_reported_at_the_inner_loop() ->
     ],
 )
 def test_cpn410_running_sums_and_products_name_their_scan(body: str, scan: str | None) -> None:
-    src = "import numpy as np\nx = np.ones(9)\nc = np.ones(9)\nfor i in range(2, 9):\n" + body
+    src = "import numpy as np\nx = np.ones(90)\nc = np.ones(90)\nfor i in range(2, 90):\n" + body
     (finding,) = _findings(src, "CPN410")
     assert finding.data.get("scan") == scan
     if scan:
@@ -324,7 +324,7 @@ def test_cpn410_message_names_the_kind() -> None:
         "import numpy as np\nimport networkx\n": "graph traversal",
         "import numpy as np\nimport torch\n": "machine-learning training or inference",
         "import numpy as np\nimport spacy\n": "string/NLP processing",
-        "import numpy as np\ny = np.ones(5)\nfor n in range(1, 5):\n    y[n] = y[n - 1] * 2.0\n": "a sequential recurrence",
+        "import numpy as np\ny = np.ones(50)\nfor n in range(1, 50):\n    y[n] = y[n - 1] * 2.0\n": "a sequential recurrence",
     }
     for source, text in words.items():
         (finding,) = _findings(source, "CPN410")

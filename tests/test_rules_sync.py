@@ -11,7 +11,7 @@ import pytest
 
 from cpn_lint import lint_source
 from cpn_lint.model import FileModel, IterKind, Kind
-from cpn_lint.model.hostsync import hot_loop, is_device_value, is_modulo_check
+from cpn_lint.model.hostsync import scalar_math_origin, hot_loop, is_device_value, is_modulo_check
 
 SYNC_CODES = ("CPN103", "CPN104", "CPN105")
 
@@ -46,7 +46,7 @@ def test_item_message_names_value_loop_line_and_recipe() -> None:
         "CPN104",
     )
     assert finding.line == 7
-    assert finding.message.startswith(".item() on 'err' inside the loop at line 5 forces a host sync every iteration")
+    assert finding.message.startswith(".item() on 'err' inside the loop at line 5 is a host sync every iteration")
     assert finding.message.endswith("(RR-sync)")
     assert finding.in_loop and finding.data["loop_line"] == 5
 
@@ -337,7 +337,9 @@ def test_small_constant_loop_alone_is_not_hot_but_inside_a_time_loop_is() -> Non
 
 
 # ------------------------------------------------------------ quiet values
-def test_math_on_python_numbers_is_quiet() -> None:
+def test_math_on_python_numbers_is_reported_with_the_math_module_recipe() -> None:
+    # cuPyNumeric 26.6.1 returns a 0-d device array for NumPy math on Python
+    # numbers, and Doctor flags int() of it (tests/test_oracle_runtime_facts.py).
     source = """
         import numpy as np
         def schedule(n, k, xs):
@@ -350,6 +352,27 @@ def test_math_on_python_numbers_is_quiet() -> None:
             for x in xs:
                 if np.isnan(x):
                     continue
+            return out
+        """
+    findings = _findings(source)
+    assert [(f.line, f.code) for f in findings] == [(6, "CPN104"), (7, "CPN105"), (11, "CPN105")]
+    assert all("of Python numbers is a 0-d device array: use the math module" in f.message for f in findings)
+
+
+def test_python_math_and_converted_values_are_quiet() -> None:
+    source = """
+        import math
+        import numpy as np
+        def schedule(n, k, xs):
+            out = []
+            dt = float(np.sqrt(2.0) / n)
+            t = 0.0
+            for step in range(n):
+                chunks = math.ceil(step / k)
+                if math.isnan(step * 0.5) or abs(step - k) < 2 or t > 1.0:
+                    continue
+                t += dt
+                out.append(chunks)
             return out
         """
     assert _findings(source) == []
@@ -494,8 +517,8 @@ def test_hostsync_helpers() -> None:
     )
     (tuple_node,) = model.nodes(ast.Tuple)
     reduction, scalar_math, metadata, every_fifth, most = tuple_node.elts
-    assert is_device_value(model, reduction)
-    assert not is_device_value(model, scalar_math)
+    assert is_device_value(model, reduction) and scalar_math_origin(model, reduction) is None
+    assert is_device_value(model, scalar_math) and scalar_math_origin(model, scalar_math) is scalar_math
     assert not is_device_value(model, metadata)
     assert is_modulo_check(model, every_fifth)
     assert not is_modulo_check(model, most)
@@ -503,18 +526,21 @@ def test_hostsync_helpers() -> None:
     assert hot_loop(inner) is outer
 
 
-def test_nested_numpy_math_on_python_numbers_is_quiet_even_through_names() -> None:
+def test_nested_numpy_math_on_python_numbers_is_traced_through_names() -> None:
     source = """
         import numpy as np
         def trust(gamma2, ratios):
             gamma3 = np.maximum(1, np.minimum(0.75 * gamma2, 1.5))
-            total = np.prod([2, 3])
             for k, r in enumerate(ratios):
-                if r <= gamma3 * 2.0 or k > total:
+                if r <= gamma3 * 2.0:
                     continue
                 print(int(np.floor(r / gamma2)))
         """
-    assert _findings(source) == []
+    branch, conversion = _findings(source)
+    assert (branch.code, branch.line) == ("CPN105", 6)
+    assert "'gamma3' is a 0-d device array (np.minimum(), line 4): one float() outside the loop fixes it" in branch.message
+    assert (conversion.code, conversion.line) == ("CPN104", 8)
+    assert "np.floor() of Python numbers is a 0-d device array: use the math module" in conversion.message
 
 
 def test_predicates_and_broadcast_objects_are_not_arrays() -> None:

@@ -1,43 +1,69 @@
-"""Element access and loop-carried dependence inside index loops.
+"""What each loop is for cuPyNumeric: an element loop, a recurrence, or time stepping.
 
-An *element access* is a subscript of a device array whose index mentions a
-loop's index variable (``u[i]``, ``a[i, j]``, ``b[:, k]``, ``c[i:i+2]``).
+One verdict per loop (:class:`Role`), shared by CPN101 and CPN410 so the two
+never disagree:
 
-A *recurrence* is an element write that reads what an earlier iteration wrote:
-``y[n] = a * y[n - 1] + x[n]``, or a scalar carried through the loop by a
-non-additive update and stored per element (``acc = a * acc + x[i]; y[i] = acc``).
-Recurrences are Gate 4 evidence (sequential dependence, CPN410), not a
-vectorisable element loop (CPN101).
+* ``ELEMENT_LOOP`` — iterations pick elements (or rows) by the loop's own
+  index, or by values derived from it, do only element-sized work
+  (:mod:`.loops`) and are independent of each other: vectorising the body
+  removes the loop (CPN101);
+* ``RECURRENCE`` — the loop carries *element-sized* state from one iteration
+  to the next, so it is sequential however many GPUs there are (Gate 4
+  evidence, CPN410):
+
+  - an element written from an element an earlier iteration wrote
+    (``y[n] = a * y[n - 1] + x[n]``);
+  - a few numbers updated from themselves in a non-additive way
+    (``acc = a * acc + x[i]``, ``x, P = ekf_step(x, P, z)`` on a 4-element
+    state), in a loop of element-sized work on device values;
+  - a Markov chain: a few parameters proposed and accepted or rejected
+    against a random draw every step (Metropolis–Hastings, nested sampling);
+  - a value computed from the last item of a list the loop appends to
+    (``s = path[-1]; ...; path.append(s)``);
+
+* ``TIME_STEP`` — iterations do whole-array or slab work, or carry a row or
+  slab (``walk[:, t]`` from ``walk[:, t - 1]`` over many walkers): fine;
+* ``OTHER`` — no element picks (or a handful of taps): nothing to say.
+
+An additive accumulation (``s += a[i]``) is a reduction, not a recurrence:
+``np.sum`` replaces it, so its loop stays an element loop.
 """
 
 from __future__ import annotations
 
 import ast
+import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from .iteration import fresh_in_iteration
+from .kinds import Kind
+from .loops import SMALL_PICK, Work
+from .scopes import BindKind, IterKind
+from .shapes import literal_size
+from .syntax import index_components, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
     from .scopes import LoopFrame
 
+_RANDOM_WORDS = ("random", "rand", "uniform", "integers", "normal", "randint")
+
+
+class Role(enum.Enum):
+    ELEMENT_LOOP = "element-loop"
+    RECURRENCE = "recurrence"
+    TIME_STEP = "time-step"
+    OTHER = "other"
+
 
 @dataclass(frozen=True)
 class Recurrence:
     loop: "LoopFrame"
-    node: ast.stmt  # the assignment that carries the dependence
-    array: str  # the array written
-    via: str  # what carries it: the array itself or the scalar's name
-
-
-def names_in(expr: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
-
-
-def index_components(sub: ast.Subscript) -> list[ast.expr]:
-    index = sub.slice
-    return list(index.elts) if isinstance(index, ast.Tuple) else [index]
+    node: ast.stmt  # the statement that carries the dependence
+    array: str  # the array written (or the state carried)
+    via: str  # what carries it: the array itself, or the name of the carried value
+    form: str  # "element", "scalar", "state", "chain" or "list"
 
 
 def offset_of(expr: ast.expr, var: str) -> int | None:
@@ -53,97 +79,351 @@ def offset_of(expr: ast.expr, var: str) -> int | None:
     return None
 
 
-def element_accesses(model: "FileModel", loop: "LoopFrame", index_vars: frozenset[str]) -> Iterator[ast.Subscript]:
-    """Subscripts of device arrays in ``loop`` whose index uses ``index_vars``."""
-    for sub in _subscripts_in(model, loop):
-        if names_in(sub.slice) & index_vars and model.is_array(sub.value):
-            yield sub
+class DependenceAnalysis:
+    """Roles and recurrences of every loop of one file (built on first use)."""
 
+    def __init__(self, model: "FileModel") -> None:
+        self.model = model
+        self._roles: dict[int, Role] = {}
+        self._recurrences: dict[int, list[Recurrence]] = {}
+        self._slab_carried: dict[int, bool] = {}
+        self._derived: dict[int, frozenset[str]] = {}
 
-def _subscripts_in(model: "FileModel", loop: "LoopFrame") -> list[ast.Subscript]:
-    return model.nodes_in_loop(loop, ast.Subscript)
-
-
-def recurrences(model: "FileModel", loop: "LoopFrame") -> list[Recurrence]:
-    """Loop-carried dependences in ``loop`` (over any of its index variables)."""
-    found: list[Recurrence] = []
-    index_vars = loop.index_vars
-    if not index_vars:
+    # ----------------------------------------------------------------- roles
+    def role(self, frame: "LoopFrame") -> Role:
+        key = id(frame)
+        found = self._roles.get(key)
+        if found is None:
+            found = self._roles[key] = self._classify(frame)
         return found
-    carried = _carried_scalars(model, loop)
-    for stmt in _assignments_in(model, loop):
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
-        value = stmt.value
-        if value is None:
-            continue
-        for target in targets:
-            if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+
+    def _classify(self, frame: "LoopFrame") -> Role:
+        model = self.model
+        if frame.iter_kind is IterKind.SMALL_CONSTANT:
+            return Role.OTHER
+        if self.recurrences(frame):
+            return Role.RECURRENCE
+        work = model.work(frame)
+        if self.carries_slab(frame) or work.work is Work.SLAB:
+            return Role.TIME_STEP
+        if work.work not in (Work.ELEMENT, Work.ROW) or frame.iter_kind is IterKind.OTHER:
+            return Role.OTHER
+        derived = self.derived_indices(frame)
+        if not any(_mentions(p.slice, derived) for p in work.picks):
+            return Role.OTHER
+        if self._steps_around_element_loops(frame, derived):
+            return Role.OTHER
+        return Role.ELEMENT_LOOP
+
+    def _steps_around_element_loops(self, frame: "LoopFrame", derived: frozenset[str]) -> bool:
+        """A loop around element loops whose picks do not use its index
+        (``for step in range(T): for i in range(n): u[i] = ...``) is a step
+        loop; the inner loop is the element loop."""
+        model = self.model
+        for inner in model.loops:
+            if inner is frame or not frame.contains(inner) or inner.iter_kind is IterKind.SMALL_CONSTANT:
                 continue
-            name = target.value.id
-            if not model.is_array(target.value):
+            picks = model.work(inner).picks
+            if picks and not any(_mentions(p.slice, derived) for p in picks):
+                return True
+        return False
+
+    def derived_indices(self, frame: "LoopFrame") -> frozenset[str]:
+        """The loop's own indices and every name its body derives from them:
+        ``j = idx[i]``, ``k = (i + 1) % n``, and the targets of inner loops
+        whose range is computed from them (``for x in range(i - 1, i + 2)``)."""
+        key = id(frame)
+        found = self._derived.get(key)
+        if found is not None:
+            return found
+        model = self.model
+        names = set(model.loop_indices(frame))
+        statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign, ast.AnnAssign)
+        inner_loops = [f for f in model.loops if f is not frame and frame.contains(f) and isinstance(f.node, (ast.For, ast.AsyncFor))]
+        changed = True
+        while changed:
+            changed = False
+            for stmt in statements:
+                value = getattr(stmt, "value", None)
+                if value is None or not names_in(value) & names:
+                    continue
+                if model.kind(value).is_array:
+                    continue  # an array made from the index (row = a[i]) is not an index
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+                for target in targets:
+                    new = set() if isinstance(target, ast.Subscript) else names_in(target) - names
+                    if new:
+                        names |= new
+                        changed = True
+            for inner in inner_loops:
+                node = inner.node
+                if names_in(node.iter) & names:  # type: ignore[attr-defined]
+                    new = names_in(node.target) - names  # type: ignore[attr-defined]
+                    if new:
+                        names |= new
+                        changed = True
+        result = self._derived[key] = frozenset(names)
+        return result
+
+    # ----------------------------------------------------------- recurrences
+    def recurrences(self, frame: "LoopFrame") -> list[Recurrence]:
+        """Element-sized state ``frame`` carries from one iteration to the next."""
+        key = id(frame)
+        found = self._recurrences.get(key)
+        if found is None:
+            found = self._recurrences[key] = self._find_recurrences(frame)
+        return found
+
+    def carries_slab(self, frame: "LoopFrame") -> bool:
+        """Does ``frame`` write a row or slab from one an earlier iteration
+        wrote (``walk[:, t] = walk[:, t - 1] + ...``)? That is time stepping."""
+        key = id(frame)
+        if key not in self._slab_carried:
+            self._slab_carried[key] = any(not small for _, _, small in self._array_recurrences(frame))
+        return self._slab_carried[key]
+
+    def _find_recurrences(self, frame: "LoopFrame") -> list[Recurrence]:
+        if frame.iter_kind is IterKind.SMALL_CONSTANT or frame.is_comprehension:
+            return []
+        arrays = self._array_recurrences(frame)
+        found = [Recurrence(frame, stmt, name, name, "element") for stmt, name, small in arrays if small]
+        if found:
+            return found
+        found = self._chains(frame)
+        if found:
+            return found
+        if self.model.work(frame).work is Work.SLAB:
+            return []
+        if arrays:
+            # A sweep (u[i, j] from u[i - 1, j] and u[i, j - 1]): the rows the
+            # outer loop carries are filled by an inner recurrence, so the
+            # whole nest is one sequential recurrence.
+            return next((inner for inner in self._inner_recurrences(frame)), [])
+        return self._carried_state(frame) + self._list_carried(frame)
+
+    def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
+        model = self.model
+        return [found for inner in model.loops if inner is not frame and frame.contains(inner) and (found := self.recurrences(inner))]
+
+    def _array_recurrences(self, frame: "LoopFrame") -> list[tuple[ast.stmt, str, bool]]:
+        """(statement, array, element-sized?) for writes that read what an
+        earlier iteration of ``frame`` wrote, by its own index variables."""
+        model = self.model
+        index_vars = frame.index_vars
+        if not index_vars:
+            return []
+        inner_indices = {name for f in model.loops if f is not frame and frame.contains(f) for name in model.loop_indices(f)}
+        found: list[tuple[ast.stmt, str, bool]] = []
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            value = stmt.value  # type: ignore[attr-defined]
+            for target in targets:
+                if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+                    continue
+                name = target.value.id
+                if not model.is_array(target.value):
+                    continue
+                reads = [target] if isinstance(stmt, ast.AugAssign) else []
+                reads += [r for r in ast.walk(value) if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and r.value.id == name]
+                for var in index_vars:
+                    if any(_flow_distance(target, read, var) for read in reads if read is not target):
+                        found.append((stmt, name, self._element_sized(target, var, inner_indices)))
+                        break
+        return found
+
+    def _element_sized(self, target: ast.Subscript, var: str, inner_indices: set[str]) -> bool:
+        """Is what one iteration writes a single element? The components
+        besides the loop's index must be fixed for the iteration: constants
+        or outer indices, not slices or indices of loops inside it."""
+        for component in index_components(target):
+            if var in names_in(component):
                 continue
-            if _reads_earlier_element(target, value, name, index_vars):
-                found.append(Recurrence(loop, stmt, name, name))
+            if isinstance(component, ast.Slice) or names_in(component) & inner_indices:
+                return False
+        shape = self.model.shape(target)
+        return shape is None or shape == () or (literal_size(shape) or SMALL_PICK + 1) <= SMALL_PICK
+
+    def _carried_state(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A few numbers updated from themselves, not by addition, in a loop
+        that works on device values element by element."""
+        model = self.model
+        if not self._touches_device_values(frame):
+            return []
+        found: list[Recurrence] = []
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            for name in _self_updated_names(stmt):
+                if not self._small_state(name, stmt) or self._restarted(frame, name):
+                    continue
+                found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
+                break
+        return found
+
+    def _chains(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A few parameters accepted or rejected against a random draw every
+        step, read again by the next step: a Markov chain."""
+        model = self.model
+        found: list[Recurrence] = []
+        for branch in model.nodes_in_loop(frame, ast.If):
+            if model.loop_of(branch) is not frame or not self._tests_random_draw(branch.test, frame):
                 continue
-            carriers = names_in(value) & carried
-            if carriers and names_in(target.slice) & index_vars:
-                found.append(Recurrence(loop, stmt, name, sorted(carriers)[0]))
-    return found
+            for stmt in [s for block in (branch.body, branch.orelse) for s in block]:
+                if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                    continue
+                name = stmt.targets[0].id
+                if self._carried(frame, name) and self._small_state(name, stmt):
+                    found.append(Recurrence(frame, stmt, name, name, "chain"))
+                    return found
+        return found
+
+    def _list_carried(self, frame: "LoopFrame") -> list[Recurrence]:
+        """``x = path[-1]`` ... ``path.append(f(x))``: each value from the last."""
+        model = self.model
+        if not self._touches_device_values(frame):
+            return []
+        appended: dict[str, ast.Call] = {}
+        for call in model.nodes_in_loop(frame, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(func.value, ast.Name) and call.args:
+                appended[func.value.id] = call
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            value = stmt.value
+            if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id in appended):
+                continue
+            if model.const_int(value.slice) != -1 or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                continue
+            name = stmt.targets[0].id
+            call = appended[value.value.id]
+            if name in names_in(call.args[0]) and model.kind(call.args[0]) in (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN):
+                return [Recurrence(frame, stmt, value.value.id, name, "list")]
+        return []
+
+    # --------------------------------------------------------------- helpers
+    def _touches_device_values(self, frame: "LoopFrame") -> bool:
+        model = self.model
+        if model.work(frame).picks:
+            return True
+        return any(model.kind(node) is Kind.DEVICE_SCALAR for node in model.nodes_in_loop(frame, ast.Call, ast.BinOp))
+
+    def _tests_random_draw(self, test: ast.expr, frame: "LoopFrame") -> bool:
+        """``U <= r`` with ``U = np.random.uniform(...)``, ``rng.random() < a``."""
+        model = self.model
+        for node in ast.walk(test):
+            if isinstance(node, ast.Call) and self._is_draw(node):
+                return True
+            if isinstance(node, ast.Name):
+                for binding in model.reaching_bindings(node):
+                    value = binding.value
+                    if binding.loop is not None and frame.contains(binding.loop) and isinstance(value, ast.Call) and self._is_draw(value):
+                        return True
+        return False
+
+    def _is_draw(self, call: ast.Call) -> bool:
+        model = self.model
+        tail = model.call_api(call)
+        if tail is not None:
+            return tail.startswith("random.")
+        func = call.func
+        return isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR and func.attr.startswith(_RANDOM_WORDS)
+
+    def _carried(self, frame: "LoopFrame", name: str) -> bool:
+        """Is ``name`` read in ``frame`` where the previous iteration's value reaches?"""
+        model = self.model
+        for node in model.nodes_in_loop(frame, ast.Name):
+            if node.id != name or not isinstance(node.ctx, ast.Load):
+                continue
+            stmt = model.statement_of(node)
+            if stmt is not None and not fresh_in_iteration(model, stmt, frame, name):
+                return True
+        return False
+
+    def _restarted(self, frame: "LoopFrame", name: str) -> bool:
+        """Every update of ``name`` in ``frame`` follows a fresh binding in the same iteration."""
+        model = self.model
+        updates = [stmt for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign) if name in _self_updated_names(stmt)]
+        return bool(updates) and all(fresh_in_iteration(model, stmt, frame, name) for stmt in updates)
+
+    def _small_state(self, name: str, stmt: ast.stmt) -> bool:
+        """A number, or an array of a few elements by construction
+        (``x = np.zeros((4, 1))``), in every binding that gives it a value."""
+        model = self.model
+        targets = [n for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in ast.walk(t)]  # type: ignore[attr-defined]
+        node = next((n for n in targets if isinstance(n, ast.Name) and n.id == name), None)
+        if node is None:
+            return False
+        bindings = model.scope_of(node).function_like().bindings.get(name, ())
+        made = [b for b in bindings if b.kind is BindKind.VALUE and b.value is not None]
+        if not made or any(b.kind is BindKind.PARAM for b in bindings):
+            return False
+        return any(model.values.small_by_construction(b.value) for b in made) and not any(
+            model.kind(b.value).is_array and not model.values.small_by_construction(b.value) and model.shape(b.value) is not None
+            for b in made
+        )
+
+    def _is_number(self, name: str, stmt: ast.stmt) -> bool:
+        model = self.model
+        return any(
+            isinstance(n, ast.Name) and n.id == name and model.kind(n) in (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN)
+            for n in ast.walk(stmt.value)  # type: ignore[attr-defined]
+        )
+
+    def _stored_into(self, frame: "LoopFrame", name: str) -> str | None:
+        """The array an iteration stores the carried value into (``y[i] = acc``)."""
+        model = self.model
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            if name in names_in(stmt.value):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and model.is_array(target.value):
+                        return target.value.id
+        return None
 
 
-def _assignments_in(model: "FileModel", loop: "LoopFrame") -> list[ast.Assign | ast.AugAssign]:
-    return model.nodes_in_loop(loop, ast.Assign, ast.AugAssign)  # type: ignore[return-value]
-
-
-def _reads_earlier_element(target: ast.Subscript, value: ast.expr, name: str, index_vars: frozenset[str]) -> bool:
-    written = index_components(target)
-    for read in ast.walk(value):
-        if not (isinstance(read, ast.Subscript) and isinstance(read.value, ast.Name) and read.value.id == name):
+def _flow_distance(write: ast.Subscript, read: ast.Subscript, var: str) -> bool:
+    """Does ``read`` read, in a later iteration of the loop over ``var``,
+    the element ``write`` wrote? Components that do not use ``var`` must be
+    the same expression; those that do must all be ``var`` plus a constant,
+    with the write ahead of the read by the same positive distance."""
+    written, read_at = index_components(write), index_components(read)
+    if len(written) != len(read_at):
+        return False
+    distance: int | None = None
+    for w, r in zip(written, read_at):
+        uses = var in names_in(w) or var in names_in(r)
+        if not uses:
+            if ast.dump(w) != ast.dump(r):
+                return False
             continue
-        components = index_components(read)
-        if len(components) != len(written):
-            continue
-        for w, r in zip(written, components):
-            for var in index_vars:
-                w_off, r_off = offset_of(w, var), offset_of(r, var)
-                if w_off is not None and r_off is not None and r_off < w_off:
-                    return True
-    return False
+        w_off, r_off = offset_of(w, var), offset_of(r, var)
+        if w_off is None or r_off is None:
+            return False
+        if distance is None:
+            distance = w_off - r_off
+        elif distance != w_off - r_off:
+            return False
+    return distance is not None and distance > 0
 
 
-def _carried_scalars(model: "FileModel", loop: "LoopFrame") -> set[str]:
-    """Names updated from themselves in a non-additive way inside the loop."""
-    carried: set[str] = set()
-    for stmt in _assignments_in(model, loop):
-        if isinstance(stmt, ast.AugAssign):
-            if isinstance(stmt.target, ast.Name) and isinstance(stmt.op, (ast.Mult, ast.Div)):
-                carried.add(stmt.target.id)
-            continue
-        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
-            continue
-        name = stmt.targets[0].id
-        if _self_reference_is_multiplicative(stmt.value, name):
-            carried.add(name)
-    # A name that each iteration starts afresh (`acc = 1.0` before the
-    # updates, or the loop's own target) carries nothing to the next one.
-    return {name for name in carried if not _restarted(model, loop, name)}
+def _self_updated_names(stmt: ast.stmt) -> list[str]:
+    """Names a statement updates from themselves in a non-additive way:
+    ``acc *= x``, ``acc = a * acc + x``, ``x, P = step(x, P, z)``."""
+    if isinstance(stmt, ast.AugAssign):
+        if isinstance(stmt.target, ast.Name) and isinstance(stmt.op, (ast.Mult, ast.Div, ast.Pow)):
+            return [stmt.target.id]
+        return []
+    if not isinstance(stmt, ast.Assign):
+        return []
+    names = [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name) and not isinstance(t, ast.Subscript)]
+    return [name for name in names if _non_additive_reference(stmt.value, name)]
 
 
-def _restarted(model: "FileModel", loop: "LoopFrame", name: str) -> bool:
-    updates = [
-        stmt
-        for stmt in _assignments_in(model, loop)
-        if (isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name)
-        or (isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets) and name in names_in(stmt.value))
-    ]
-    return bool(updates) and all(fresh_in_iteration(model, stmt, loop, name) for stmt in updates)
-
-
-def _self_reference_is_multiplicative(value: ast.expr, name: str) -> bool:
+def _non_additive_reference(value: ast.expr, name: str) -> bool:
     for node in ast.walk(value):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Pow, ast.MatMult)):
             if name in names_in(node.left) or name in names_in(node.right):
                 return True
         if isinstance(node, ast.Call) and any(name in names_in(a) for a in node.args):
             return True
     return False
+
+
+def _mentions(expr: ast.AST, names: frozenset[str]) -> bool:
+    return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))

@@ -18,12 +18,13 @@ Facts about one loop are computed once per model and loop and memoised.
 from __future__ import annotations
 
 import ast
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 from .kinds import Kind
-from .scopes import BindKind, Binding, IterKind, LoopFrame
+from .loops import is_hot
+from .scopes import BindKind, Binding, LoopFrame
+from .syntax import name_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -50,41 +51,6 @@ _SAME_SHAPE_CALLS = frozenset({"zeros_like", "ones_like", "empty_like", "full_li
 _SAME_SHAPE_METHODS = frozenset({"copy"})
 # Device calls whose first argument is the shape of the result.
 _SHAPED_BY_ARGUMENT = frozenset({"zeros", "ones", "empty", "full"})
-
-
-def describe_loop(model: "FileModel", frame: LoopFrame) -> str:
-    """``loop 'for step in range(n)' (line 3)`` and the like, for messages."""
-    node = frame.node
-    if isinstance(node, (ast.For, ast.AsyncFor)):
-        return f"loop 'for {model.segment(node.target, 20)} in {model.segment(node.iter, 30)}' (line {node.lineno})"
-    if isinstance(node, ast.While):
-        return f"'while' loop (line {node.lineno})"
-    return f"comprehension (line {frame.line})"
-
-
-def is_hot(frames: Iterable[LoopFrame]) -> bool:
-    """A chain of loops repeats work many times unless every loop in it runs
-    over a small constant number of axes, taps or items."""
-    return any(frame.iter_kind is not IterKind.SMALL_CONSTANT for frame in frames)
-
-
-def hot_chain(frame: LoopFrame | None) -> bool:
-    """Is ``frame`` (or a loop around it) hot?"""
-    return frame is not None and is_hot(frame.chain())
-
-
-def name_key(expr: ast.AST) -> tuple[str, ...] | None:
-    """A context-free key for ``x``, ``self.x``, ``a.b.c`` (None otherwise),
-    so that a target and a load of the same thing compare equal."""
-    parts: list[str] = []
-    node = expr
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return tuple(reversed(parts))
 
 
 @dataclass
@@ -119,14 +85,8 @@ class _ModelIndex:
                 self.loads.setdefault(key, []).append(name)
 
 
-_INDEX: "weakref.WeakKeyDictionary[FileModel, _ModelIndex]" = weakref.WeakKeyDictionary()
-
-
 def _index(model: "FileModel") -> _ModelIndex:
-    index = _INDEX.get(model)
-    if index is None:
-        index = _INDEX[model] = _ModelIndex(model)
-    return index
+    return model.derived(_ModelIndex, _ModelIndex)
 
 
 def _facts(model: "FileModel", frame: LoopFrame) -> _LoopFacts:

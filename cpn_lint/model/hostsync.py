@@ -2,10 +2,12 @@
 
 The host-sync rules (CPN104 conversions, CPN105 branches) share these facts:
 
-* a **device value** is an expression the model knows to be a device array
-  that is not NumPy math on Python numbers: ``np.isnan(x)`` of a float or
-  ``np.ceil(n / k)`` makes a tiny value cuPyNumeric computes eagerly, with
-  nothing queued to wait for;
+* a **device value** is an array or a 0-d device scalar: on cuPyNumeric a
+  reduction, an element and even NumPy math on Python numbers
+  (``np.sqrt(2)``, ``np.ceil(t / dt)``) are device arrays, and a Python
+  number that accumulates one (``t += dt``) becomes one too; when such a
+  scalar comes from NumPy math on numbers alone, the fix is Python's ``math``
+  module or one ``float()`` outside the loop (:func:`scalar_math_origin`);
 * a loop is **hot** unless it and every loop around it walk a handful of
   constants (``for axis in range(3)``, ``for f in (u, v)``): a sync per
   axis at a boundary is not a per-iteration cost;
@@ -21,8 +23,10 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from . import numpy_api as api
 from .kinds import Kind
-from .scopes import BindKind, IterKind, LoopFrame
+from .loops import hot_loop  # noqa: F401  (re-exported for the sync rules)
+from .scopes import BindKind, LoopFrame
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -30,94 +34,69 @@ if TYPE_CHECKING:  # pragma: no cover
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _MAX_DEPTH = 6
-# NumPy calls that make a device array from shapes, sizes or host data.
-_ARRAY_BUILDERS = frozenset(
-    {
-        "zeros", "ones", "empty", "full", "identity", "eye", "tri", "arange", "linspace", "logspace",
-        "geomspace", "fromfunction", "fromiter", "fromstring", "frombuffer", "fromfile", "loadtxt",
-        "genfromtxt", "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
-    }
-)
 
 
 # ------------------------------------------------------------- device values
-def is_device_value(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
-    """True when evaluating ``expr`` yields a device array that has to be
-    waited for: the model knows it is a device array, and a NumPy call that
-    computes from its arguments is not fed only Python numbers
-    (``np.isnan(x)``, ``np.floor(t / dt)`` for ``t`` from a list), directly
-    or through the names it is bound to."""
-    if not model.is_array(expr):
-        return False
-    if depth > _MAX_DEPTH:
-        return True
-    if isinstance(expr, ast.Name):
-        bindings = model.reaching_bindings(expr)
-        values = [b.value for b in bindings if b.kind is BindKind.VALUE and b.value is not None]
-        if not bindings or len(values) < len(bindings):
-            return True
-        return any(is_device_value(model, v, depth + 1) for v in values)
-    if isinstance(expr, ast.BinOp):
-        return is_device_value(model, expr.left, depth + 1) or is_device_value(model, expr.right, depth + 1)
-    if isinstance(expr, ast.Compare):
-        return any(is_device_value(model, o, depth + 1) for o in (expr.left, *expr.comparators))
-    if isinstance(expr, ast.UnaryOp):
-        return is_device_value(model, expr.operand, depth + 1)
+def is_device_value(model: FileModel, expr: ast.expr) -> bool:
+    """True when evaluating ``expr`` yields a value cuPyNumeric holds — an
+    array or a 0-d device scalar (a reduction, an element, NumPy math on
+    Python numbers such as ``np.sqrt(2)``): turning it into a Python value
+    waits for the runtime."""
+    return model.is_device(expr)
+
+
+def scalar_math_origin(model: FileModel, expr: ast.expr, depth: int = 0) -> ast.Call | None:
+    """The NumPy call on Python numbers (``np.sqrt(2)``, ``np.ceil(t / 3)``)
+    that makes ``expr`` a 0-d device array, followed through names
+    (``t += dt`` after ``dt = np.sqrt(2) * dx``); None when an array feeds
+    the value (then the sync is the cost of the array work itself).
+
+    Callers ask about values Python converts or tests (``float(v)``, ``if
+    v:``), which must be single numbers: an operand of unknown kind there is
+    a number, not an array."""
+    if depth > _MAX_DEPTH or not model.kind(expr).is_device:
+        return None
     if isinstance(expr, ast.Call):
-        return not _is_math_on_python_numbers(model, expr, depth + 1)
-    return True
-
-
-def _is_math_on_python_numbers(model: FileModel, call: ast.Call, depth: int) -> bool:
-    """``np.sqrt(x)``, ``np.minimum(0.75 * g, 1.5)``: a NumPy function (not an
-    array builder) whose every argument is a Python number."""
-    api = model.call_api(call)
-    if api is None or _builds_array(api):
-        return False
-    arguments = [a.value if isinstance(a, ast.Starred) else a for a in call.args]
-    arguments += [k.value for k in call.keywords]
-    return bool(arguments) and all(_is_python_number(model, a, depth) for a in arguments)
-
-
-def _is_python_number(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
-    """A value known not to be an array (``step * 0.5``, ``float(x)``), a
-    name bound by iterating something that is not an array (``t`` in
-    ``for t in times`` over an unknown ``times``), or arithmetic mixing such
-    values with unknowns (``t / dt``)."""
-    kind = model.kind(expr)
-    if kind in (Kind.SCALAR, Kind.NOT):
-        return True
-    if depth > _MAX_DEPTH:
-        return False
-    if kind is Kind.DEVICE:
-        return isinstance(expr, ast.Call) and _is_math_on_python_numbers(model, expr, depth + 1)
-    if kind is not Kind.UNKNOWN:
-        return False
+        tail = model.call_api(expr)
+        if tail is None or tail in api.BUILDERS or tail.startswith("random.") or tail in api.REDUCTIONS:
+            return None
+        operands = [a.value if isinstance(a, ast.Starred) else a for a in expr.args] + [k.value for k in expr.keywords]
+        if not operands or any(not _may_be_number(model, o, depth) for o in operands):
+            return None
+        inner = [scalar_math_origin(model, o, depth + 1) for o in operands if model.kind(o).is_device]
+        return next((i for i in inner if i is not None), expr)
+    if isinstance(expr, (ast.BinOp, ast.UnaryOp, ast.Compare)):
+        operands = [expr.left, expr.right] if isinstance(expr, ast.BinOp) else [expr.operand] if isinstance(expr, ast.UnaryOp) else [expr.left, *expr.comparators]
+        if any(not _may_be_number(model, o, depth) for o in operands):
+            return None
+        device = [o for o in operands if model.kind(o).is_device]
+        found = [scalar_math_origin(model, o, depth + 1) for o in device]
+        return found[0] if found and all(f is not None for f in found) else None
     if isinstance(expr, ast.Name):
         bindings = model.reaching_bindings(expr)
-        return bool(bindings) and all(
-            b.kind is BindKind.ELEMENT and b.loop is not None and not model.kind(b.value).is_array for b in bindings
-        )
-    if isinstance(expr, (ast.BinOp, ast.UnaryOp)):
-        operands = [expr.left, expr.right] if isinstance(expr, ast.BinOp) else [expr.operand]
-        known = [o for o in operands if model.kind(o) is not Kind.UNKNOWN]
-        if any(model.kind(o).is_array for o in known):
-            return False
-        return any(_is_python_number(model, o, depth + 1) for o in operands)
-    return False
+        origins: list[ast.Call] = []
+        for b in bindings:
+            if b.value is None or b.kind not in (BindKind.VALUE, BindKind.AUG):
+                return None
+            if not model.kind(b.value).is_device:
+                if _may_be_number(model, b.value, depth):
+                    continue
+                return None
+            origin = scalar_math_origin(model, b.value, depth + 1)
+            if origin is None:
+                return None
+            origins.append(origin)
+        return origins[0] if origins else None
+    return None
 
 
-def _builds_array(api: str) -> bool:
-    """``np.zeros(n)``, ``np.asarray(rows)``, ``np.random.rand(n)``: a device
-    array made from shapes or host data, not math on its arguments."""
-    return api in _ARRAY_BUILDERS or api.startswith("random.")
-
-
-# ---------------------------------------------------------------- hot loops
-def hot_loop(frame: LoopFrame) -> LoopFrame | None:
-    """The innermost loop of ``frame``'s nest (itself included) that repeats
-    more than a handful of constant times, or None."""
-    return next((f for f in frame.chain() if f.iter_kind is not IterKind.SMALL_CONSTANT), None)
+def _may_be_number(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
+    """Not known to be an array: a number, a device scalar, an unknown, or
+    NumPy math on such values (``np.minimum(0.75 * g, 1.5)``)."""
+    kind = model.kind(expr)
+    if kind in (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN):
+        return True
+    return kind is Kind.DEVICE and scalar_math_origin(model, expr, depth + 1) is not None
 
 
 # ---------------------------------------------------------------- throttling

@@ -22,6 +22,7 @@ class BindKind(enum.Enum):
     ANNOTATION = "annotation"  # `name: T` without a value (value: T)
     OPAQUE = "opaque"  # with/except/global/...: nothing known
     NOT_ARRAY = "not-array"  # def, class, import: certainly not an array
+    COUNTER = "counter"  # the index enumerate() counts: a Python int
 
 
 @dataclass(eq=False)
@@ -44,8 +45,13 @@ class Scope:
     parent: "Scope | None"
     name: str = ""
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    # names the scope uses in ways only arrays support (see FileModel)
+    # names the scope uses in ways only arrays support (a[i, j], a.shape, a.T)
     array_evidence: dict[str, ast.AST] = field(default_factory=dict)
+    # names the scope uses as SciPy sparse matrices (x.toarray(), issparse(x))
+    sparse_evidence: dict[str, ast.AST] = field(default_factory=dict)
+    # names passed first to a method-style call (np.sum(x), lib.f(x)); whether
+    # that is array evidence is decided once the imports are all known
+    first_argument_of: dict[str, ast.Call] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     global_names: set[str] = field(default_factory=set)
     returns: list[ast.expr] = field(default_factory=list)

@@ -738,7 +738,7 @@ class ScalesAnalysis:
         scope = binding.scope
         if binding.name in scope.array_evidence:
             return False  # indexed with a tuple, or its .shape/.ndim/.T read
-        call = scope.array_evidence.get("\0call:" + binding.name)
+        call = scope.first_argument_of.get(binding.name)
         return isinstance(call, ast.Call) and self._api(call) in _WEAK_EVIDENCE
 
     def _all_device_leaves_partial(self, expr: ast.AST, depth: int) -> bool:

@@ -6,12 +6,8 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel, IterKind, LoopFrame
-from ..model.dependence import element_accesses, names_in, recurrences
+from ..model import FileModel, LoopFrame, Role, Work
 from ..registry import Category, Invalid, Rule, Valid
-
-_ELEMENT_LOOPS = (IterKind.RANGE, IterKind.INDEX_PRODUCT, IterKind.ARRAY)
-_SMALL_BLOCK = 8  # a range step up to this many elements still walks elements
 
 
 class ElementLoop(Rule):
@@ -70,10 +66,7 @@ class ElementLoop(Rule):
     category = Category.BLOCKS
     recipe = "RR-loop"
     summary = "Python loop indexing arrays element by element"
-    message = (
-        "{loop} indexes {arrays} one element at a time; every access is a separate "
-        "runtime operation, so vectorise the body into whole-array expressions (RR-loop)"
-    )
+    message = "{loop} indexes {arrays} one {unit} at a time; {fix} (RR-loop)"
 
     valid = (
         Valid("import numpy as np\nu = np.zeros(100)\nfor step in range(1000):\n    u[1:-1] = 0.5 * (u[:-2] + u[2:])\n"),
@@ -108,72 +101,31 @@ class ElementLoop(Rule):
         if not model.uses_numpy():
             return
         reported: set[int] = set()  # ids of reported frames
-        nested_index_vars: dict[int, set[str]] | None = None
         for frame in model.loops:  # outer loops come before the loops they contain
-            if frame.iter_kind not in _ELEMENT_LOOPS or not frame.index_vars:
+            if model.role(frame) is not Role.ELEMENT_LOOP:
                 continue
             if any(id(outer) in reported for outer in frame.chain()[1:]):
                 continue
-            # An element loop indexes arrays with its own variable; a step loop
-            # around one is not (the inner loop is reported instead).
-            own_accesses = list(element_accesses(model, frame, frame.index_vars))
-            if not own_accesses or _walks_in_blocks(frame, own_accesses):
-                continue
-            if recurrences(model, frame):
-                continue
-            if nested_index_vars is None:
-                nested_index_vars = _nested_index_vars(model)
-            index_vars = frozenset(frame.index_vars | nested_index_vars.get(id(frame), set()))
-            accesses = list(element_accesses(model, frame, index_vars))
             reported.add(id(frame))
-            names = sorted({model.segment(sub.value, 24) for sub in accesses})
-            arrays = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            work = model.work(frame)
+            names = sorted({model.segment(sub.value, 24) for sub in work.picks})
+            shown = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            rows = work.work is Work.ROW
             yield self.finding(
                 frame.node,
                 in_loop=True,
                 loop=_describe(model, frame),
-                arrays=("array " if len(names) == 1 else "arrays ") + arrays,
-                data={"arrays": names, "accesses": len(accesses)},
+                arrays=shown,
+                unit="row" if rows else "element",
+                fix="broadcast over the rows instead" if rows else "vectorise the body",
+                data={"arrays": names, "accesses": len(work.picks), "work": work.work.name.lower()},
             )
-
-
-def _walks_in_blocks(frame: LoopFrame, accesses: list[ast.Subscript]) -> bool:
-    """``for i in range(0, n, chunk): f(x[i:i + chunk])``: every iteration
-    works on a whole block of the array (a chunked pass that bounds memory),
-    not on one element. A literal step of a few elements still counts as an
-    element loop."""
-    node = frame.node
-    if not isinstance(node, (ast.For, ast.AsyncFor)) or not isinstance(node.iter, ast.Call):
-        return False
-    func, args = node.iter.func, node.iter.args
-    if not (isinstance(func, ast.Name) and func.id == "range" and len(args) == 3):
-        return False
-    step = args[2]
-    if isinstance(step, ast.Constant) and (not isinstance(step.value, int) or abs(step.value) <= _SMALL_BLOCK):
-        return False
-    for sub in accesses:
-        parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        if any(not isinstance(part, ast.Slice) and names_in(part) & frame.index_vars for part in parts):
-            return False  # an element (or a row) picked by the index itself
-    return True
-
-
-def _nested_index_vars(model: FileModel) -> dict[int, set[str]]:
-    """For each loop (by id), the index variables of the element loops nested
-    in it: one pass up from every element loop, not a scan per loop."""
-    nested: dict[int, set[str]] = {}
-    for inner in model.loops:
-        if inner.iter_kind not in _ELEMENT_LOOPS or not inner.index_vars:
-            continue
-        outer = inner.parent
-        while outer is not None:
-            nested.setdefault(id(outer), set()).update(inner.index_vars)
-            outer = outer.parent
-    return nested
 
 
 def _describe(model: FileModel, frame: LoopFrame) -> str:
     node = frame.node
     if isinstance(node, (ast.For, ast.AsyncFor)):
         return f"loop 'for {model.segment(node.target, 20)} in {model.segment(node.iter, 40)}'"
+    if isinstance(node, ast.While):
+        return f"'while {model.segment(node.test, 30)}' loop"
     return "comprehension"

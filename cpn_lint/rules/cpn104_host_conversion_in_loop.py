@@ -7,8 +7,9 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel
-from ..model.hostsync import hot_loop, is_device_value, is_throttled, leaves_loop
+from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, Rule, Valid
+from ._context import loop_context, where_text
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
 _CONVERTING_BUILTINS = frozenset({"float", "int", "bool", "complex"})
@@ -73,10 +74,14 @@ class HostConversionInLoop(Rule):
       repeats. Inside a time loop such a small loop is reported, naming the
       time loop.
     * Conversions of metadata (`int(a.shape[0])`, `len(a)`), of Python
-      numbers (`float(step)`), of NumPy math on Python numbers
-      (`int(np.ceil(n / k))`) and of host-alias arrays (`onp`) are quiet, as
+      numbers (`float(step)`) and of host-alias arrays (`onp`) are quiet, as
       are f-strings and `print` of an array (not conversions this rule
-      tracks).
+      tracks). NumPy math on Python numbers (`int(np.ceil(t / dt))`) is
+      reported: cuPyNumeric returns a 0-d device array for it, and its
+      Doctor flags the conversion; Python's `math` module avoids both.
+    * A conversion in a helper function is reported when a loop of the same
+      file calls that helper on every iteration (`log.append(energy(u))`),
+      naming the loop; a helper nobody in the file calls in a loop is quiet.
     * Inside `for x in arr` the conversion of each item is reported here and
       the loop itself by CPN103; vectorising the loop removes both.
     """
@@ -86,16 +91,13 @@ class HostConversionInLoop(Rule):
     category = Category.BLOCKS
     recipe = "RR-sync"
     summary = "Array value converted to a Python value inside a loop"
-    message = (
-        "{call} on '{value}' inside the {loop} at line {line} forces a host sync every iteration; "
-        "check it every N steps or convert once after the loop (RR-sync)"
-    )
+    message = "{call} on '{value}' {where} is a host sync every iteration; {fix} (RR-sync)"
 
     valid = (
         Valid("import numpy as np\ndef energy(x):\n    return float(np.sum(x * x))\n"),
         Valid(
             "import numpy as np\na = np.ones((5, 2))\nfor step in range(10):\n    n = int(a.shape[0]) + len(a)\n"
-            "    t = float(step)\n    k = int(np.ceil(step / 3))\n"
+            "    t = float(step)\n    k = int(step // 3)\n"
         ),
         Valid(
             "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nCHECK_EVERY = 50\nfor step in range(1000):\n"
@@ -117,6 +119,17 @@ class HostConversionInLoop(Rule):
             contains=".item() on 'np.max(np.abs(u - w))' inside the loop at line 4",
         ),
         Invalid(
+            "import numpy as np\nfor step in range(10):\n    k = int(np.ceil(step / 3))\n",
+            line=3,
+            contains="np.ceil() of Python numbers is a 0-d device array: use the math module",
+        ),
+        Invalid(
+            "import numpy as np\n\ndef energy(u):\n    return float(np.sum(u * u))\n\n"
+            "u = np.ones(100)\nlog = []\nfor step in range(500):\n    u = 0.5 * (u + np.roll(u, 1))\n    log.append(energy(u))\n",
+            line=4,
+            contains="in 'energy', called every iteration of the loop at line 8",
+        ),
+        Invalid(
             "import numpy as np\nwave = np.linspace(0, 1, 100)\nenergy = []\nfor step in range(50):\n    wave *= 0.99\n"
             "    energy.append(float(np.sum(wave * wave)))\n",
             line=6,
@@ -136,25 +149,31 @@ class HostConversionInLoop(Rule):
             return
         for call in model.nodes(ast.Call):
             conversion = _conversion(model, call)
-            frame = model.loop_of(call) if conversion is not None else None
-            hot = hot_loop(frame) if frame is not None else None
-            if conversion is None or frame is None or hot is None:
+            if conversion is None:
                 continue
             label, value = conversion
-            if not is_device_value(model, value):
+            context = loop_context(model, call)
+            if context is None or not is_device_value(model, value):
                 continue
             # A modulo guard anywhere inside the hot loop throttles; a branch
             # ending in `break` leaves only the loop the break belongs to.
-            if is_throttled(model, call, hot) or leaves_loop(model, call, frame):
+            site = context.call or call
+            if is_throttled(model, site, context.loop) or leaves_loop(model, site, context.frame or context.loop):
                 continue
+            origin = scalar_math_origin(model, value)
+            fix = (
+                f"{model.segment(origin.func, 20)}() of Python numbers is a 0-d device array: use the math module"
+                if origin is not None
+                else "check every N steps or convert once after the loop"
+            )
             yield self.finding(
                 call,
                 in_loop=True,
                 call=label,
                 value=model.segment(value, 40),
-                loop="comprehension" if hot.is_comprehension else "loop",
-                line=hot.line,
-                data={"conversion": label, "loop_line": hot.line},
+                where=where_text(context),
+                fix=fix,
+                data={"conversion": label, "loop_line": context.line, "through_call": context.through_call},
             )
 
 

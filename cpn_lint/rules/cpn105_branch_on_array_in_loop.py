@@ -7,8 +7,9 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, LoopFrame
-from ..model.hostsync import hot_loop, is_device_value, is_modulo_check, is_throttled, leaves_loop
+from ..model.hostsync import hot_loop, is_device_value, is_modulo_check, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, Rule, Valid
+from ._context import loop_context, where_text
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
@@ -83,11 +84,7 @@ class BranchOnArrayInLoop(Rule):
     category = Category.BLOCKS
     recipe = "RR-converge"
     summary = "Loop branch decided by the truth value of an array"
-    message = (
-        "{construct} test '{test}' branches on {subject} {where}, a host sync every time; test a "
-        "Python flag refreshed every N steps, or keep per-element choices on the device with "
-        "np.where (RR-converge)"
-    )
+    message = "{construct} test '{test}' branches on {subject} {where}, a host sync every time; {fix} (RR-converge)"
 
     valid = (
         Valid(
@@ -105,7 +102,11 @@ class BranchOnArrayInLoop(Rule):
             "import numpy as np\nu = np.ones(4)\nfor step in range(100):\n    u = u * 0.9\n    err = np.max(u).item()\n"
             "    if err < 1e-3:\n        break\n    if step % 50 == 0 and np.any(u < 0):\n        print(step)\n"
         ),
-        Valid("import numpy as np\nfor step in range(10):\n    x = step * 0.1\n    if np.isnan(x) or np.abs(x) > 5.0:\n        break\n"),
+        Valid("import numpy as np\nimport math\nfor step in range(10):\n    x = step * 0.1\n    if math.isnan(x) or abs(x) > 5.0:\n        break\n"),
+        Valid(
+            "import numpy as np\ndx = 0.01\ndt = float(np.sqrt(2) * dx)\nt = 0.0\nu = np.ones(64)\n"
+            "while t < 1.0:\n    u = 0.5 * (u + np.roll(u, 1))\n    t += dt\n"
+        ),
     )
     invalid = (
         Invalid(
@@ -143,23 +144,45 @@ class BranchOnArrayInLoop(Rule):
             line=6,
             contains="elif test",
         ),
+        Invalid(
+            "import numpy as np\ndx = 0.01\ndt = np.sqrt(2) * dx\nt = 0.0\nu = np.ones(64)\n"
+            "while t < 1.0:\n    u = 0.5 * (u + np.roll(u, 1))\n    t += dt\n",
+            line=6,
+            contains="'t' is a 0-d device array (np.sqrt(), line 3): one float() outside the loop fixes it",
+        ),
+        Invalid(
+            "import numpy as np\nfor step in range(10):\n    x = step * 0.1\n    if np.isnan(x):\n        break\n    print(x)\n",
+            line=4,
+            contains="np.isnan() of Python numbers is a 0-d device array: use the math module",
+        ),
+        Invalid(
+            "import numpy as np\n\ndef check(u):\n    if np.any(np.isnan(u)):\n        raise ValueError('diverged')\n\n"
+            "u = np.ones(100)\nfor step in range(500):\n    u = 0.5 * (u + np.roll(u, 1))\n    check(u)\n",
+            line=4,
+            contains="in 'check', called every iteration of the loop at line 8",
+        ),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy():
             return
         for node, test, construct, frame in _branches(model):
-            hot = hot_loop(frame)
-            if hot is None:
-                continue
-            value = _array_truth_value(model, test)
-            if value is None:
-                continue
-            if not isinstance(node, ast.While) and (is_throttled(model, node, hot) or leaves_loop(model, node, frame)):
-                continue
-            where = "on every pass" if isinstance(node, ast.While) else (
-                f"inside the {'comprehension' if hot.is_comprehension else 'loop'} at line {hot.line}"
-            )
+            if isinstance(node, ast.While):
+                hot = hot_loop(frame)
+                value = _array_truth_value(model, test) if hot is not None else None
+                if hot is None or value is None:
+                    continue
+                where = "on every pass"
+                loop_line = hot.line
+            else:
+                context = loop_context(model, node)
+                value = _array_truth_value(model, test) if context is not None else None
+                if context is None or value is None:
+                    continue
+                site = context.call or node
+                if is_throttled(model, site, context.loop) or leaves_loop(model, site, context.frame or context.loop):
+                    continue
+                where, loop_line = where_text(context), context.line
             yield self.finding(
                 node,
                 in_loop=True,
@@ -167,31 +190,45 @@ class BranchOnArrayInLoop(Rule):
                 test=model.segment(test, 50),
                 subject="an array value" if value is test else f"array '{model.segment(value, 40)}'",
                 where=where,
-                data={"construct": construct, "loop_line": hot.line},
+                fix=_fix(model, value),
+                data={"construct": construct, "loop_line": loop_line},
             )
 
 
-def _branches(model: FileModel) -> Iterator[tuple[ast.AST, ast.expr, str, LoopFrame]]:
-    """(reported node, test, what it is, the loop that repeats it), in source order."""
-    candidates: list[tuple[ast.AST, ast.expr, str, LoopFrame]] = []
+def _fix(model: FileModel, value: ast.expr) -> str:
+    """The recipe: for a 0-d value made from Python numbers, the one
+    conversion that removes it; otherwise a flag refreshed every N steps."""
+    origin = scalar_math_origin(model, value)
+    if origin is None:
+        return "test a flag refreshed every N steps, or use np.where"
+    call = f"{model.segment(origin.func, 20)}()"
+    test_statement = model.statement_of(value)
+    carrier = next(
+        (
+            n
+            for n in ast.walk(value)
+            if isinstance(n, ast.Name) and model.statement_of(origin) is not test_statement and scalar_math_origin(model, n) is origin
+        ),
+        None,
+    )
+    if carrier is not None:
+        return f"'{carrier.id}' is a 0-d device array ({call}, line {origin.lineno}): one float() outside the loop fixes it"
+    return f"{call} of Python numbers is a 0-d device array: use the math module"
+
+
+def _branches(model: FileModel) -> Iterator[tuple[ast.AST, ast.expr, str, LoopFrame | None]]:
+    """(reported node, test, what it is, its innermost loop), in source order."""
+    candidates: list[tuple[ast.AST, ast.expr, str, LoopFrame | None]] = []
     for loop in model.nodes(ast.While):
-        frame = model.loop_for_node(loop)
-        if frame is not None:
-            candidates.append((loop, loop.test, "while", frame))
+        candidates.append((loop, loop.test, "while", model.loop_for_node(loop)))
     for branch in model.nodes(ast.If):
-        frame = model.loop_of(branch)
-        if frame is not None:
-            candidates.append((branch, branch.test, "elif" if _is_elif(model, branch) else "if", frame))
+        candidates.append((branch, branch.test, "elif" if _is_elif(model, branch) else "if", model.loop_of(branch)))
     for conditional in model.nodes(ast.IfExp):
-        frame = model.loop_of(conditional)
-        if frame is not None:
-            candidates.append((conditional, conditional.test, "conditional expression", frame))
+        candidates.append((conditional, conditional.test, "conditional expression", model.loop_of(conditional)))
     for comprehension in model.nodes(*_COMPREHENSIONS):
         for generator in comprehension.generators:  # type: ignore[attr-defined]
             for condition in generator.ifs:
-                frame = model.loop_of(condition)
-                if frame is not None:
-                    candidates.append((condition, condition, "comprehension filter", frame))
+                candidates.append((condition, condition, "comprehension filter", model.loop_of(condition)))
     candidates.sort(key=lambda c: (c[0].lineno, c[0].col_offset))  # type: ignore[attr-defined]
     yield from candidates
 

@@ -8,7 +8,8 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind
-from ..model.hoisting import describe_loop, escapes_iteration, hoist_frame, runs_every_iteration
+from ..model.hoisting import escapes_iteration, hoist_frame, runs_every_iteration
+from ._context import describe_loop
 from ..registry import Category, Invalid, Rule, Valid
 
 # Fresh buffers: the API, the positional indexes and keywords that fix the

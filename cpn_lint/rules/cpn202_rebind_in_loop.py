@@ -6,9 +6,10 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import BindKind, FileModel, Kind, LoopFrame
-from ..model.hoisting import describe_loop, hot_chain
+from ..model import BindKind, FileModel, Kind
+from ..model.loops import hot_chain
 from ..model.iteration import fresh_in_iteration
+from ._context import describe_loop
 from ..registry import Category, Invalid, Rule, Valid
 
 # Elementwise NumPy functions that take out= and keep their operand's shape.

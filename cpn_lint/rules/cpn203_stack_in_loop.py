@@ -8,8 +8,11 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
-from ..model.hoisting import describe_loop, escapes_iteration, hoist_frame, hot_chain, name_key
+from ..model.hoisting import escapes_iteration, hoist_frame
+from ..model.syntax import name_key
+from ..model.loops import hot_chain
 from ..model.iteration import fresh_in_iteration
+from ._context import describe_loop
 from ..registry import Category, Invalid, Rule, Valid
 
 # Joining functions: the keyword that may hold the sequence of parts.

@@ -13,7 +13,8 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
-from ..model.hoisting import aug_targets_reached_by, name_key, uses_reached_by
+from ..model.hoisting import aug_targets_reached_by, uses_reached_by
+from ..model.syntax import name_key
 from ..registry import Category, Invalid, Rule, Valid
 
 # Methods on an array that mutate it in place.

@@ -7,7 +7,9 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, LoopFrame
-from ..model.hoisting import describe_loop, hoist_frame, name_key
+from ..model.hoisting import hoist_frame
+from ..model.syntax import name_key
+from ._context import describe_loop
 from ..registry import Category, Invalid, Rule, Valid
 
 # Device functions that write into their first argument.

@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind
-from ..model.kinds import GENERATOR_DRAWS
+from ..model.numpy_api import GENERATOR_DRAWS
 from ..registry import Category, Default, Invalid, Rule, Valid
 
 # Calls that create a generator object rather than draw from the module's

@@ -8,7 +8,8 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
-from ..model.dependence import Recurrence, names_in, offset_of, recurrences
+from ..model.dependence import Recurrence, Role, offset_of
+from ..model.syntax import names_in
 from ..registry import Category, Invalid, Rule, Valid
 from ._api_support import hot_loop
 
@@ -383,30 +384,43 @@ def _string_calls(model: FileModel) -> Iterator[_Evidence]:
 
 # -------------------------------------------------------------- recurrences
 def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
+    """One finding per outermost recurrence loop; none inside an element loop
+    (vectorising that loop runs the recurrences side by side: CPN101)."""
     reported: list[LoopFrame] = []
     for frame in model.loops:  # outer loops come before the loops they contain
-        if not isinstance(frame.node, (ast.For, ast.AsyncFor)):
+        if model.role(frame) is not Role.RECURRENCE:
             continue
         if any(done.contains(frame) for done in reported):
             continue
-        found = recurrences(model, frame)
-        if not found:
+        if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]):
             continue
         reported.append(frame)
-        first = found[0]
-        loop = f"loop 'for {model.segment(frame.node.target, 20)} in {model.segment(frame.node.iter, 30)}'"
-        if first.via == first.array:
-            text = f"{loop} computes '{first.array}' from values of earlier iterations ({model.segment(first.node, 50)})"
-        else:
-            carrier = _carrier_update(model, frame, first.via)
-            text = (f"{loop} stores into '{first.array}' a value '{first.via}' carries from one iteration to the next"
-                    + (f" ({model.segment(carrier, 50)})" if carrier is not None else ""))
-        extra: list[tuple[str, object]] = [("array", first.array)]
+        first = model.recurrences(frame)[0]
+        text = _recurrence_text(model, frame, first)
+        extra: list[tuple[str, object]] = [("array", first.array), ("form", first.form)]
         scan = _scan_form(first, frame)
         if scan:
             text += f" — a running {'sum' if scan == 'cumsum' else 'product'}, which one np.{scan} call can replace"
             extra.append(("scan", scan))
         yield _Evidence(frame.node, "recurrence", text, in_loop=True, extra=tuple(extra))
+
+
+def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str:
+    node = frame.node
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        loop = f"loop 'for {model.segment(node.target, 20)} in {model.segment(node.iter, 30)}'"
+    else:
+        loop = f"'while {model.segment(node.test, 30)}' loop"  # type: ignore[attr-defined]
+    statement = model.segment(rec.node, 50)
+    if rec.form == "element":
+        return f"{loop} computes '{rec.array}' from values of earlier iterations ({statement})"
+    if rec.form == "chain":
+        return f"{loop} is a Markov chain: '{rec.via}' is accepted or rejected every step ({statement})"
+    if rec.form == "list":
+        return f"{loop} computes each item of '{rec.array}' from the one before ({statement})"
+    if rec.array != rec.via:
+        return f"{loop} stores into '{rec.array}' a value '{rec.via}' carries from one iteration to the next ({statement})"
+    return f"{loop} carries '{rec.via}' from one iteration to the next ({statement})"
 
 
 def _carrier_update(model: FileModel, frame: LoopFrame, name: str) -> ast.stmt | None:

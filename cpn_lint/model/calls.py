@@ -1,0 +1,255 @@
+"""The file's own functions: who calls them, with what, and from which loops.
+
+Three questions the rules and the value engine ask across functions of one
+file:
+
+* which of the file's functions does a call invoke (``step(u)``, and
+  ``self.step(u)`` inside a method of the same class)?
+* what do the call sites pass for a parameter — an untyped helper parameter
+  is an array when every call site passes one (``def solve(t, e): ...``
+  called as ``solve(x, np.ones(100))``);
+* which loop repeats a function — a helper called every time step is in that
+  loop's context, so its allocation or host conversion happens every
+  iteration of the caller's loop.
+
+A function whose name is also used as a value (passed as a callback, stored)
+may be called from elsewhere: its call sites show what it *can* receive, not
+everything it receives.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from typing import TYPE_CHECKING
+
+from . import shapes
+from .kinds import Kind, join
+from .scopes import Binding, BindKind, ScopeKind
+from .shapes import MaybeShape
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import FileModel
+    from .scopes import LoopFrame, Scope
+
+_DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT)
+
+
+class CallGraph:
+    """Call sites of the file's functions, built on first use."""
+
+    def __init__(self, model: "FileModel") -> None:
+        self.model = model
+        self._function_scopes: dict[int, "Scope"] | None = None
+        self._sites: dict[int, list[ast.Call]] | None = None
+        self._escaping: set[int] = set()
+        self._callees: dict[int, "Scope | None"] = {}
+        self._calling_loops: dict[int, "tuple[LoopFrame, ast.Call] | None"] = {}
+
+    # ------------------------------------------------------------- callees
+    def callee(self, call: ast.Call) -> "Scope | None":
+        """The scope of the file's function that ``call`` invokes, if any."""
+        key = id(call)
+        if key not in self._callees:
+            self._callees[key] = self._resolve(call.func)
+        return self._callees[key]
+
+    def _resolve(self, func: ast.expr) -> "Scope | None":
+        model = self.model
+        scopes = self._scopes_by_def()
+        if isinstance(func, ast.Name):
+            owner = model.lookup(func)
+            if owner is None:
+                return None
+            bindings = owner.bindings.get(func.id, ())
+            if len(bindings) != 1 or not isinstance(bindings[0].node, _DEF_TYPES):
+                return None  # rebound, or not a def: what runs is not certain
+            return scopes.get(id(bindings[0].node))
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            method_scope = model.scope_of(func).function_like()
+            cls = self._class_of_method(method_scope)
+            if cls is None or func.value.id != method_scope.params[0]:
+                return None
+            bindings = cls.bindings.get(func.attr, ())
+            if len(bindings) != 1 or not isinstance(bindings[0].node, _DEF_TYPES):
+                return None
+            return scopes.get(id(bindings[0].node))
+        return None
+
+    def _class_of_method(self, scope: "Scope") -> "Scope | None":
+        """The class whose method ``scope`` is (called through its first parameter)."""
+        if scope.kind is not ScopeKind.FUNCTION or not scope.params or not isinstance(scope.node, _DEF_TYPES):
+            return None
+        parent = scope.parent
+        if parent is None or parent.kind is not ScopeKind.CLASS:
+            return None
+        if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in scope.node.decorator_list):
+            return None
+        return parent
+
+    def _scopes_by_def(self) -> dict[int, "Scope"]:
+        if self._function_scopes is None:
+            self._function_scopes = {
+                id(scope.node): scope for scope in self.model.scopes if scope.kind is ScopeKind.FUNCTION and isinstance(scope.node, _DEF_TYPES)
+            }
+        return self._function_scopes
+
+    # --------------------------------------------------------------- sites
+    def sites(self, scope: "Scope") -> list[ast.Call]:
+        """Every call of the function ``scope`` in the file, in source order."""
+        if self._sites is None:
+            self._index_sites()
+        assert self._sites is not None
+        return self._sites.get(id(scope), [])
+
+    def escapes(self, scope: "Scope") -> bool:
+        """Is the function also used as a value (a callback, a stored reference)?"""
+        if self._sites is None:
+            self._index_sites()
+        return id(scope) in self._escaping
+
+    def _index_sites(self) -> None:
+        model = self.model
+        sites: dict[int, list[ast.Call]] = {}
+        defined = self._scopes_by_def()
+        if not defined:
+            self._sites = sites
+            return
+        for call in model.nodes(ast.Call):
+            callee = self.callee(call)
+            if callee is not None:
+                sites.setdefault(id(callee), []).append(call)
+        names = {scope.name for scope in defined.values()}
+        for node in model.nodes(ast.Name, ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if name not in names or not isinstance(node.ctx, ast.Load):
+                continue
+            parent = model.parent(node)
+            if isinstance(parent, ast.Call) and parent.func is node:
+                continue
+            target = self._resolve(node)
+            if target is not None:
+                self._escaping.add(id(target))
+        self._sites = sites
+
+    def caller_offset(self, call: ast.Call, scope: "Scope") -> int:
+        """1 when ``self.method(...)`` supplies the first parameter itself."""
+        return 1 if isinstance(call.func, ast.Attribute) else 0
+
+    def argument(self, call: ast.Call, scope: "Scope", name: str) -> ast.expr | None:
+        """The expression a call site gives parameter ``name`` (its default
+        when the site gives none); None when it cannot be told (``*args``)."""
+        node = scope.node
+        if not isinstance(node, _DEF_TYPES):
+            return None
+        args = node.args
+        positional = [a.arg for a in list(args.posonlyargs) + list(args.args)]
+        for keyword in call.keywords:
+            if keyword.arg == name:
+                return keyword.value
+            if keyword.arg is None:
+                return None  # **kwargs may hold it
+        offset = self.caller_offset(call, scope)
+        if name in positional:
+            position = positional.index(name) - offset
+            if position < 0:
+                return None
+            for i, arg in enumerate(call.args):
+                if isinstance(arg, ast.Starred):
+                    return None
+                if i == position:
+                    return arg
+            defaults = args.defaults
+            first_default = len(positional) - len(defaults)
+            index = positional.index(name)
+            return defaults[index - first_default] if index >= first_default else None
+        kwonly = [a.arg for a in args.kwonlyargs]
+        if name in kwonly:
+            return args.kw_defaults[kwonly.index(name)]
+        return None
+
+    def argument_kind(self, param: Binding) -> Kind:
+        """What the call sites pass for a parameter: their joined kind when
+        every site tells; UNKNOWN when there are none or one cannot tell. For
+        a function that escapes, only an array is worth knowing (it can
+        receive one); anything else may come from the unseen callers."""
+        scope = param.scope
+        if param.kind is not BindKind.PARAM or self.is_receiver(param):
+            return Kind.UNKNOWN
+        sites = self.sites(scope)
+        if not sites:
+            return Kind.UNKNOWN
+        values = self.model.values
+        kinds: list[Kind] = []
+        for call in sites:
+            given = self.argument(call, scope, param.name)
+            if given is None:
+                return Kind.UNKNOWN
+            kinds.append(values.kind(given))
+        result = join(kinds)
+        if self.escapes(scope) and not result.is_array:
+            return Kind.UNKNOWN
+        return result if result in _DEFINITE else Kind.UNKNOWN
+
+    def argument_shape(self, param: Binding) -> MaybeShape:
+        scope = param.scope
+        sites = self.sites(scope)
+        if not sites or self.escapes(scope):
+            return None
+        values = self.model.values
+        merged: MaybeShape = None
+        for i, call in enumerate(sites):
+            given = self.argument(call, scope, param.name)
+            if given is None:
+                return None
+            shape = values.shape(given)
+            merged = shape if i == 0 else shapes.merge(merged, shape)
+            if merged is None:
+                return None
+        return merged
+
+    def is_receiver(self, param: Binding) -> bool:
+        """``self``/``cls`` of a method: ``self.shape`` is an attribute of the
+        object, not evidence that the object is an array."""
+        scope = param.scope
+        function = scope.node
+        parent = scope.parent
+        if not isinstance(function, _DEF_TYPES) or parent is None:
+            return False
+        if parent.kind is not ScopeKind.CLASS or not scope.params or scope.params[0] != param.name:
+            return False
+        return not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
+
+    # ---------------------------------------------------------- loop context
+    def calling_loop(self, scope: "Scope") -> "tuple[LoopFrame, ast.Call] | None":
+        """The nearest hot loop that runs the function ``scope`` on every
+        iteration — directly (``for ...: step(u)``) or through the functions
+        that call it — with the call inside that loop; None when no loop of
+        the file repeats it."""
+        key = id(scope)
+        if key in self._calling_loops:
+            return self._calling_loops[key]
+        self._calling_loops[key] = None  # a cycle of calls finds nothing new
+        found = self._search_calling_loop(scope)
+        self._calling_loops[key] = found
+        return found
+
+    def _search_calling_loop(self, scope: "Scope") -> "tuple[LoopFrame, ast.Call] | None":
+        from .loops import hot_loop
+
+        model = self.model
+        seen = {id(scope)}
+        queue = deque([scope])
+        while queue:
+            current = queue.popleft()
+            for call in self.sites(current):
+                loop = model.loop_of(call)
+                hot = hot_loop(loop) if loop is not None else None
+                if hot is not None:
+                    return hot, call
+                caller = model.scope_of(call).function_like()
+                if caller.kind is ScopeKind.FUNCTION and id(caller) not in seen:
+                    seen.add(id(caller))
+                    queue.append(caller)
+        return None

@@ -1,0 +1,453 @@
+"""Loops: what each one iterates, and how much work each iteration does.
+
+Two classifications, both made once per loop and shared by every rule:
+
+* **What it iterates** (:class:`IterKind`): index ranges, index products,
+  arrays, a handful of constants (axes, taps), other Python objects, or a
+  ``while`` condition. A loop is *hot* unless it and every loop around it walk
+  a handful of constants.
+* **Work per iteration** (:class:`Work`), the reference's discriminator
+  between a loop that blocks scaling and one that does not:
+
+  - ``ELEMENT`` — every array access in the body picks single elements, by
+    the loop's index or by scalars computed in the body (``j =
+    rng.integers(n); v[j]``); arrays made with a few literal elements
+    (``np.zeros(3)``, a 4 × 4 covariance) count as elements;
+  - ``ROW`` — accesses pick rows or columns by the index and the body does
+    nothing on whole arrays;
+  - ``SLAB`` — the body works on whole arrays or slabs the index does not
+    pick (``u[1:-1] = ...``, ``np.sum(u * u)``, ``x[:, k:k + n]``, ``out=``
+    updates, helpers called with whole arrays): a time-step or tap loop, even
+    when it also stores per-step history (``energy[i] = np.sum(u * u)``) or
+    reads one row of a pre-drawn array (``noise[t]``);
+  - ``NONE`` — no array work at all.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .imports import DEVICE_ROOTS
+from .kinds import Kind
+from .numpy_api import ARRAY_METADATA
+from .scopes import BindKind, IterKind, LoopFrame
+from .shapes import literal_size
+from .syntax import is_range_call, names_in
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import FileModel
+
+SMALL_CONSTANT_LIMIT = 8  # a loop over at most this many axes/taps is not an element loop
+SMALL_PICK = 16  # a picked row of at most this many literal elements (a 3-vector) is element work
+SMALL_SLICE = 8  # a slice of at most this many elements picked by the index is element work
+
+_ITER_STRENGTH = {
+    IterKind.ARRAY: 5,
+    IterKind.RANGE: 4,
+    IterKind.INDEX_PRODUCT: 4,
+    IterKind.OTHER: 2,
+    IterKind.SMALL_CONSTANT: 1,
+    IterKind.WHILE: 0,
+}
+
+
+class Work(enum.IntEnum):
+    """How much array work one iteration does (ordered: more is larger)."""
+
+    NONE = 0
+    ELEMENT = 1
+    ROW = 2
+    SLAB = 3
+
+
+@dataclass
+class LoopWork:
+    """The work one iteration of a loop does, with the evidence for it."""
+
+    work: Work
+    picks: list[ast.Subscript] = field(default_factory=list)  # accesses the iteration picks
+    own_picks: list[ast.Subscript] = field(default_factory=list)  # picked by this loop's own indices
+    whole: list[ast.AST] = field(default_factory=list)  # whole-array or slab operations
+    index_names: frozenset[str] = frozenset()  # this loop's indices (targets and body scalars)
+
+
+# ============================================================ iteration kinds
+def is_hot(frames: list[LoopFrame]) -> bool:
+    """A chain of loops repeats work many times unless every loop in it runs
+    over a small constant number of axes, taps or items."""
+    return any(frame.iter_kind is not IterKind.SMALL_CONSTANT for frame in frames)
+
+
+def hot_chain(frame: LoopFrame | None) -> bool:
+    """Is ``frame`` (or a loop around it) hot?"""
+    return frame is not None and is_hot(frame.chain())
+
+
+def hot_loop(frame: LoopFrame | None) -> LoopFrame | None:
+    """The innermost loop of ``frame``'s nest (itself included) that repeats
+    more than a handful of constant times, or None."""
+    while frame is not None and frame.iter_kind is IterKind.SMALL_CONSTANT:
+        frame = frame.parent
+    return frame
+
+
+def classify_iterations(model: "FileModel") -> None:
+    """Set every loop frame's iteration kind and index/element variables."""
+    for frame in model.loops:
+        if frame.iter_kind is IterKind.WHILE:
+            continue
+        if isinstance(frame.node, (ast.For, ast.AsyncFor)):
+            targets = [(frame.node.target, frame.node.iter)]
+        else:
+            targets = [(g.target, g.iter) for g in frame.node.generators]  # type: ignore[attr-defined]
+        kinds: list[IterKind] = []
+        index_vars: set[str] = set()
+        element_vars: set[str] = set()
+        for target, iterable in targets:
+            kind, idx, elems = _classify_iteration(model, target, iterable)
+            kinds.append(kind)
+            index_vars |= idx
+            element_vars |= elems
+        frame.index_vars = frozenset(index_vars)
+        frame.element_vars = frozenset(element_vars)
+        frame.iter_kind = max(kinds, key=lambda k: _ITER_STRENGTH[k]) if kinds else IterKind.OTHER
+
+
+def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr) -> tuple[IterKind, set[str], set[str]]:
+    names = names_in(target)
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+        if len(iterable.elts) <= SMALL_CONSTANT_LIMIT:
+            return IterKind.SMALL_CONSTANT, set(), set()
+        return IterKind.OTHER, set(), set()
+    if isinstance(iterable, ast.Call):
+        func = iterable.func
+        fname = func.id if isinstance(func, ast.Name) and model.lookup(func) is None else None
+        qual = model.qualname(func) or ""
+        if fname == "range":
+            if _is_small_range(model, iterable):
+                return IterKind.SMALL_CONSTANT, names, set()
+            return IterKind.RANGE, names, set()
+        if qual == "itertools.product" and iterable.args and all(is_range_call(a) for a in iterable.args):
+            return IterKind.INDEX_PRODUCT, names, set()
+        if qual.endswith(".ndindex") and qual.partition(".")[0] in DEVICE_ROOTS:
+            return IterKind.INDEX_PRODUCT, names, set()
+        if fname == "enumerate" and iterable.args:
+            inner_kind = model.kind(iterable.args[0])
+            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
+            idx = {first.id} if isinstance(first, ast.Name) else set()
+            if inner_kind is Kind.DEVICE or _zips_device_array(model, iterable.args[0]):
+                return IterKind.ARRAY, idx, names - idx
+            if isinstance(iterable.args[0], (ast.List, ast.Tuple)) and len(iterable.args[0].elts) <= SMALL_CONSTANT_LIMIT:  # type: ignore[attr-defined]
+                return IterKind.SMALL_CONSTANT, set(), set()
+            return IterKind.OTHER, set(), set()
+        if fname == "zip" and _zips_device_array(model, iterable):
+            return IterKind.ARRAY, set(), names
+    if model.kind(iterable) is Kind.DEVICE:
+        return IterKind.ARRAY, set(), names
+    return IterKind.OTHER, set(), set()
+
+
+def _zips_device_array(model: "FileModel", expr: ast.expr) -> bool:
+    """``zip(a, b)`` (the builtin) with a device array among its arguments."""
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "zip"
+        and model.lookup(expr.func) is None
+        and any(model.kind(a) is Kind.DEVICE for a in expr.args)
+    )
+
+
+def _is_small_range(model: "FileModel", call: ast.Call) -> bool:
+    """range(3), range(1, 4), range(a.ndim), range(len(a.shape))."""
+    args = call.args
+    if not args or len(args) > 3:
+        return False
+    stop = args[0] if len(args) == 1 else args[1]
+    start = args[0] if len(args) >= 2 else None
+    if isinstance(stop, ast.Attribute) and stop.attr == "ndim":
+        return True
+    if (
+        isinstance(stop, ast.Call)
+        and isinstance(stop.func, ast.Name)
+        and stop.func.id == "len"
+        and stop.args
+        and isinstance(stop.args[0], ast.Attribute)
+        and stop.args[0].attr == "shape"
+    ):
+        return True
+    stop_value = model.const_int(stop)
+    start_value = model.const_int(start) if start is not None else 0
+    if stop_value is None or start_value is None:
+        return False
+    return stop_value - start_value <= SMALL_CONSTANT_LIMIT
+
+
+# ============================================================ work per iteration
+class WorkAnalysis:
+    """Work classes of every loop of one file, computed on first request."""
+
+    def __init__(self, model: "FileModel") -> None:
+        self.model = model
+        self._work: dict[int, LoopWork] = {}
+        self._function_work: dict[int, Work] = {}
+        self._expr_work: dict[int, Work] = {}
+        self._indices: dict[int, frozenset[str]] = {}
+        self._bindings_by_loop: dict[int, list] | None = None
+
+    # ---------------------------------------------------------------- public
+    def of(self, frame: LoopFrame) -> LoopWork:
+        key = id(frame)
+        found = self._work.get(key)
+        if found is None:
+            found = self._work[key] = self._classify(frame)
+        return found
+
+    def indices(self, frame: LoopFrame) -> frozenset[str]:
+        """Names that change from one iteration of ``frame`` to the next and
+        hold a number: its own index variables, and scalars its body binds
+        (``j = rng.integers(n)``, ``k = (i + 1) % n``)."""
+        key = id(frame)
+        found = self._indices.get(key)
+        if found is None:
+            names = set(frame.index_vars)
+            for binding in self._bindings_in(frame):
+                if binding.loop is frame and binding.kind in (BindKind.VALUE, BindKind.AUG, BindKind.ELEMENT, BindKind.COUNTER):
+                    if self.model.values.binding_kind(binding) in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+                        names.add(binding.name)
+            found = self._indices[key] = frozenset(names)
+        return found
+
+    def function_work(self, scope_node: ast.AST) -> Work:
+        """The most work one call of a function of the file does."""
+        key = id(scope_node)
+        if key in self._function_work:
+            return self._function_work[key]
+        self._function_work[key] = Work.NONE  # recursion adds nothing new
+        model = self.model
+        work = Work.NONE
+        for node in ast.walk(scope_node):
+            if node is scope_node or not isinstance(node, (ast.Subscript, ast.Name, ast.Attribute, ast.Call)):
+                continue
+            if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
+                work = max(work, self._whole_subscript_work(node))
+            elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and self._is_array_use(node):
+                work = max(work, self._size_work(node, Work.SLAB))
+            if work is Work.SLAB:
+                break
+        self._function_work[key] = work
+        return work
+
+    # --------------------------------------------------------------- details
+    def _bindings_in(self, frame: LoopFrame) -> list:
+        if self._bindings_by_loop is None:
+            table: dict[int, list] = {}
+            for scope in self.model.scopes:
+                for bindings in scope.bindings.values():
+                    for b in bindings:
+                        loop = b.loop
+                        while loop is not None:
+                            table.setdefault(id(loop), []).append(b)
+                            loop = loop.parent
+            self._bindings_by_loop = table
+        return self._bindings_by_loop.get(id(frame), [])
+
+    def _classify(self, frame: LoopFrame) -> LoopWork:
+        model = self.model
+        names = self._all_indices(frame)
+        own = self.indices(frame)
+        result = LoopWork(Work.NONE, index_names=own)
+        for sub in model.nodes_in_loop(frame, ast.Subscript):
+            if model.kind(sub.value) is not Kind.DEVICE:
+                continue
+            picked = _mentions(sub.slice, names)
+            if picked:
+                work = self._pick_work(sub, names)
+                result.picks.append(sub)
+                if _mentions(sub.slice, own):
+                    result.own_picks.append(sub)
+            else:
+                work = self._whole_subscript_work(sub, frame)
+                if work is Work.SLAB:
+                    result.whole.append(sub)
+            result.work = max(result.work, work)
+        for node in model.nodes_in_loop(frame, ast.Name, ast.Attribute):
+            if not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
+                continue
+            work = self._name_work(node, frame)
+            if work is Work.SLAB:
+                result.whole.append(node)
+            result.work = max(result.work, work)
+        for call in model.nodes_in_loop(frame, ast.Call):
+            work = self._call_work(call)
+            if work is Work.SLAB:
+                result.whole.append(call)
+            result.work = max(result.work, work)
+        return result
+
+    def _all_indices(self, frame: LoopFrame) -> frozenset[str]:
+        """The indices of ``frame`` and of every loop around it."""
+        names: set[str] = set()
+        current: LoopFrame | None = frame
+        while current is not None:
+            names |= self.indices(current)
+            current = current.parent
+        for inner in self.model.loops:
+            if inner is not frame and frame.contains(inner):
+                names |= self.indices(inner)
+        return frozenset(names)
+
+    def _pick_work(self, sub: ast.Subscript, names: frozenset[str]) -> Work:
+        """The work of an access the iteration picks: an element, a row, or a slab."""
+        model = self.model
+        kind = model.kind(sub)
+        if kind is Kind.DEVICE_SCALAR:
+            return Work.ELEMENT
+        components = list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        widths = [self._slice_width(c, names) for c in components if isinstance(c, ast.Slice) and _mentions(c, names)]
+        if any(w is None or w > SMALL_SLICE for w in widths):
+            return Work.SLAB  # x[i:i + chunk], x[:, k:k + n]: a block per iteration
+        shape = model.shape(sub)
+        if shape is not None:
+            size = literal_size(shape)
+            if size is not None and size <= SMALL_PICK:
+                return Work.ELEMENT
+            if widths and len(shape) <= 1:
+                return Work.ELEMENT  # a[i:i + 2]
+            return Work.ROW if len(shape) <= 1 else Work.SLAB
+        return Work.ELEMENT if widths else Work.ROW if self._has_free_axis(components) else Work.ELEMENT
+
+    def _has_free_axis(self, components: list[ast.expr]) -> bool:
+        """``a[:, k]``: an axis the index leaves whole."""
+        return any(isinstance(c, ast.Slice) and c.lower is None and c.upper is None for c in components)
+
+    def _slice_width(self, part: ast.expr, names: frozenset[str]) -> int | None:
+        """The literal width of ``i:i + w`` slices (None when not literal)."""
+        if not isinstance(part, ast.Slice) or part.lower is None or part.upper is None:
+            return None
+        if part.step is not None:
+            step = self.model.const_int(part.step)
+            if step is None or step != 1:
+                return None
+        lower, upper = part.lower, part.upper
+        if isinstance(upper, ast.BinOp) and isinstance(upper.op, (ast.Add, ast.Sub)) and ast.dump(upper.left) == ast.dump(lower):
+            width = self.model.const_int(upper.right)
+            return width if width is not None and isinstance(upper.op, ast.Add) else None
+        low = _offset(lower)
+        high = _offset(upper)
+        if low is not None and high is not None and low[0] == high[0]:
+            return high[1] - low[1]
+        return None
+
+    def _whole_subscript_work(self, sub: ast.Subscript, frame: LoopFrame | None = None) -> Work:
+        """An access the iteration does not pick: as much work as its base
+        (``u[1:-1]`` of an array made before the loop is a slab), unless it
+        is one fixed element (``u[0]``) or a few literal elements."""
+        model = self.model
+        if model.kind(sub) is Kind.DEVICE_SCALAR:
+            return Work.NONE
+        shape = model.shape(sub)
+        if model.values.small_by_construction(sub):
+            return Work.ELEMENT
+        base = sub.value
+        if isinstance(base, ast.Subscript):
+            return Work.NONE  # the inner subscript is classified on its own
+        if shape is None and not any(isinstance(c, ast.Slice) for c in _components(sub)):
+            return Work.NONE  # u[0] of an array of unknown rank: cannot tell
+        if frame is not None and isinstance(base, ast.Name):
+            return self._name_work(base, frame)
+        return Work.SLAB
+
+    def _is_array_use(self, node: ast.Name | ast.Attribute) -> bool:
+        """A use of a device array as a whole value (not the base of a
+        subscript, not ``a.shape``, not ``len(a)``)."""
+        model = self.model
+        parent = model.parent(node)
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            return False
+        if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in ARRAY_METADATA:
+            return False
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("len", "print", "id", "type", "isinstance"):
+            return False
+        return model.kind(node) is Kind.DEVICE
+
+    def _name_work(self, node: ast.Name | ast.Attribute, frame: LoopFrame) -> Work:
+        """A whole-value use of an array inside ``frame``: as much work as the
+        value it holds in this iteration."""
+        model = self.model
+        if isinstance(node, ast.Name):
+            # numbers and unknowns (acc = 0.0 before acc = acc * g + x[i]) add no work
+            bindings = [b for b in model.reaching_bindings(node) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
+            inside = [b for b in bindings if b.loop is not None and frame.contains(b.loop)]
+            if bindings and len(inside) == len(bindings):
+                work = Work.NONE
+                for b in inside:
+                    if b.kind is BindKind.VALUE and b.value is not None:
+                        work = max(work, self._expr_work_of(b.value, frame))
+                    elif b.kind is BindKind.ELEMENT:
+                        work = max(work, self._size_work(node, Work.ROW))
+                    else:
+                        return self._size_work(node, Work.SLAB)
+                return work
+        return self._size_work(node, Work.SLAB)
+
+    def _size_work(self, node: ast.expr, default: Work) -> Work:
+        """Element-sized for an array of a few numbers by construction."""
+        return Work.ELEMENT if self.model.values.small_by_construction(node) else default
+
+    def _expr_work_of(self, expr: ast.expr, frame: LoopFrame) -> Work:
+        """The work of computing ``expr`` (a value bound inside the loop)."""
+        key = id(expr)
+        if key in self._expr_work:
+            return self._expr_work[key]
+        self._expr_work[key] = Work.NONE  # a value that refers to itself adds nothing
+        model = self.model
+        names = self._all_indices(frame)
+        work = self._size_work(expr, Work.NONE) if model.kind(expr) is Kind.DEVICE else Work.NONE
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
+                work = max(work, self._pick_work(node, names) if _mentions(node.slice, names) else self._whole_subscript_work(node, frame))
+            elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and self._is_array_use(node):
+                work = max(work, self._name_work(node, frame))
+            elif isinstance(node, ast.Call):
+                work = max(work, self._call_work(node))
+        self._expr_work[key] = work
+        return work
+
+    def _call_work(self, call: ast.Call) -> Work:
+        """Work a call does by itself: a new array of many elements (a draw,
+        an allocation), or a helper of the file that works on whole arrays."""
+        model = self.model
+        scope = model.calls.callee(call)
+        if scope is not None:
+            if not any(model.kind(a).is_array for a in call.args):
+                return self.function_work(scope.node)
+            return Work.NONE  # its array arguments are classified where they appear
+        if model.kind(call) is not Kind.DEVICE:
+            return Work.NONE
+        operands = [e for a in call.args for e in (a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])]
+        operands += [k.value for k in call.keywords]
+        if any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
+            return Work.NONE  # math on arrays: as much as its operands
+        return self._size_work(call, Work.SLAB)
+
+
+def _components(sub: ast.Subscript) -> list[ast.expr]:
+    return list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+
+
+def _mentions(expr: ast.AST, names: frozenset[str]) -> bool:
+    return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+
+
+def _offset(expr: ast.expr) -> tuple[str, int] | None:
+    """``i`` -> ("i", 0), ``i + 2`` -> ("i", 2), ``i - 1`` -> ("i", -1)."""
+    if isinstance(expr, ast.Name):
+        return expr.id, 0
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)) and isinstance(expr.left, ast.Name):
+        if isinstance(expr.right, ast.Constant) and isinstance(expr.right.value, int):
+            return expr.left.id, expr.right.value if isinstance(expr.op, ast.Add) else -expr.right.value
+    return None

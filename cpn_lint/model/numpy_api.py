@@ -1,0 +1,270 @@
+"""What the model knows about NumPy's API: one table per question.
+
+Names are the tail after the ``numpy``/``cupynumeric`` root (``"sum"``,
+``"linalg.norm"``, ``"random.normal"``). The value engine
+(:mod:`cpn_lint.model.values`) reads these tables to decide what a call
+returns — its kind (Python number, 0-d device scalar, array, ...) and its
+shape — and the rules read them to recognise the calls they are about.
+
+The runtime facts encoded here were checked under cuPyNumeric 26.6.1
+(``tests/test_oracle_runtime_facts.py`` keeps that run): a NumPy function of
+Python numbers (``np.sqrt(2)``) and a reduction without ``axis`` return 0-d
+device arrays, a scalar index of an array (``a[3]``) is a 0-d device array,
+and a random draw without ``size`` is a one-element device array.
+"""
+
+from __future__ import annotations
+
+# ----------------------------------------------------------------- builders
+# The first argument (or shape=) is the result's shape.
+SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full"})
+# The result has the shape of the first argument (unless shape= is given).
+LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
+# Conversions: the result has the first argument's shape (a list's own shape).
+CONVERSIONS = frozenset(
+    {"array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "asarray_chkfinite", "require", "copy"}
+)
+# Conversions that also raise the rank to at least 1, 2 or 3.
+AT_LEAST = {"atleast_1d": 1, "atleast_2d": 2, "atleast_3d": 3}
+# Evenly spaced values: (position of num, default num).
+SPACES = {"linspace": (2, 50), "logspace": (2, 50), "geomspace": (2, 50)}
+# Square matrices: eye(N, M=None), identity(n), tri(N, M=None).
+SQUARE = frozenset({"eye", "identity", "tri"})
+# Arrays built by calling something for each element or reading a file.
+FROM_DATA = frozenset({"fromfunction", "fromiter", "fromstring", "frombuffer", "fromfile", "loadtxt", "genfromtxt", "load"})
+# All the calls that make a new device array from shapes, sizes or host data
+# (not from array arithmetic).
+BUILDERS = SHAPE_FIRST | LIKE | CONVERSIONS | frozenset(AT_LEAST) | frozenset(SPACES) | SQUARE | FROM_DATA | {"arange"}
+
+# --------------------------------------------------------------- random draws
+# Legacy np.random functions: the position of ``size`` (keyword "size").
+# Without it (and with scalar parameters) a draw is one number — on
+# cuPyNumeric a 0-d or one-element device array.
+RANDOM_SIZE_POSITION: dict[str, int] = {
+    "random": 0, "random_sample": 0, "ranf": 0, "sample": 0, "standard_normal": 0,
+    "standard_exponential": 0, "standard_cauchy": 0,
+    "exponential": 1, "poisson": 1, "rayleigh": 1, "geometric": 1, "standard_gamma": 1,
+    "standard_t": 1, "chisquare": 1, "pareto": 1, "power": 1, "weibull": 1, "zipf": 1,
+    "logseries": 1, "choice": 1, "dirichlet": 1,
+    "uniform": 2, "normal": 2, "randint": 2, "random_integers": 2, "integers": 2,
+    "lognormal": 2, "laplace": 2, "logistic": 2, "gumbel": 2, "binomial": 2,
+    "negative_binomial": 2, "gamma": 2, "beta": 2, "f": 2, "vonmises": 2, "wald": 2,
+    "noncentral_chisquare": 2, "multinomial": 2, "multivariate_normal": 2,
+    "hypergeometric": 3, "triangular": 3, "noncentral_f": 3,
+}
+# Draws whose sample has dimensions of its own, added after ``size``.
+RANDOM_VECTOR_DRAWS = frozenset({"multinomial", "multivariate_normal", "dirichlet"})
+# Legacy draws that take their dimensions as separate arguments: rand(2, 3).
+RANDOM_DIMS_AS_ARGS = frozenset({"rand", "randn"})
+# Draws that reorder an array: permutation(x) has x's shape (or (x,) for an int).
+RANDOM_PERMUTATIONS = frozenset({"permutation", "permuted"})
+# Methods of np.random.default_rng(...)/RandomState(...) that draw numbers.
+GENERATOR_DRAWS = frozenset(RANDOM_SIZE_POSITION) | RANDOM_DIMS_AS_ARGS | RANDOM_PERMUTATIONS | {"shuffle"}
+GENERATOR_FUNCTIONS = frozenset({"random.default_rng", "random.RandomState", "random.Generator"})
+# numpy.random callables that do take an array first (the others take sizes).
+ARRAY_RANDOM_FUNCTIONS = frozenset({"random.shuffle", "random.permuted"})
+
+# ----------------------------------------------------------- elementwise math
+UNARY_UFUNCS = frozenset(
+    {
+        "negative", "positive", "absolute", "abs", "fabs", "sign", "sqrt", "cbrt", "square",
+        "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
+        "tan", "arcsin", "arccos", "arctan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+        "arcsinh", "arccosh", "arctanh", "asinh", "acosh", "atanh", "deg2rad", "rad2deg",
+        "degrees", "radians", "floor", "ceil", "trunc", "rint", "round", "around", "fix",
+        "logical_not", "bitwise_not", "invert", "isnan", "isinf", "isfinite", "isposinf",
+        "isneginf", "signbit", "conj", "conjugate", "real", "imag", "angle", "nan_to_num",
+        "sinc", "i0", "spacing", "iscomplex", "isreal",
+    }
+)
+BINARY_UFUNCS = frozenset(
+    {
+        "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power",
+        "float_power", "mod", "remainder", "fmod", "logaddexp", "logaddexp2", "arctan2",
+        "atan2", "hypot", "maximum", "minimum", "fmax", "fmin", "greater", "greater_equal",
+        "less", "less_equal", "equal", "not_equal", "logical_and", "logical_or",
+        "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+        "right_shift", "copysign", "nextafter", "gcd", "lcm", "ldexp", "isclose", "heaviside",
+    }
+)
+ELEMENTWISE = UNARY_UFUNCS | BINARY_UFUNCS | {"clip", "where"}
+# Functions whose result has the first argument's shape.
+SAME_SHAPE = frozenset({"roll", "sort", "flip", "fliplr", "flipud", "rot90", "nan_to_num", "gradient_component"})
+
+# ------------------------------------------------------------------ reductions
+# Reductions: without axis= a 0-d result; with axis= one dimension fewer.
+REDUCTIONS = frozenset(
+    {
+        "sum", "mean", "max", "min", "amax", "amin", "prod", "product", "std", "var", "any",
+        "all", "nansum", "nanmean", "nanmax", "nanmin", "nanprod", "nanstd", "nanvar",
+        "argmax", "argmin", "nanargmax", "nanargmin", "count_nonzero", "average", "median",
+        "nanmedian", "ptp", "linalg.norm", "trapz", "trapezoid", "alltrue", "sometrue",
+        "percentile", "quantile", "nanpercentile", "nanquantile",
+    }
+)
+REDUCTION_METHODS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all", "argmax", "argmin", "ptp"})
+# Where a function-form reduction takes its axis positionally (0-based).
+REDUCTION_AXIS_POSITION = {"linalg.norm": 2, "percentile": 2, "quantile": 2, "nanpercentile": 2, "nanquantile": 2, "average": 1}
+# Always 0-d (or a number) whatever the arguments.
+SCALAR_RESULTS = frozenset({"linalg.det", "linalg.matrix_rank", "trace", "vdot", "linalg.cond"})
+# Scans: the first argument's shape with axis=, flattened without it.
+SCANS = frozenset({"cumsum", "cumprod", "nancumsum", "nancumprod"})
+
+# ------------------------------------------------------------------ products
+MATMUL_APIS = frozenset(
+    {"matmul", "dot", "vdot", "inner", "outer", "einsum", "tensordot", "linalg.multi_dot", "linalg.matmul", "linalg.matrix_power"}
+)
+
+# --------------------------------------------------------------- reshaping
+FLATTENING = frozenset({"ravel"})
+TRANSPOSING = frozenset({"transpose"})
+
+# ------------------------------------------------------------- other results
+# numpy-namespace callables that never return an array (tail after the root).
+NON_ARRAY_FUNCTIONS = frozenset(
+    {
+        "isscalar", "iterable", "iscomplexobj", "isrealobj", "shape", "ndim", "size",
+        "result_type", "dtype", "finfo", "iinfo", "can_cast", "promote_types",
+        "min_scalar_type", "issubdtype", "isdtype", "save", "savez",
+        "savez_compressed", "savetxt", "set_printoptions", "get_printoptions",
+        "printoptions", "seterr", "geterr", "errstate", "get_include",
+        "broadcast", "broadcast_shapes", "ndindex", "nditer", "ndenumerate", "vectorize",
+        "frompyfunc", "may_share_memory", "shares_memory", "array2string",
+        "array_repr", "array_str", "format_float_positional",
+        "format_float_scientific", "base_repr", "binary_repr", "info",
+        "show_config", "typename", "mintypecode", "common_type",
+        "random.seed", "random.default_rng", "random.RandomState",
+        "random.Generator", "random.SeedSequence", "random.get_state",
+        "random.set_state", "random.PCG64", "random.MT19937", "random.Philox",
+        "random.SFC64", "testing.assert_allclose", "testing.assert_array_equal",
+        "testing.assert_equal", "testing.assert_almost_equal",
+        "testing.assert_array_almost_equal", "testing.assert_", "random.shuffle",
+        "linalg.LinAlgError", "load", "copyto", "putmask", "place", "put", "fill_diagonal",
+        "put_along_axis",
+    }
+)
+# numpy-namespace callables that return Python numbers (host values).
+PYTHON_NUMBER_FUNCTIONS = frozenset({"ndim", "size", "isscalar", "iscomplexobj", "isrealobj", "can_cast", "issubdtype"})
+
+# numpy-namespace callables returning a tuple or list of arrays.
+SEQUENCE_FUNCTIONS = frozenset(
+    {
+        "nonzero", "meshgrid", "split", "array_split", "hsplit", "vsplit",
+        "dsplit", "histogram", "histogram2d", "histogramdd", "gradient",
+        "broadcast_arrays", "unravel_index", "diag_indices", "diag_indices_from",
+        "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from", "indices",
+        "linalg.eig", "linalg.eigh", "linalg.svd", "linalg.qr", "linalg.slogdet",
+        "linalg.lstsq", "modf", "frexp", "divmod", "unique_all",
+        "unique_counts", "unique_inverse", "ogrid",
+    }
+)
+SEQUENCE_METHODS = frozenset({"nonzero"})
+
+# numpy-namespace callables whose first argument is a shape, a size, a
+# number, a file or a function: passing a parameter there does not show that
+# the parameter is an array.
+NOT_ARRAY_FIRST_ARGUMENT = frozenset(
+    {
+        "zeros", "ones", "empty", "full", "identity", "eye", "tri", "indices",
+        "ndindex", "diag_indices", "tril_indices", "triu_indices",
+        "mask_indices", "arange", "linspace", "logspace", "geomspace",
+        "isscalar", "iterable", "ndim", "shape", "size", "iscomplexobj",
+        "isrealobj", "save", "savez", "savez_compressed", "savetxt", "load",
+        "loadtxt", "genfromtxt", "fromfile", "fromfunction", "fromiter",
+        "fromstring", "dtype", "finfo", "iinfo", "issubdtype", "can_cast",
+        "result_type", "promote_types", "seterr", "errstate",
+        "set_printoptions", "printoptions", "vectorize", "frompyfunc",
+    }
+)
+# numpy-namespace callables that convert whatever they are given into an
+# array: code converts a value because it may not be an array yet, so
+# passing a name there is no evidence that the name holds one.
+CONVERSION_FUNCTIONS = frozenset(CONVERSIONS - {"copy"}) | frozenset(AT_LEAST)
+
+# numpy scalar types: calling them makes a host scalar (a number), not an array.
+SCALAR_TYPES = frozenset(
+    {
+        "float16", "float32", "float64", "float128", "longdouble", "double",
+        "single", "half", "int8", "int16", "int32", "int64", "intp", "uint",
+        "uint8", "uint16", "uint32", "uint64", "uintp", "int_", "intc", "bool_",
+        "bool", "complex64", "complex128", "cdouble", "csingle", "short",
+        "ushort", "long", "ulong", "longlong", "ulonglong", "byte", "ubyte",
+        "str_", "bytes_", "object_", "void", "generic", "number", "integer",
+        "floating", "complexfloating", "datetime64", "timedelta64", "float_", "complex_",
+    }
+)
+
+# numpy-namespace constants and index helpers (attributes, not arrays).
+NUMERIC_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma", "NINF", "PINF", "NaN", "Inf", "NZERO", "PZERO", "infty"})
+NON_ARRAY_ATTRIBUTES = NUMERIC_CONSTANTS | {"newaxis", "s_", "index_exp"}
+
+# numpy objects that build arrays through subscripting: np.r_[0:10:2].
+INDEX_BUILDERS = frozenset({"r_", "c_", "mgrid", "ogrid", "s_", "index_exp"})
+
+# ------------------------------------------------------------ ndarray members
+# ndarray attributes that are metadata, not array data.
+ARRAY_METADATA = frozenset(
+    {"shape", "ndim", "size", "dtype", "nbytes", "itemsize", "strides", "flags", "ctypes", "data", "base", "__array_interface__"}
+)
+# Metadata that is a Python number.
+NUMERIC_METADATA = frozenset({"ndim", "size", "nbytes", "itemsize"})
+ARRAY_VALUE_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
+# ndarray methods whose result is not an array.
+NON_ARRAY_METHODS = frozenset(
+    {
+        "item", "tolist", "tobytes", "tostring", "fill", "sort", "resize", "dump", "dumps",
+        "tofile", "setflags", "put", "itemset", "__len__", "__bool__", "__float__", "__int__",
+        "keys", "values", "items",
+    }
+)
+# ndarray methods that keep the receiver's shape.
+SAME_SHAPE_METHODS = frozenset({"copy", "astype", "conj", "conjugate", "clip", "round", "view", "__abs__", "__neg__"})
+
+# --------------------------------------------------------------- annotations
+ARRAY_ANNOTATIONS = frozenset({"ndarray", "NDArray"})
+NOT_ARRAY_ANNOTATIONS = frozenset(
+    {"int", "float", "str", "bool", "complex", "list", "dict", "set", "tuple", "bytes", "List", "Dict", "Set", "Tuple", "Sequence", "Mapping", "Iterable", "Callable"}
+)
+
+# ------------------------------------------------------------------ builtins
+# Builtins whose result is certainly not an array.
+NON_ARRAY_BUILTINS = frozenset(
+    {
+        "list", "dict", "set", "frozenset", "tuple", "str", "repr", "bytes",
+        "range", "sorted", "enumerate", "zip", "map", "filter", "reversed", "iter", "open",
+        "print", "isinstance", "issubclass", "hasattr", "getattr", "id",
+        "hash", "type", "format", "ord", "chr", "input", "vars",
+        "dir", "callable", "object",
+    }
+)
+# Builtins that return a Python number (or bool) whatever they are given.
+NUMBER_BUILTINS = frozenset({"len", "int", "float", "bool", "complex", "any", "all", "ord", "round"})
+
+# ------------------------------------------------------------- SciPy sparse
+# Attributes and methods only a SciPy sparse matrix has: a name used with one
+# may be sparse, so its .shape, .T or 2-D subscripts do not show an array.
+SPARSE_ONLY_ATTRIBUTES = frozenset(
+    {
+        "toarray", "todense", "tocsr", "tocsc", "tocoo", "tobsr", "tolil", "todok",
+        "todia", "nnz", "getnnz", "indptr", "blocksize", "eliminate_zeros",
+        "sum_duplicates", "has_sorted_indices", "sort_indices", "asformat",
+        "multiply", "getrow", "getcol", "setdiag",
+    }
+)
+# scipy.sparse functions that do not build a sparse matrix.
+SPARSE_MODULE_NON_MATRIX = frozenset({"find", "issparse", "isspmatrix", "save_npz", "get_index_dtype", "safely_cast_index_arrays"})
+SPARSE_PREDICATES = frozenset({"issparse", "isspmatrix", "isspmatrix_csr", "isspmatrix_csc", "isspmatrix_coo", "is_pydata_spmatrix"})
+DENSIFY_METHODS = frozenset({"toarray", "todense"})  # sparse methods that return a dense array
+
+# numpy namespaces that are tooling, not array APIs.
+TOOLING_NAMESPACES = frozenset({"distutils", "testing", "typing", "f2py", "ctypeslib", "compat", "version", "exceptions", "dtypes", "core", "lib"})
+
+
+def is_internal_api(tail: str) -> bool:
+    """``core.numeric.normalize_axis_tuple``, ``_utils.x``, ``testing.y``: not public array API.
+
+    ``lib.stride_tricks`` and friends are public, but what they return is not
+    worth guessing; unknown keeps the rules quiet.
+    """
+    parts = tail.split(".")
+    return any(part.startswith("_") for part in parts) or (len(parts) > 1 and parts[0] in TOOLING_NAMESPACES)

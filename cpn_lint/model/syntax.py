@@ -1,0 +1,66 @@
+"""Small questions about syntax alone, shared by the model and the rules."""
+
+from __future__ import annotations
+
+import ast
+
+
+def callee_name(func: ast.expr) -> str:
+    """``svd`` for ``np.linalg.svd``, ``f`` for ``f``; "" for anything else."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
+def chain_root(expr: ast.expr) -> ast.expr:
+    """``S`` in ``S[:, [i]]`` or ``S.conjugate()``: the value a chain of
+    subscripts and method calls starts from."""
+    for _ in range(8):
+        if isinstance(expr, ast.Subscript):
+            expr = expr.value
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+            expr = expr.func.value
+        else:
+            break
+    return expr
+
+
+def name_key(expr: ast.AST) -> tuple[str, ...] | None:
+    """A context-free key for ``x``, ``self.x``, ``a.b.c`` (None otherwise),
+    so that a target and a load of the same thing compare equal."""
+    parts: list[str] = []
+    node = expr
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return tuple(reversed(parts))
+
+
+def names_in(expr: ast.AST) -> set[str]:
+    """Every plain name mentioned in ``expr``."""
+    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+
+
+def index_components(sub: ast.Subscript) -> list[ast.expr]:
+    """``[i, j]`` for ``a[i, j]``, ``[i]`` for ``a[i]``."""
+    index = sub.slice
+    return list(index.elts) if isinstance(index, ast.Tuple) else [index]
+
+
+def is_range_call(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "range"
+
+
+def positional_or_keyword(call: ast.Call, position: int | None, *names: str) -> ast.expr | None:
+    """The argument at ``position`` (when given positionally) or under one of ``names``."""
+    if position is not None and len(call.args) > position and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return call.args[position]
+    for kw in call.keywords:
+        if kw.arg in names:
+            return kw.value
+    return None

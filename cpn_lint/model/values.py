@@ -1,0 +1,1040 @@
+"""The value engine: what each expression is once cuPyNumeric runs it.
+
+For every expression it can, the engine answers two questions, lazily and
+memoised per node:
+
+* **kind** — a Python number, a 0-d device scalar, a device array, a host
+  array (the host alias beside cupynumeric), a CuPy array, a sequence of
+  arrays, a random generator, something that is certainly not an array, or
+  unknown (:class:`~cpn_lint.model.kinds.Kind`);
+* **shape** — rank and extent per axis (:mod:`cpn_lint.model.shapes`):
+  literal, symbolic or unknown, never guessed.
+
+The two feed each other: ``a[i]`` is a device scalar only when ``a`` has
+rank 1, and ``x + y`` has a shape only when both operands' kinds are known.
+Names are followed through their reaching bindings (:mod:`.reaching`),
+parameters through the file's call sites (:mod:`.calls`), and calls of the
+file's own functions through their ``return`` statements.
+
+Runtime facts (cuPyNumeric 26.6.1, kept as an oracle test): NumPy math on
+Python numbers (``np.sqrt(2)``), a reduction without ``axis``, a scalar
+index (``a[3]``) and a random draw without ``size`` are device scalars;
+``np.float64(x)``, ``len(a)``, ``a.shape[0]`` and ``.item()`` are host numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Callable
+
+from . import numpy_api as api
+from . import shapes
+from .imports import DEVICE_ROOTS
+from .kinds import Kind, join
+from .scopes import Binding, BindKind
+from .shapes import SCALAR_SHAPE, Extent, MaybeShape
+from .syntax import callee_name, positional_or_keyword
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import FileModel
+    from .scopes import Scope
+
+_ARRAYS = (Kind.DEVICE, Kind.HOST, Kind.CUPY)
+_NUMBERS = (Kind.SCALAR, Kind.DEVICE_SCALAR)
+_MAX_SHAPE_DEPTH = 24
+SMALL_ARRAY = 64  # at most this many elements, written as literals where the array is made: a few numbers
+_NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
+
+
+class ValueEngine:
+    """Kind and shape inference over one :class:`FileModel`."""
+
+    def __init__(self, model: "FileModel") -> None:
+        self.model = model
+        self._in_progress: set[int] = set()
+        self._name_kinds: dict[ast.Name, Kind] = {}
+        self._binding_kinds: dict[int, Kind] = {}
+        self._shapes: dict[int, MaybeShape] = {}
+        self._binding_shapes: dict[int, MaybeShape] = {}
+        self._shape_depth = 0
+        self._small: dict[int, bool] = {}
+
+    # ================================================================== kinds
+    def kind(self, expr: ast.expr | None) -> Kind:
+        """What ``expr`` evaluates to (see :class:`Kind`)."""
+        if expr is None:
+            return Kind.UNKNOWN
+        method = _KIND_METHODS.get(type(expr))
+        if method is None:
+            return Kind.UNKNOWN
+        try:
+            return method(self, expr)
+        except RecursionError:
+            # A pathologically deep expression: know nothing rather than fail.
+            return Kind.UNKNOWN
+
+    def _kind_Constant(self, expr: ast.Constant) -> Kind:
+        if isinstance(expr.value, (bool, int, float, complex)):
+            return Kind.SCALAR
+        if expr.value is None or expr.value is Ellipsis:
+            return Kind.UNKNOWN
+        return Kind.NOT
+
+    def _kind_not(self, expr: ast.expr) -> Kind:
+        return Kind.NOT
+
+    def _kind_unknown(self, expr: ast.expr) -> Kind:
+        return Kind.UNKNOWN
+
+    def _kind_NamedExpr(self, expr: ast.NamedExpr) -> Kind:
+        return self.kind(expr.value)
+
+    def _kind_BinOp(self, expr: ast.BinOp) -> Kind:
+        left, right = self.kind(expr.left), self.kind(expr.right)
+        combined = _combine([left, right])
+        if combined is Kind.DEVICE and isinstance(expr.op, ast.MatMult) and self.shape(expr) == SCALAR_SHAPE:
+            return Kind.DEVICE_SCALAR  # v @ w of two vectors
+        return combined
+
+    def _kind_UnaryOp(self, expr: ast.UnaryOp) -> Kind:
+        if isinstance(expr.op, ast.Not):
+            return Kind.NOT
+        return self.kind(expr.operand)
+
+    def _kind_Compare(self, expr: ast.Compare) -> Kind:
+        if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
+            return Kind.NOT
+        combined = _combine([self.kind(expr.left)] + [self.kind(c) for c in expr.comparators])
+        return Kind.NOT if combined is Kind.SCALAR else combined  # a Python bool
+
+    def _kind_IfExp(self, expr: ast.IfExp) -> Kind:
+        a, b = self.kind(expr.body), self.kind(expr.orelse)
+        if a is b:
+            return a
+        if {a, b} == {Kind.DEVICE, Kind.DEVICE_SCALAR}:
+            return Kind.DEVICE
+        return Kind.UNKNOWN
+
+    def _kind_Attribute(self, expr: ast.Attribute) -> Kind:
+        model = self.model
+        qual = model.qualname(expr)
+        if qual is not None:
+            tail = qual.partition(".")[2]
+            last = tail.rpartition(".")[2]
+            if tail in api.NUMERIC_CONSTANTS or last in api.NUMERIC_CONSTANTS:
+                return Kind.SCALAR
+            return Kind.NOT  # a module, function, class or index helper
+        if expr.attr in api.ARRAY_METADATA:
+            if expr.attr in api.NUMERIC_METADATA and self.kind(expr.value) in _ARRAYS + (Kind.DEVICE_SCALAR,):
+                return Kind.SCALAR
+            return Kind.NOT
+        if isinstance(expr.value, ast.Name):
+            attr_kind = self._self_attribute_kind(expr)
+            if attr_kind is not None:
+                return attr_kind
+        base = self.kind(expr.value)
+        if expr.attr in api.ARRAY_VALUE_ATTRIBUTES and (base in _ARRAYS or base is Kind.DEVICE_SCALAR):
+            return Kind.DEVICE if expr.attr == "flat" and base is Kind.DEVICE_SCALAR else base
+        return Kind.UNKNOWN
+
+    def _kind_Subscript(self, expr: ast.Subscript) -> Kind:
+        model = self.model
+        value = expr.value
+        qual = model.qualname(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        if qual is not None:
+            head, _, tail = qual.partition(".")
+            if tail in api.INDEX_BUILDERS:
+                if tail in ("s_", "index_exp"):
+                    return Kind.NOT
+                if head == model.device_root:
+                    return Kind.SEQ if tail == "ogrid" else Kind.DEVICE
+                return Kind.HOST if head == "numpy" else Kind.UNKNOWN
+            return Kind.UNKNOWN  # typing generics and the like
+        if isinstance(value, ast.Attribute) and value.attr == "shape" and not isinstance(expr.slice, ast.Slice):
+            if self.kind(value.value).is_array:
+                return Kind.SCALAR  # a.shape[0]
+        base = self.kind(value)
+        if base in _ARRAYS:
+            result = self._index_shape(value, expr.slice)
+            if result == SCALAR_SHAPE:
+                return Kind.DEVICE_SCALAR if base is Kind.DEVICE else Kind.SCALAR if base is Kind.HOST else base
+            return base
+        if base is Kind.DEVICE_SCALAR:
+            return Kind.DEVICE_SCALAR
+        if base is Kind.SEQ:
+            return Kind.DEVICE if not isinstance(expr.slice, ast.Slice) else Kind.SEQ
+        return Kind.UNKNOWN
+
+    def _kind_Call(self, expr: ast.Call) -> Kind:
+        model = self.model
+        func = expr.func
+        qual = model.qualname(func)
+        if qual is not None:
+            return self._library_call_kind(qual, expr)
+        if isinstance(func, ast.Name):
+            if model.lookup(func) is None:
+                builtin = self._builtin_call_kind(func.id, expr)
+                if builtin is not None:
+                    return builtin
+            return self._user_call_kind(expr)
+        if isinstance(func, ast.Attribute):
+            receiver = self.kind(func.value)
+            if receiver in _ARRAYS or receiver is Kind.DEVICE_SCALAR:
+                return self._method_kind(receiver, func.attr, expr)
+            if receiver is Kind.GENERATOR:
+                return self._draw_kind(func.attr, expr, generator=True) if func.attr in api.GENERATOR_DRAWS else Kind.UNKNOWN
+            if receiver is Kind.NOT and func.attr in ("copy", "split", "join", "strip", "format", "keys", "values", "items"):
+                return Kind.NOT
+            if receiver is not Kind.NOT:
+                return self._user_call_kind(expr)
+        return Kind.UNKNOWN
+
+    def _builtin_call_kind(self, name: str, call: ast.Call) -> Kind | None:
+        args = call.args
+        if name == "abs" and args:
+            return self.kind(args[0])
+        if name in ("min", "max", "sum"):
+            if len(args) >= 2 and name != "sum":
+                return _combine([self.kind(a) for a in args])
+            if len(args) == 1 and self.kind(args[0]) in (Kind.DEVICE, Kind.SEQ):
+                return Kind.DEVICE_SCALAR if self.shape(args[0]) is not None and len(self.shape(args[0]) or ()) == 1 else Kind.DEVICE
+            return Kind.UNKNOWN
+        if name in api.NUMBER_BUILTINS:
+            return Kind.SCALAR if name not in ("any", "all", "bool") else Kind.NOT
+        if name in api.NON_ARRAY_BUILTINS:
+            return Kind.NOT
+        return None
+
+    def _method_kind(self, receiver: Kind, method: str, call: ast.Call) -> Kind:
+        if receiver is Kind.CUPY and method == "get":
+            return Kind.HOST  # CuPy's copy to a host NumPy array
+        if method == "item":
+            return Kind.SCALAR
+        if method in api.NON_ARRAY_METHODS:
+            return Kind.NOT
+        if method in api.SEQUENCE_METHODS:
+            return Kind.SEQ
+        if receiver is Kind.DEVICE_SCALAR:
+            return Kind.DEVICE_SCALAR
+        if method in api.REDUCTION_METHODS or method in ("dot", "reshape", "ravel", "flatten", "transpose", "swapaxes", "squeeze"):
+            if self.call_shape(call) == SCALAR_SHAPE and receiver is Kind.DEVICE:
+                return Kind.DEVICE_SCALAR
+        return receiver
+
+    def _library_call_kind(self, qual: str, call: ast.Call) -> Kind:
+        model = self.model
+        head, _, tail = qual.partition(".")
+        device = model.device_root
+        if head in DEVICE_ROOTS:
+            if tail in api.GENERATOR_FUNCTIONS:
+                # The host alias's generator draws host arrays; what they are
+                # is not worth guessing (its draws are not device arrays).
+                return Kind.GENERATOR if head == device else Kind.UNKNOWN
+            last = tail.rpartition(".")[2]
+            if api.is_internal_api(tail):
+                return Kind.UNKNOWN  # numpy's private helpers return anything
+            if tail in api.PYTHON_NUMBER_FUNCTIONS or last in api.SCALAR_TYPES:
+                return Kind.SCALAR
+            if tail in api.NON_ARRAY_FUNCTIONS:
+                return Kind.NOT
+            if tail in api.SEQUENCE_FUNCTIONS:
+                return Kind.SEQ
+            if tail == "where" and len(call.args) == 1:
+                return Kind.SEQ
+            if tail == "unique" and any(k.arg and k.arg.startswith("return_") for k in call.keywords):
+                return Kind.SEQ
+            if head == device:
+                if tail.startswith("random."):
+                    return self._draw_kind(tail[len("random."):], call, generator=False)
+                return Kind.DEVICE_SCALAR if self._call_is_scalar(tail, call) else Kind.DEVICE
+            if head == "numpy" and device == "cupynumeric":
+                return Kind.SCALAR if self._call_is_scalar(tail, call) else Kind.HOST
+            return Kind.UNKNOWN
+        if head == "cupy":
+            return Kind.HOST if tail == "asnumpy" else Kind.CUPY
+        if head == "scipy" and tail.startswith("sparse.") and tail.count(".") == 1:
+            # csr_matrix(...), coo_array(...), sparse.eye(n): a sparse matrix, not an array
+            last = tail[len("sparse."):]
+            if last not in api.SPARSE_MODULE_NON_MATRIX and not last.startswith("isspmatrix"):
+                return Kind.NOT
+        return Kind.UNKNOWN
+
+    def _call_is_scalar(self, tail: str, call: ast.Call) -> bool:
+        """Does a NumPy call return a 0-d value (a reduction of everything,
+        math on numbers, a product of two vectors)?"""
+        if tail in api.BUILDERS or tail.startswith("random."):
+            return False
+        if tail in api.SCALAR_RESULTS:
+            return True
+        if tail in api.REDUCTIONS or tail in api.ELEMENTWISE or tail in api.MATMUL_APIS:
+            return self.call_shape(call) == SCALAR_SHAPE
+        return False
+
+    def _draw_kind(self, name: str, call: ast.Call, generator: bool) -> Kind:
+        """A random draw: an array when it has a size (or array parameters),
+        one number — a device scalar on cuPyNumeric — when it has neither."""
+        if name in api.RANDOM_DIMS_AS_ARGS:
+            return Kind.DEVICE if call.args else Kind.DEVICE_SCALAR
+        if name in api.RANDOM_PERMUTATIONS or name == "shuffle":
+            return Kind.DEVICE if name != "shuffle" else Kind.NOT
+        position = api.RANDOM_SIZE_POSITION.get(name)
+        if position is None:
+            return Kind.UNKNOWN
+        size = positional_or_keyword(call, position, "size")
+        if size is not None and not (isinstance(size, ast.Constant) and size.value is None):
+            return Kind.DEVICE
+        if name in api.RANDOM_VECTOR_DRAWS:
+            return Kind.DEVICE
+        parameters = [a for a in call.args[:position]] + [k.value for k in call.keywords if k.arg not in ("size", "dtype", "endpoint", "replace", "p", "axis", "shuffle")]
+        if name == "choice" and parameters:
+            parameters = parameters[1:]  # choice(a) draws one item of a
+        kinds = [self.kind(p) for p in parameters]
+        if any(k in _ARRAYS for k in kinds):
+            return Kind.DEVICE  # broadcast over array parameters
+        if all(k in _NUMBERS for k in kinds):
+            return Kind.DEVICE_SCALAR
+        return Kind.DEVICE
+
+    def _user_call_kind(self, call: ast.Call) -> Kind:
+        """A call of the file's own function: what its ``return`` statements give."""
+        scope = self.model.calls.callee(call)
+        if scope is None:
+            return Kind.UNKNOWN
+        key = id(scope)
+        if key in self._in_progress:
+            return Kind.UNKNOWN
+        self._in_progress.add(key)
+        try:
+            kinds = [self.kind(r) for r in scope.returns]
+        finally:
+            self._in_progress.discard(key)
+        result = join(kinds) if kinds else Kind.NOT
+        return result if result in _ARRAYS or result is Kind.DEVICE_SCALAR else Kind.UNKNOWN
+
+    def _self_attribute_kind(self, expr: ast.Attribute) -> Kind | None:
+        """Kind of ``self.x`` from every ``self.x = ...`` in the class."""
+        bindings = self.model.class_attribute_bindings(expr)
+        if bindings is None:
+            return None
+        return join([self.binding_kind(b) for b in bindings])
+
+    def _kind_Name(self, expr: ast.Name) -> Kind:
+        known = self._name_kinds.get(expr)
+        if known is not None:
+            return known
+        # Only an answer reached with no binding half-computed is final (one
+        # inside a cycle sees that binding as UNKNOWN for the moment).
+        final = not self._in_progress
+        model = self.model
+        scope = model.lookup(expr)
+        if scope is None:
+            result = Kind.UNKNOWN
+        else:
+            bindings = model._reaching.bindings(scope, expr)
+            result = join([self.binding_kind(b) for b in bindings]) if bindings else Kind.UNKNOWN
+        if final:
+            self._name_kinds[expr] = result
+        return result
+
+    # ------------------------------------------------------------ bindings
+    def binding_kind(self, binding: Binding) -> Kind:
+        key = id(binding)
+        cached = self._binding_kinds.get(key)
+        if cached is not None:
+            return cached
+        if key in self._in_progress:
+            return Kind.UNKNOWN
+        self._in_progress.add(key)
+        try:
+            result = self._compute_binding_kind(binding)
+        finally:
+            self._in_progress.discard(key)
+        self._binding_kinds[key] = result
+        return result
+
+    def _compute_binding_kind(self, b: Binding) -> Kind:
+        if b.kind is BindKind.NOT_ARRAY:
+            return Kind.NOT
+        if b.kind is BindKind.COUNTER:
+            return Kind.SCALAR
+        if b.kind is BindKind.OPAQUE:
+            return Kind.UNKNOWN
+        if b.kind is BindKind.VALUE:
+            kind = self.kind(b.value)
+            # `A = A.toarray()` is dense whatever else the name held before
+            densified = isinstance(b.value, ast.Call) and callee_name(b.value.func) in api.DENSIFY_METHODS
+            if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and self.has_array_evidence(b.scope.function_like(), b.name, densified):
+                return Kind.DEVICE  # x = load(...) later used as x[i, j] / x.ndim
+            return kind
+        if b.kind is BindKind.AUG:
+            return self._aug_kind(b)
+        if b.kind is BindKind.ELEMENT:
+            return self._element_kind(b)
+        if b.kind in (BindKind.PARAM, BindKind.ANNOTATION):
+            return self._parameter_kind(b)
+        return Kind.UNKNOWN
+
+    def _aug_kind(self, b: Binding) -> Kind:
+        """``x op= value``: an array stays itself (``u *= 0.5`` updates in
+        place); a number becomes a device scalar when a device scalar is
+        added to it (``t += dt`` with ``dt = np.sqrt(2) * dx``)."""
+        value = self.kind(b.value)
+        prior = self._kind_Name(b.node) if isinstance(b.node, ast.Name) else Kind.UNKNOWN
+        if prior.is_array:
+            return prior
+        if value.is_array:
+            return value
+        if value in _NUMBERS and prior in _NUMBERS and Kind.DEVICE_SCALAR in (value, prior):
+            return Kind.DEVICE_SCALAR
+        if value is Kind.DEVICE_SCALAR and self._prior_is_scalar(b, allow_device=True):
+            return Kind.DEVICE_SCALAR
+        if value is Kind.SCALAR and self._prior_is_scalar(b):
+            return Kind.SCALAR  # `it = 0` ... `it += 1`: a Python counter
+        return Kind.UNKNOWN
+
+    def _prior_is_scalar(self, b: Binding, allow_device: bool = False) -> bool:
+        """Every other binding reaching an augmented assignment holds a number."""
+        if not isinstance(b.node, ast.Name):
+            return False
+        model = self.model
+        scope = model.lookup(b.node)
+        others = [o for o in model._reaching.bindings(scope, b.node) if o is not b] if scope is not None else []
+        allowed = _NUMBERS if allow_device else (Kind.SCALAR,)
+        return bool(others) and all(self.binding_kind(o) in allowed for o in others)
+
+    def _element_kind(self, b: Binding) -> Kind:
+        """Kind of one item of iterating or unpacking ``b.value``."""
+        source = b.value
+        if source is None:
+            return Kind.UNKNOWN
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id in ("range", "len"):
+            return Kind.SCALAR
+        if isinstance(source, ast.Attribute) and source.attr in api.ARRAY_METADATA:
+            return Kind.SCALAR  # n, m = a.shape
+        kind = self.kind(source)
+        if kind in _ARRAYS:
+            source_shape = self.shape(source)
+            if kind is Kind.DEVICE and source_shape is not None and len(source_shape) == 1:
+                return Kind.DEVICE_SCALAR  # the items of a vector
+            return kind  # rows of an array, or items unpacked from it
+        if kind is Kind.SEQ:
+            return Kind.DEVICE if self.model.device_root else Kind.UNKNOWN
+        return Kind.UNKNOWN
+
+    def _parameter_kind(self, b: Binding) -> Kind:
+        annotated = _annotation_kind(b.value)
+        if annotated is not None:
+            return Kind.DEVICE if annotated else Kind.NOT
+        if b.kind is BindKind.ANNOTATION:
+            return Kind.UNKNOWN
+        passed = self.model.calls.argument_kind(b)
+        if passed is not Kind.UNKNOWN:
+            return passed
+        if self.has_array_evidence(b.scope, b.name) and not self.model.calls.is_receiver(b):
+            return Kind.DEVICE
+        return Kind.UNKNOWN
+
+    def has_array_evidence(self, scope: "Scope", name: str, dense: bool = False) -> bool:
+        """Does ``scope`` use ``name`` in a way only arrays support?"""
+        if not dense and name in scope.sparse_evidence:
+            return False  # .shape, .T and a[i, j] work on a sparse matrix too
+        if name in scope.array_evidence:
+            return True
+        call = scope.first_argument_of.get(name)
+        tail = self.model.call_api(call) if call is not None else None
+        # np.zeros(shape), np.arange(n), np.save(path, a): the first argument
+        # is a shape, a number or a file, not evidence of an array; and
+        # np.asarray(x) converts x because it may not be an array yet.
+        return (
+            tail is not None
+            and tail not in api.NOT_ARRAY_FIRST_ARGUMENT
+            and tail not in api.CONVERSION_FUNCTIONS
+            and not (tail.startswith("random.") and tail not in api.ARRAY_RANDOM_FUNCTIONS)
+        )
+
+    # ================================================================= shapes
+    def shape(self, expr: ast.expr | None) -> MaybeShape:
+        """The shape of ``expr``'s value when it is a number or an array
+        (``()`` for numbers and device scalars), None when unknown."""
+        if expr is None:
+            return None
+        key = id(expr)
+        if key in self._shapes:
+            return self._shapes[key]
+        if self._shape_depth > _MAX_SHAPE_DEPTH:
+            return None
+        final = not self._in_progress
+        self._shape_depth += 1
+        try:
+            result = self._compute_shape(expr)
+        except RecursionError:
+            result = None
+        finally:
+            self._shape_depth -= 1
+        if final:
+            self._shapes[key] = result
+        return result
+
+    def _compute_shape(self, expr: ast.expr) -> MaybeShape:
+        kind = self.kind(expr)
+        if kind in _NUMBERS:
+            return SCALAR_SHAPE
+        if kind not in _ARRAYS:
+            return None
+        if isinstance(expr, ast.Name):
+            return self._name_shape(expr)
+        if isinstance(expr, ast.BinOp):
+            left, right = self._operand_shape(expr.left), self._operand_shape(expr.right)
+            if isinstance(expr.op, ast.MatMult):
+                return shapes.matmul(left, right)
+            return shapes.broadcast(left, right)
+        if isinstance(expr, ast.UnaryOp):
+            return self.shape(expr.operand)
+        if isinstance(expr, ast.Compare):
+            return shapes.broadcast_all(self._operand_shape(o) for o in (expr.left, *expr.comparators))
+        if isinstance(expr, ast.Subscript):
+            return self._index_shape(expr.value, expr.slice)
+        if isinstance(expr, ast.Attribute):
+            base = self.shape(expr.value)
+            if expr.attr in ("T", "mT") and base is not None:
+                return tuple(reversed(base)) if expr.attr == "T" else base[:-2] + base[-1:] + base[-2:-1]
+            if expr.attr in ("real", "imag"):
+                return base
+            if expr.attr == "flat":
+                return (shapes.size_extent(base),) if base is not None else None
+            return None
+        if isinstance(expr, ast.Call):
+            return self.call_shape(expr)
+        if isinstance(expr, ast.IfExp):
+            return shapes.merge(self.shape(expr.body), self.shape(expr.orelse))
+        if isinstance(expr, ast.NamedExpr):
+            return self.shape(expr.value)
+        return None
+
+    def _operand_shape(self, expr: ast.expr) -> MaybeShape:
+        kind = self.kind(expr)
+        if kind in _NUMBERS:
+            return SCALAR_SHAPE
+        if kind in _ARRAYS:
+            return self.shape(expr)
+        return None
+
+    def _name_shape(self, expr: ast.Name) -> MaybeShape:
+        model = self.model
+        scope = model.lookup(expr)
+        if scope is None:
+            return None
+        bindings = model._reaching.bindings(scope, expr)
+        found: list[MaybeShape] = []
+        for binding in bindings:
+            if len(bindings) > 1 and self.binding_kind(binding) in (Kind.SCALAR, Kind.UNKNOWN):
+                continue  # neutral: err = 1.0 before err = np.max(...) adds no shape
+            found.append(self.binding_shape(binding))
+        if not found:
+            return None
+        result = found[0]
+        for shape in found[1:]:
+            result = shapes.merge(result, shape)
+        return result
+
+    def binding_shape(self, b: Binding) -> MaybeShape:
+        key = id(b)
+        if key in self._binding_shapes:
+            return self._binding_shapes[key]
+        if key in self._in_progress:
+            return None
+        self._in_progress.add(key)
+        try:
+            result = self._compute_binding_shape(b)
+        finally:
+            self._in_progress.discard(key)
+        self._binding_shapes[key] = result
+        return result
+
+    def _compute_binding_shape(self, b: Binding) -> MaybeShape:
+        kind = self.binding_kind(b)
+        if kind in _NUMBERS:
+            return SCALAR_SHAPE
+        if kind not in _ARRAYS:
+            return None
+        if b.kind is BindKind.VALUE:
+            return self.shape(b.value)
+        if b.kind is BindKind.AUG:
+            # x op= y keeps x's shape: the shape of the bindings before it
+            others = [o for o in self._other_reaching(b) if o is not b]
+            merged: MaybeShape = None
+            for i, other in enumerate(others):
+                shape = self.binding_shape(other)
+                merged = shape if i == 0 else shapes.merge(merged, shape)
+            return merged
+        if b.kind is BindKind.ELEMENT and b.value is not None and b.index is None:
+            source = self.shape(b.value)
+            return source[1:] if source else None
+        if b.kind is BindKind.PARAM:
+            return self.model.calls.argument_shape(b)
+        return None
+
+    def _other_reaching(self, b: Binding) -> list[Binding]:
+        if not isinstance(b.node, ast.Name):
+            return []
+        scope = self.model.lookup(b.node)
+        return self.model._reaching.bindings(scope, b.node) if scope is not None else []
+
+    # ------------------------------------------------------------ indexing
+    def _index_shape(self, base_expr: ast.expr, index: ast.expr) -> MaybeShape:
+        """The shape of ``base[index]`` under NumPy's basic indexing; None
+        for advanced (array) indexing or when the base's rank is unknown."""
+        base = self.shape(base_expr)
+        if base is None:
+            return None
+        components = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+        explicit = sum(1 for c in components if not _is_ellipsis(c) and not self._is_newaxis(c))
+        out: list[Extent] = []
+        axis = 0
+        for component in components:
+            if _is_ellipsis(component):
+                skip = len(base) - explicit
+                if skip < 0:
+                    return None
+                out.extend(base[axis : axis + skip])
+                axis += skip
+            elif self._is_newaxis(component):
+                out.append(1)
+            elif isinstance(component, ast.Slice):
+                if axis >= len(base):
+                    return None
+                out.append(self._slice_extent(base[axis], component))
+                axis += 1
+            elif self.kind(component) in _NUMBERS:
+                if axis >= len(base):
+                    return None
+                axis += 1
+            else:
+                return None  # an index array, a mask, or something unknown
+        if axis > len(base):
+            return None
+        return tuple(out) + base[axis:]
+
+    def _is_newaxis(self, expr: ast.expr) -> bool:
+        if isinstance(expr, ast.Constant) and expr.value is None:
+            return True
+        qual = self.model.qualname(expr) if isinstance(expr, ast.Attribute) else None
+        return qual is not None and qual.endswith(".newaxis")
+
+    def _slice_extent(self, extent: Extent, part: ast.Slice) -> Extent:
+        model = self.model
+        if part.step is not None and model.const_int(part.step) not in (None, 1):
+            step = model.const_int(part.step)
+            if isinstance(extent, int) and step is not None and step > 0 and part.lower is None and part.upper is None:
+                return -(-extent // step)
+            return None
+        if part.step is not None and model.const_int(part.step) is None:
+            return None
+        if part.lower is None and part.upper is None:
+            return extent
+        if not isinstance(extent, int):
+            return None
+        lower = 0 if part.lower is None else model.const_int(part.lower)
+        upper = extent if part.upper is None else model.const_int(part.upper)
+        if lower is None or upper is None:
+            return None
+        lower = max(0, lower + extent if lower < 0 else lower)
+        upper = max(0, upper + extent if upper < 0 else min(upper, extent))
+        return max(0, upper - lower)
+
+    # ---------------------------------------------------------------- calls
+    def call_shape(self, call: ast.Call) -> MaybeShape:
+        """The shape of a NumPy call's (or an array method's) result."""
+        model = self.model
+        func = call.func
+        qual = model.qualname(func)
+        if qual is not None:
+            head, _, tail = qual.partition(".")
+            if head not in DEVICE_ROOTS:
+                return None
+            if tail.startswith("random."):
+                return self._draw_shape(tail[len("random."):], call)
+            return self._api_shape(tail, call)
+        if isinstance(func, ast.Attribute):
+            receiver = self.kind(func.value)
+            if receiver is Kind.GENERATOR:
+                return self._draw_shape(func.attr, call)
+            if receiver in _ARRAYS or receiver is Kind.DEVICE_SCALAR:
+                return self._method_shape(func.value, func.attr, call)
+            return self._user_call_shape(call)
+        if isinstance(func, ast.Name) and model.lookup(func) is not None:
+            return self._user_call_shape(call)
+        return None
+
+    def _user_call_shape(self, call: ast.Call) -> MaybeShape:
+        scope = self.model.calls.callee(call)
+        if scope is None or not scope.returns:
+            return None
+        key = -id(scope)
+        if key in self._in_progress:
+            return None
+        self._in_progress.add(key)
+        try:
+            found = [self.shape(r) for r in scope.returns]
+        finally:
+            self._in_progress.discard(key)
+        result = found[0]
+        for shape in found[1:]:
+            result = shapes.merge(result, shape)
+        return result
+
+    def _api_shape(self, tail: str, call: ast.Call) -> MaybeShape:
+        args = call.args
+        first = args[0] if args else None
+        if tail in api.SHAPE_FIRST:
+            return self.shape_argument(positional_or_keyword(call, 0, "shape"))
+        if tail in api.LIKE:
+            given = positional_or_keyword(call, None, "shape")
+            return self.shape_argument(given) if given is not None else self._array_shape(first)
+        if tail in api.CONVERSIONS:
+            return self._array_shape(first)
+        if tail in api.AT_LEAST:
+            inner = self._array_shape(first)
+            least = api.AT_LEAST[tail]
+            return (1,) * (least - len(inner)) + inner if inner is not None and len(inner) < least else inner
+        if tail == "arange":
+            return self._arange_shape(call)
+        if tail in api.SPACES:
+            position, default = api.SPACES[tail]
+            num = positional_or_keyword(call, position, "num")
+            return (default,) if num is None else (self._extent(num),)
+        if tail in api.SQUARE:
+            n = self._extent(positional_or_keyword(call, 0, "N", "n"))
+            m_expr = positional_or_keyword(call, 1, "M") if tail != "identity" else None
+            return (n, self._extent(m_expr) if m_expr is not None else n)
+        if tail in api.REDUCTIONS:
+            return self._reduction_shape(self._array_shape(first), call, api.REDUCTION_AXIS_POSITION.get(tail, 1))
+        if tail in api.SCALAR_RESULTS:
+            return SCALAR_SHAPE
+        if tail in api.SCANS:
+            return self._scan_shape(self._array_shape(first), call)
+        if tail in ("dot", "matmul", "linalg.matmul") and len(args) >= 2:
+            return shapes.matmul(self._array_shape(args[0]), self._array_shape(args[1]))
+        if tail in ("inner", "vdot") and len(args) >= 2:
+            a, b = self._array_shape(args[0]), self._array_shape(args[1])
+            return SCALAR_SHAPE if a is not None and b is not None and len(a) <= 1 and len(b) <= 1 else None
+        if tail == "outer" and len(args) >= 2:
+            a, b = self._array_shape(args[0]), self._array_shape(args[1])
+            return (shapes.size_extent(a), shapes.size_extent(b)) if a is not None and b is not None else None
+        if tail == "where" and len(args) == 3:
+            return shapes.broadcast_all(self._array_shape(a) for a in args)
+        if tail in api.ELEMENTWISE:
+            operands = [a for a in args if not isinstance(a, ast.Starred)]
+            if tail == "clip":
+                operands = operands[:1]
+            return shapes.broadcast_all(self._array_shape(a) for a in operands) if operands else None
+        if tail in api.SAME_SHAPE or tail in ("linalg.inv", "fft.fft", "fft.ifft", "fft.fft2", "fft.ifft2", "fft.fftn", "fft.ifftn", "fft.fftshift", "fft.ifftshift"):
+            return self._array_shape(first)
+        if tail == "linalg.solve" and len(args) >= 2:
+            return self._array_shape(args[1])
+        if tail in ("ravel",):
+            inner = self._array_shape(first)
+            return (shapes.size_extent(inner),) if inner is not None else None
+        if tail == "transpose" and len(args) == 1:
+            inner = self._array_shape(first)
+            return tuple(reversed(inner)) if inner is not None else None
+        if tail == "reshape" and len(args) >= 2:
+            return self.shape_argument(args[1])
+        if tail == "diag" and first is not None:
+            inner = self._array_shape(first)
+            if inner is not None and len(inner) == 1:
+                return (inner[0], inner[0]) if not args[1:] else (None, None)
+            if inner is not None and len(inner) == 2:
+                return (None,)
+        return None
+
+    def _method_shape(self, receiver: ast.expr, method: str, call: ast.Call) -> MaybeShape:
+        base = self.shape(receiver)
+        if method in api.SAME_SHAPE_METHODS:
+            return base
+        if method in api.REDUCTION_METHODS:
+            return self._reduction_shape(base, call, 0)
+        if method in ("cumsum", "cumprod"):
+            return self._scan_shape(base, call, position=0)
+        if method in ("ravel", "flatten"):
+            return (shapes.size_extent(base),) if base is not None else None
+        if method == "reshape":
+            if len(call.args) == 1:
+                return self.shape_argument(call.args[0])
+            if call.args:
+                return tuple(self._extent(a) for a in call.args)
+            return self.shape_argument(positional_or_keyword(call, None, "shape"))
+        if method == "transpose" and not call.args:
+            return tuple(reversed(base)) if base is not None else None
+        if method == "dot" and call.args:
+            return shapes.matmul(base, self._array_shape(call.args[0]))
+        return None
+
+    def _array_shape(self, expr: ast.expr | None) -> MaybeShape:
+        """The shape of an array argument; a literal list's own nesting."""
+        if expr is None:
+            return None
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            return self._literal_sequence_shape(expr)
+        return self._operand_shape(expr)
+
+    def _literal_sequence_shape(self, expr: ast.List | ast.Tuple) -> MaybeShape:
+        elements = expr.elts
+        if any(isinstance(e, ast.Starred) for e in elements):
+            return None
+        if not elements:
+            return (0,)
+        inner = [self._array_shape(e) for e in elements]
+        first = inner[0]
+        if first is None or any(s != first for s in inner[1:]):
+            return (len(elements), None) if first is not None and len(first) > 0 else None
+        return (len(elements),) + first
+
+    def _arange_shape(self, call: ast.Call) -> MaybeShape:
+        model = self.model
+        args = call.args
+        if call.keywords or not args or len(args) > 3:
+            return (None,)
+        values = [model.const_int(a) for a in args]
+        if None in values:
+            return (args[0].id,) if len(args) == 1 and isinstance(args[0], ast.Name) else (None,)
+        start, stop, step = (0, values[0], 1) if len(values) == 1 else (values[0], values[1], values[2] if len(values) == 3 else 1)
+        if not step:
+            return (None,)
+        return (max(0, -(-(stop - start) // step)),)  # type: ignore[operator]
+
+    def _reduction_shape(self, base: MaybeShape, call: ast.Call, axis_position: int) -> MaybeShape:
+        axis_expr = positional_or_keyword(call, axis_position, "axis")
+        keepdims = any(k.arg == "keepdims" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
+        if axis_expr is None or (isinstance(axis_expr, ast.Constant) and axis_expr.value is None):
+            return shapes.reduce(base, None, keepdims)
+        axis = self.model.const_int(axis_expr)
+        if axis is None:
+            return None  # a tuple of axes or a name: not followed
+        return shapes.reduce(base, axis, keepdims)
+
+    def _scan_shape(self, base: MaybeShape, call: ast.Call, position: int = 1) -> MaybeShape:
+        axis_expr = positional_or_keyword(call, position, "axis")
+        if axis_expr is None or (isinstance(axis_expr, ast.Constant) and axis_expr.value is None):
+            return (shapes.size_extent(base),) if base is not None else None
+        return base
+
+    def _draw_shape(self, name: str, call: ast.Call) -> MaybeShape:
+        if name in api.RANDOM_DIMS_AS_ARGS:
+            return tuple(self._extent(a) for a in call.args) if call.args else SCALAR_SHAPE
+        if name in api.RANDOM_PERMUTATIONS:
+            first = call.args[0] if call.args else None
+            if first is not None and self.kind(first) is Kind.SCALAR:
+                return (self._extent(first),)
+            return self._array_shape(first)
+        position = api.RANDOM_SIZE_POSITION.get(name)
+        if position is None:
+            return None
+        size = positional_or_keyword(call, position, "size")
+        if size is None or (isinstance(size, ast.Constant) and size.value is None):
+            if self._draw_kind(name, call, generator=False) is Kind.DEVICE_SCALAR:
+                return SCALAR_SHAPE
+            return None
+        shape = self.shape_argument(size)
+        if name in api.RANDOM_VECTOR_DRAWS and shape is not None:
+            return shape + (None,)
+        return shape
+
+    def shape_argument(self, expr: ast.expr | None) -> MaybeShape:
+        """A shape given as an argument: an int, a name, or a tuple/list of them."""
+        if expr is None:
+            return None
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in expr.elts):
+                return None
+            return tuple(self._extent(e) for e in expr.elts)
+        if isinstance(expr, ast.Attribute) and expr.attr == "shape":
+            return self.shape(expr.value) if self.kind(expr.value).is_array else None
+        kind = self.kind(expr)
+        if kind is Kind.SCALAR or isinstance(expr, ast.Constant):
+            return (self._extent(expr),)
+        if isinstance(expr, ast.Name) and kind is Kind.UNKNOWN:
+            return (self._extent(expr),)  # np.zeros(n) for a parameter n: one axis of n
+        return None
+
+    def _extent(self, expr: ast.expr | None) -> Extent:
+        """The extent an expression gives: a literal, a symbol, or unknown."""
+        if expr is None:
+            return None
+        value = self.model.const_int(expr)
+        if value is not None:
+            return value if value >= 0 else None
+        if isinstance(expr, ast.Name):
+            return expr.id
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
+            axis = self.model.const_int(expr.slice)
+            base = self.shape(expr.value.value) if axis is not None else None
+            if base is not None and axis is not None and -len(base) <= axis < len(base):
+                return base[axis]
+            return None
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and len(expr.args) == 1:
+            base = self.shape(expr.args[0]) if self.kind(expr.args[0]).is_array else None
+            if base:
+                return base[0]
+            return f"len({expr.args[0].id})" if isinstance(expr.args[0], ast.Name) else None
+        return None
+
+    # ============================================================ small arrays
+    def small_by_construction(self, expr: ast.expr | None, depth: int = 0) -> bool:
+        """Is ``expr`` an array of a few elements by the way the code makes
+        it — a constructor whose sizes are written as literal numbers
+        (``np.zeros((4, 1))``, ``np.array([0.25, 0.5, 0.25])``,
+        ``rng.normal(0, 1, 2)``) and values computed from such arrays? A
+        state vector, a 3-vector, a small matrix: element-sized work. Sizes
+        given by names (``np.zeros(nx)`` with ``nx = 41``) are problem sizes
+        the user scales, never "small" here."""
+        if expr is None or depth > 12:
+            return False
+        key = id(expr)
+        if key in self._small:
+            return self._small[key]
+        self._small[key] = False  # a value defined through itself is not small
+        result = self._compute_small(expr, depth)
+        self._small[key] = result
+        return result
+
+    def _compute_small(self, expr: ast.expr, depth: int) -> bool:
+        kind = self.kind(expr)
+        if kind in _NUMBERS:
+            return True
+        if kind not in _ARRAYS:
+            return False
+        if isinstance(expr, ast.Name):
+            bindings = self.model.reaching_bindings(expr)
+            values = [b for b in bindings if self.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
+            return bool(values) and all(
+                (b.kind is BindKind.VALUE and self.small_by_construction(b.value, depth + 1)) or b.kind is BindKind.AUG for b in values
+            ) and any(b.kind is BindKind.VALUE for b in values)
+        if isinstance(expr, (ast.BinOp, ast.Compare)):
+            operands = [expr.left, expr.right] if isinstance(expr, ast.BinOp) else [expr.left, *expr.comparators]
+            arrays = [o for o in operands if self.kind(o) in _ARRAYS]
+            return bool(arrays) and all(self.small_by_construction(o, depth + 1) for o in arrays)
+        if isinstance(expr, ast.UnaryOp):
+            return self.small_by_construction(expr.operand, depth + 1)
+        if isinstance(expr, ast.Subscript):
+            return self.small_by_construction(expr.value, depth + 1)
+        if isinstance(expr, ast.Attribute):
+            return expr.attr in api.ARRAY_VALUE_ATTRIBUTES and self.small_by_construction(expr.value, depth + 1)
+        if isinstance(expr, ast.Call):
+            return self._small_call(expr, depth)
+        return False
+
+    def _small_call(self, call: ast.Call, depth: int) -> bool:
+        model = self.model
+        func = call.func
+        tail = model.call_api(call)
+        receiver = self.kind(func.value) if isinstance(func, ast.Attribute) and tail is None else None
+        if tail is None and receiver is Kind.GENERATOR:
+            tail = f"random.{func.attr}"  # type: ignore[union-attr]
+        if tail is None:
+            if receiver in _ARRAYS:
+                return self.small_by_construction(func.value, depth + 1)  # type: ignore[union-attr]
+            scope = model.calls.callee(call)
+            return scope is not None and bool(scope.returns) and all(self.small_by_construction(r, depth + 1) for r in scope.returns)
+        if tail in api.CONVERSIONS and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
+            shape = self._literal_sequence_shape(call.args[0])
+            size = shapes.literal_size(shape)
+            return size is not None and size <= SMALL_ARRAY
+        if tail in api.SHAPE_FIRST or tail in api.SQUARE or tail.startswith("random.") or tail in api.SPACES:
+            arguments = self._size_arguments(tail, call)
+            if arguments or not tail.startswith("random."):
+                size = shapes.literal_size(self.call_shape(call))
+                return bool(arguments) and all(_is_literal_size(a) for a in arguments) and size is not None and size <= SMALL_ARRAY
+        arrays = [a for a in call.args if self.kind(a) in _ARRAYS]
+        return bool(arrays) and all(self.small_by_construction(a, depth + 1) for a in arrays)
+
+    def _size_arguments(self, tail: str, call: ast.Call) -> list[ast.expr]:
+        """The arguments that give a constructor or a draw its size."""
+        if tail.startswith("random."):
+            name = tail[len("random."):]
+            if name in api.RANDOM_DIMS_AS_ARGS:
+                return list(call.args)
+            position = api.RANDOM_SIZE_POSITION.get(name)
+            size = positional_or_keyword(call, position, "size") if position is not None else None
+            return [size] if size is not None else []
+        if tail in api.SPACES:
+            num = positional_or_keyword(call, api.SPACES[tail][0], "num")
+            return [num] if num is not None else []
+        if tail in api.SQUARE:
+            return [a for a in (positional_or_keyword(call, 0, "N", "n"), positional_or_keyword(call, 1, "M")) if a is not None]
+        shape = positional_or_keyword(call, 0, "shape")
+        return [shape] if shape is not None else []
+
+
+def _is_literal_size(expr: ast.expr) -> bool:
+    """An int written as a literal, or a tuple/list of them."""
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return bool(expr.elts) and all(_is_literal_size(e) for e in expr.elts)
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, int) and not isinstance(expr.value, bool)
+
+
+def _combine(kinds: list[Kind]) -> Kind:
+    """The kind of an arithmetic result from its operands' kinds."""
+    for array_kind in (Kind.DEVICE, Kind.CUPY, Kind.HOST):
+        if array_kind in kinds:
+            return array_kind
+    if Kind.DEVICE_SCALAR in kinds:
+        return Kind.DEVICE_SCALAR if all(k in _NUMBERS for k in kinds) else Kind.UNKNOWN
+    if all(k is Kind.SCALAR for k in kinds):
+        return Kind.SCALAR
+    if Kind.NOT in kinds and Kind.UNKNOWN not in kinds:
+        return Kind.NOT
+    return Kind.UNKNOWN
+
+
+def _is_ellipsis(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is Ellipsis
+
+
+def _annotation_kind(annotation: ast.expr | None) -> bool | None:
+    """True for an array annotation, False for a clearly non-array one."""
+    if annotation is None:
+        return None
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+        if any(word in text for word in api.ARRAY_ANNOTATIONS):
+            return True
+        return None
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+    if name in api.ARRAY_ANNOTATIONS:
+        return True
+    if name in api.NOT_ARRAY_ANNOTATIONS:
+        return False
+    return None
+
+
+def isinstance_of_non_array(test: ast.expr, name: str) -> bool:
+    """``isinstance(name, list)`` / ``isinstance(name, (list, tuple))``."""
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"):
+        return False
+    if len(test.args) != 2 or not (isinstance(test.args[0], ast.Name) and test.args[0].id == name):
+        return False
+    types = test.args[1]
+    names = types.elts if isinstance(types, ast.Tuple) else [types]
+    return all(isinstance(t, ast.Name) and t.id in _NON_ARRAY_TYPE_NAMES for t in names)
+
+
+_KIND_METHODS: dict[type, Callable[[ValueEngine, ast.expr], Kind]] = {
+    ast.Constant: ValueEngine._kind_Constant,
+    ast.NamedExpr: ValueEngine._kind_NamedExpr,
+    ast.Starred: ValueEngine._kind_unknown,
+    ast.BinOp: ValueEngine._kind_BinOp,
+    ast.UnaryOp: ValueEngine._kind_UnaryOp,
+    ast.Compare: ValueEngine._kind_Compare,
+    ast.BoolOp: ValueEngine._kind_unknown,
+    ast.IfExp: ValueEngine._kind_IfExp,
+    ast.Attribute: ValueEngine._kind_Attribute,
+    ast.Subscript: ValueEngine._kind_Subscript,
+    ast.Call: ValueEngine._kind_Call,
+    ast.Name: ValueEngine._kind_Name,
+}
+for _not_type in (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr, ast.Lambda):
+    _KIND_METHODS[_not_type] = ValueEngine._kind_not  # type: ignore[assignment]
