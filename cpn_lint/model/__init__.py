@@ -28,6 +28,7 @@ from .dependence import DependenceAnalysis, Recurrence, Role
 from .imports import ImportTable
 from .kinds import Kind
 from .loops import LoopWork, Work, WorkAnalysis, classify_iterations
+from .numpy_api import HOST_BUILTINS, HOST_LIBRARIES, PLOTTING_LIBRARIES
 from .reaching import Reaching
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope, ScopeKind
 from .shapes import MaybeShape
@@ -308,14 +309,50 @@ class FileModel:
             return None
         return self._class_attrs.get((id(cls), expr.attr)) or None
 
+    def is_host_call(self, call: ast.Call) -> bool:
+        """A call that takes its arguments to the host: output and container
+        builtins (``print``, ``list``), host libraries (matplotlib, SciPy,
+        logging, ...), methods of objects they made (``ax.plot``), and the
+        host alias beside cupynumeric."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in HOST_BUILTINS and self.lookup(func) is None:
+            return True
+        qual = self.qualname(func)
+        head = (qual or "").partition(".")[0]
+        if head in HOST_LIBRARIES or (head == "numpy" and self.device_root == "cupynumeric"):
+            return True
+        if qual is None and isinstance(func, ast.Attribute):
+            root = func.value
+            while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name):
+                return self._made_by_plotting(root)
+        return False
+
+    def _made_by_plotting(self, name: ast.Name) -> bool:
+        """``ax`` in ``ax.plot(...)`` after ``fig, ax = plt.subplots()``."""
+        for binding in self.reaching_bindings(name):
+            value = binding.value
+            while isinstance(value, (ast.Call, ast.Attribute, ast.Subscript)):
+                value = value.func if isinstance(value, ast.Call) else value.value
+            qual = self.qualname(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+            if qual is not None and qual.partition(".")[0] in PLOTTING_LIBRARIES:
+                return True
+        return False
+
     # ------------------------------------------------------------- loops
     def work(self, frame: LoopFrame) -> LoopWork:
         """How much array work one iteration of ``frame`` does (see :mod:`.loops`)."""
         return self.derived(WorkAnalysis, WorkAnalysis).of(frame)
 
     def loop_indices(self, frame: LoopFrame) -> frozenset[str]:
-        """Names holding numbers that change every iteration of ``frame``."""
-        return self.derived(WorkAnalysis, WorkAnalysis).indices(frame)
+        """The numbers ``frame``'s header steps through, and the names its
+        body derives from them (see :meth:`.loops.WorkAnalysis.own_indices`)."""
+        return self.derived(WorkAnalysis, WorkAnalysis).own_indices(frame)
+
+    def loop_varying(self, frame: LoopFrame) -> frozenset[str]:
+        """Every number that changes from one iteration of ``frame`` to the next."""
+        return self.derived(WorkAnalysis, WorkAnalysis).varying(frame)
 
     def role(self, frame: LoopFrame) -> Role:
         """What the loop is for cuPyNumeric: an element loop, a recurrence,

@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scopes import LoopFrame
 
 _RANDOM_WORDS = ("random", "rand", "uniform", "integers", "normal", "randint")
+SMALL_STATE = 64  # a chain's state of at most this many numbers is a few parameters
 
 
 class Role(enum.Enum):
@@ -108,62 +109,28 @@ class DependenceAnalysis:
             return Role.TIME_STEP
         if work.work not in (Work.ELEMENT, Work.ROW) or frame.iter_kind is IterKind.OTHER:
             return Role.OTHER
-        derived = self.derived_indices(frame)
-        if not any(_mentions(p.slice, derived) for p in work.picks):
+        if not work.own_picks:
             return Role.OTHER
-        if self._steps_around_element_loops(frame, derived):
+        if self._steps_around_element_loops(frame):
             return Role.OTHER
         return Role.ELEMENT_LOOP
 
-    def _steps_around_element_loops(self, frame: "LoopFrame", derived: frozenset[str]) -> bool:
-        """A loop around element loops whose picks do not use its index
+    def _steps_around_element_loops(self, frame: "LoopFrame") -> bool:
+        """A loop around an index loop whose picks do not use its own indices
         (``for step in range(T): for i in range(n): u[i] = ...``) is a step
-        loop; the inner loop is the element loop."""
+        loop; the inner loop is the element loop. (Around a loop that only
+        repeats random picks, ``for k in range(n * n): a = rng.integers(n)``,
+        the whole nest is one element loop.)"""
         model = self.model
+        own = model.loop_indices(frame)
         for inner in model.loops:
             if inner is frame or not frame.contains(inner) or inner.iter_kind is IterKind.SMALL_CONSTANT:
                 continue
-            picks = model.work(inner).picks
-            if picks and not any(_mentions(p.slice, derived) for p in picks):
+            inner_own = model.loop_indices(inner)
+            picks = [p for p in model.work(inner).picks if _mentions(p.slice, inner_own)]
+            if picks and not any(_mentions(p.slice, own) for p in picks):
                 return True
         return False
-
-    def derived_indices(self, frame: "LoopFrame") -> frozenset[str]:
-        """The loop's own indices and every name its body derives from them:
-        ``j = idx[i]``, ``k = (i + 1) % n``, and the targets of inner loops
-        whose range is computed from them (``for x in range(i - 1, i + 2)``)."""
-        key = id(frame)
-        found = self._derived.get(key)
-        if found is not None:
-            return found
-        model = self.model
-        names = set(model.loop_indices(frame))
-        statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign, ast.AnnAssign)
-        inner_loops = [f for f in model.loops if f is not frame and frame.contains(f) and isinstance(f.node, (ast.For, ast.AsyncFor))]
-        changed = True
-        while changed:
-            changed = False
-            for stmt in statements:
-                value = getattr(stmt, "value", None)
-                if value is None or not names_in(value) & names:
-                    continue
-                if model.kind(value).is_array:
-                    continue  # an array made from the index (row = a[i]) is not an index
-                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
-                for target in targets:
-                    new = set() if isinstance(target, ast.Subscript) else names_in(target) - names
-                    if new:
-                        names |= new
-                        changed = True
-            for inner in inner_loops:
-                node = inner.node
-                if names_in(node.iter) & names:  # type: ignore[attr-defined]
-                    new = names_in(node.target) - names  # type: ignore[attr-defined]
-                    if new:
-                        names |= new
-                        changed = True
-        result = self._derived[key] = frozenset(names)
-        return result
 
     # ----------------------------------------------------------- recurrences
     def recurrences(self, frame: "LoopFrame") -> list[Recurrence]:
@@ -224,11 +191,25 @@ class DependenceAnalysis:
                 if not model.is_array(target.value):
                     continue
                 reads = [target] if isinstance(stmt, ast.AugAssign) else []
-                reads += [r for r in ast.walk(value) if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and r.value.id == name]
+                reads += [r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and r.value.id == name]
                 for var in index_vars:
                     if any(_flow_distance(target, read, var) for read in reads if read is not target):
                         found.append((stmt, name, self._element_sized(target, var, inner_indices)))
                         break
+        return found
+
+    def _reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int = 0) -> list[ast.AST]:
+        """The nodes ``value`` reads, and those read by the values of names it
+        uses that the same iteration bound before (``b = S @ T[i - 1]``, then
+        ``T[i] = solve(A, b)``)."""
+        model = self.model
+        found: list[ast.AST] = list(ast.walk(value))
+        if depth >= 3:
+            return found
+        for name in [n for n in found if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]:
+            for binding in model.reaching_bindings(name):
+                if binding.loop is not None and frame.contains(binding.loop) and binding.value is not None and binding.pos < (name.lineno, name.col_offset):
+                    found += self._reads_feeding(binding.value, frame, depth + 1)
         return found
 
     def _element_sized(self, target: ast.Subscript, var: str, inner_indices: set[str]) -> bool:
@@ -270,7 +251,7 @@ class DependenceAnalysis:
                 if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
                     continue
                 name = stmt.targets[0].id
-                if self._carried(frame, name) and self._small_state(name, stmt):
+                if self._carried(frame, name) and self._small_state(name, stmt, by_size=True):
                     found.append(Recurrence(frame, stmt, name, name, "chain"))
                     return found
         return found
@@ -293,7 +274,7 @@ class DependenceAnalysis:
                 continue
             name = stmt.targets[0].id
             call = appended[value.value.id]
-            if name in names_in(call.args[0]) and model.kind(call.args[0]) in (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN):
+            if name in names_in(call.args[0]) and self._not_large(call.args[0]):
                 return [Recurrence(frame, stmt, value.value.id, name, "list")]
         return []
 
@@ -302,7 +283,18 @@ class DependenceAnalysis:
         model = self.model
         if model.work(frame).picks:
             return True
-        return any(model.kind(node) is Kind.DEVICE_SCALAR for node in model.nodes_in_loop(frame, ast.Call, ast.BinOp))
+        return any(model.kind(node).is_device for node in model.nodes_in_loop(frame, ast.Call, ast.BinOp))
+
+    def _not_large(self, expr: ast.expr) -> bool:
+        """A number, or a value not known to hold more than a few elements."""
+        model = self.model
+        kind = model.kind(expr)
+        if kind in (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN):
+            return True
+        if kind is not Kind.DEVICE:
+            return False
+        size = literal_size(model.shape(expr))
+        return model.shape(expr) is None or (size is not None and size <= SMALL_STATE)
 
     def _tests_random_draw(self, test: ast.expr, frame: "LoopFrame") -> bool:
         """``U <= r`` with ``U = np.random.uniform(...)``, ``rng.random() < a``."""
@@ -342,9 +334,11 @@ class DependenceAnalysis:
         updates = [stmt for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign) if name in _self_updated_names(stmt)]
         return bool(updates) and all(fresh_in_iteration(model, stmt, frame, name) for stmt in updates)
 
-    def _small_state(self, name: str, stmt: ast.stmt) -> bool:
+    def _small_state(self, name: str, stmt: ast.stmt, by_size: bool = False) -> bool:
         """A number, or an array of a few elements by construction
-        (``x = np.zeros((4, 1))``), in every binding that gives it a value."""
+        (``x = np.zeros((4, 1))``), in every binding that gives it a value.
+        With ``by_size`` (a Markov chain, already a strong pattern), a literal
+        size of a few elements counts too, however the code reached it."""
         model = self.model
         targets = [n for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in ast.walk(t)]  # type: ignore[attr-defined]
         node = next((n for n in targets if isinstance(n, ast.Name) and n.id == name), None)
@@ -354,10 +348,23 @@ class DependenceAnalysis:
         made = [b for b in bindings if b.kind is BindKind.VALUE and b.value is not None]
         if not made or any(b.kind is BindKind.PARAM for b in bindings):
             return False
-        return any(model.values.small_by_construction(b.value) for b in made) and not any(
-            model.kind(b.value).is_array and not model.values.small_by_construction(b.value) and model.shape(b.value) is not None
-            for b in made
-        )
+        small = [self._few_elements(b.value, by_size) for b in made]
+        return any(s is True for s in small) and not any(s is False for s in small)
+
+    def _few_elements(self, value: ast.expr, by_size: bool) -> bool | None:
+        """True for a few elements, False for more, None when not known."""
+        model = self.model
+        if model.kind(value) in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+            return True
+        if model.values.small_by_construction(value):
+            return True
+        shape = model.shape(value)
+        if shape is None or not model.kind(value).is_array:
+            return None
+        size = literal_size(shape)
+        if by_size and size is not None:
+            return size <= SMALL_STATE
+        return False if shape else None
 
     def _is_number(self, name: str, stmt: ast.stmt) -> bool:
         model = self.model
@@ -403,25 +410,32 @@ def _flow_distance(write: ast.Subscript, read: ast.Subscript, var: str) -> bool:
 
 
 def _self_updated_names(stmt: ast.stmt) -> list[str]:
-    """Names a statement updates from themselves in a non-additive way:
-    ``acc *= x``, ``acc = a * acc + x``, ``x, P = step(x, P, z)``."""
+    """Names a statement computes from their own previous value in a way
+    that is not a reduction: ``acc = a * acc + x`` (a linear recurrence),
+    ``x = f(x)``, ``x, P = step(x, P, z)``. A sum or product of terms that
+    do not involve the name (``acc += x``, ``acc *= f(y[i])``,
+    ``acc = acc * g``) is a reduction, which ``np.sum``/``np.prod`` replace."""
     if isinstance(stmt, ast.AugAssign):
-        if isinstance(stmt.target, ast.Name) and isinstance(stmt.op, (ast.Mult, ast.Div, ast.Pow)):
-            return [stmt.target.id]
+        if isinstance(stmt.target, ast.Name) and stmt.target.id in names_in(stmt.value):
+            return [stmt.target.id]  # acc *= acc + x
         return []
     if not isinstance(stmt, ast.Assign):
         return []
     names = [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name) and not isinstance(t, ast.Subscript)]
-    return [name for name in names if _non_additive_reference(stmt.value, name)]
+    return [name for name in names if name in names_in(stmt.value) and not _is_reduction_step(stmt.value, name)]
 
 
-def _non_additive_reference(value: ast.expr, name: str) -> bool:
-    for node in ast.walk(value):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Pow, ast.MatMult)):
-            if name in names_in(node.left) or name in names_in(node.right):
-                return True
-        if isinstance(node, ast.Call) and any(name in names_in(a) for a in node.args):
-            return True
+def _is_reduction_step(value: ast.expr, name: str) -> bool:
+    """``name op term`` (or ``term op name``) with one arithmetic operator
+    and ``name`` nowhere in the term: an accumulation, not a recurrence."""
+    if not isinstance(value, ast.BinOp) or not isinstance(value.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return False
+    for own, term in ((value.left, value.right), (value.right, value.left)):
+        if isinstance(own, ast.Name) and own.id == name and name not in names_in(term):
+            return not isinstance(value.op, (ast.Sub, ast.Div)) or own is value.left
+    # acc + x[i] + y[i]: a chain of the same additive operator
+    if isinstance(value.op, (ast.Add, ast.Mult)) and isinstance(value.left, ast.BinOp) and type(value.left.op) is type(value.op):
+        return name not in names_in(value.right) and _is_reduction_step(value.left, name)
     return False
 
 

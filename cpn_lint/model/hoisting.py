@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Iterable
 
 from .kinds import Kind
 from .loops import is_hot
-from .scopes import BindKind, Binding, LoopFrame
+from .scopes import BindKind, Binding, LoopFrame, ScopeKind
 from .syntax import name_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
+    from .scopes import Scope
 
 # Builtins that compute a number or a shape from their arguments and nothing else.
 _PURE_BUILTINS = frozenset({"len", "int", "float", "tuple", "min", "max", "abs", "round"})
@@ -155,6 +156,8 @@ def _keeps_shape(model: "FileModel", facts: _LoopFacts, b: Binding, stable: set[
     if b.kind is BindKind.AUG:
         target = b.node
         return isinstance(target, ast.Name) and model.kind(target) is Kind.DEVICE
+    if _same_known_shape(model, b):
+        return True  # u = step(u) where step returns an array of u's shape
     if b.kind is not BindKind.VALUE or b.value is None:
         return False
     value = b.value
@@ -181,6 +184,19 @@ def _keeps_shape(model: "FileModel", facts: _LoopFacts, b: Binding, stable: set[
     if value.id not in facts.rebound.get(id(scope), ()):
         return True
     return (id(scope), value.id) in stable
+
+
+def _same_known_shape(model: "FileModel", b: Binding) -> bool:
+    """The value's shape is fully known (every extent a literal or a name)
+    and equals the shape of the name's bindings outside the loop."""
+    if b.kind not in (BindKind.VALUE, BindKind.ELEMENT) or not model.values.binding_kind(b).is_array:
+        return False
+    shape = model.values.binding_shape(b)
+    if not shape or any(extent is None for extent in shape):
+        return False
+    outside = [o for o in b.scope.bindings.get(b.name, ()) if o.loop is None or not (b.loop and b.loop.outermost().contains(o.loop))]
+    shapes_outside = [model.values.binding_shape(o) for o in outside]
+    return bool(shapes_outside) and all(other == shape for other in shapes_outside)
 
 
 class Invariance:
@@ -277,6 +293,68 @@ def hoist_frame(model: "FileModel", node: ast.AST, exprs: Iterable[ast.AST | Non
     return best if is_hot(chain) else None
 
 
+def invariant_through_calls(model: "FileModel", node: ast.AST, exprs: Iterable[ast.AST | None], shape_only: bool = False) -> bool:
+    """For a site outside every loop of its own function: does every
+    expression of ``exprs`` take the same value (or shape) on each call the
+    hot loops of the file make? A parameter is followed to what every call
+    site passes (and, for a call in another function, to what that
+    function's callers pass), a local name to the value it is bound to once;
+    a call site in a loop must pass something invariant in that loop."""
+    scope = model.scope_of(node).function_like()
+    return all(_invariant_in_callers(model, e, scope, shape_only, 0) for e in exprs if e is not None)
+
+
+def _invariant_in_callers(model: "FileModel", expr: ast.AST, scope: "Scope", shape_only: bool, depth: int) -> bool:
+    if depth > 4:
+        return False
+    for name in (n for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+        owner = model.lookup(name)
+        if owner is None or owner is not scope:
+            continue  # a builtin, or a module-level name: the call-site checks cover rebinding
+        bindings = model.reaching_bindings(name)
+        if len(bindings) != 1:
+            return False
+        binding = bindings[0]
+        if binding.kind is BindKind.VALUE and binding.value is not None:
+            if not _invariant_in_callers(model, binding.value, scope, shape_only, depth + 1):
+                return False
+            continue
+        if binding.kind is not BindKind.PARAM:
+            return False
+        sites = model.calls.sites(scope)
+        if not sites or model.calls.escapes(scope):
+            return False
+        for call in sites:
+            argument = model.calls.argument(call, scope, name.id)
+            if argument is None:
+                return False
+            if model.loop_of(call) is not None:
+                if hoist_frame(model, call, [argument], shape_only) is None:
+                    return False
+            else:
+                caller = model.scope_of(call).function_like()
+                if caller.kind is not ScopeKind.FUNCTION or not _invariant_in_callers(model, argument, caller, shape_only, depth + 1):
+                    return False
+    return True
+
+
+def runs_every_call(model: "FileModel", stmt: ast.stmt, name: str | None = None) -> bool:
+    """Within its function, ``stmt`` is not in a branch that runs rarely
+    (lazy initialisation ``if buf is None``, an ``except`` handler)."""
+    child: ast.AST = stmt
+    for ancestor in model.ancestors(stmt):
+        if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return True
+        if isinstance(ancestor, ast.ExceptHandler):
+            return False
+        if isinstance(ancestor, ast.If):
+            block = ancestor.body if any(child is s for s in ancestor.body) else ancestor.orelse
+            if _rare_branch(ancestor.test, block, name, set()):
+                return False
+        child = ancestor
+    return True
+
+
 def binding_of_target(model: "FileModel", target: ast.Name) -> Binding | None:
     """The binding an assignment target (a Store name) creates."""
     scope = model.scope_of(target)
@@ -335,6 +413,23 @@ def escapes_iteration(model: "FileModel", expr: ast.expr, frame: LoopFrame) -> b
                 continue  # an attribute or an item: _kept has judged it
             for use in uses_reached_by(model, target):
                 if frame.contains(model.loop_of(use)) and _kept(model, use):
+                    return True
+    return False
+
+
+def kept_beyond_call(model: "FileModel", expr: ast.expr) -> bool:
+    """Is a value made in a function kept after the call returns, other than
+    as its result (stored in a list, a dict, an attribute, a global)?
+    Returned, it is the caller's to reuse: a buffer passed in could replace it."""
+    if _kept(model, expr):
+        return True
+    parent = model.parent(expr)
+    if isinstance(parent, ast.Assign) and parent.value is expr:
+        for target in parent.targets:
+            if isinstance(target, ast.Name):
+                if target.id in model.scope_of(target).function_like().global_names:
+                    return True
+                if any(_kept(model, use) for use in uses_reached_by(model, target)):
                     return True
     return False
 

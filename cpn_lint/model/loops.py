@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING
 
 from .imports import DEVICE_ROOTS
 from .kinds import Kind
-from .numpy_api import ARRAY_METADATA
-from .scopes import BindKind, IterKind, LoopFrame
+from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS
+from .scopes import Binding, BindKind, IterKind, LoopFrame
 from .shapes import literal_size
 from .syntax import is_range_call, names_in
 
@@ -69,9 +69,9 @@ class LoopWork:
 
     work: Work
     picks: list[ast.Subscript] = field(default_factory=list)  # accesses the iteration picks
-    own_picks: list[ast.Subscript] = field(default_factory=list)  # picked by this loop's own indices
+    own_picks: list[ast.Subscript] = field(default_factory=list)  # picked by what varies with this loop
     whole: list[ast.AST] = field(default_factory=list)  # whole-array or slab operations
-    index_names: frozenset[str] = frozenset()  # this loop's indices (targets and body scalars)
+    index_names: frozenset[str] = frozenset()  # what varies with this loop (indices and body numbers)
 
 
 # ============================================================ iteration kinds
@@ -195,7 +195,8 @@ class WorkAnalysis:
         self._work: dict[int, LoopWork] = {}
         self._function_work: dict[int, Work] = {}
         self._expr_work: dict[int, Work] = {}
-        self._indices: dict[int, frozenset[str]] = {}
+        self._own: dict[int, frozenset[str]] = {}
+        self._varying: dict[int, frozenset[str]] = {}
         self._bindings_by_loop: dict[int, list] | None = None
 
     # ---------------------------------------------------------------- public
@@ -206,20 +207,66 @@ class WorkAnalysis:
             found = self._work[key] = self._classify(frame)
         return found
 
-    def indices(self, frame: LoopFrame) -> frozenset[str]:
-        """Names that change from one iteration of ``frame`` to the next and
-        hold a number: its own index variables, and scalars its body binds
-        (``j = rng.integers(n)``, ``k = (i + 1) % n``)."""
+    def own_indices(self, frame: LoopFrame) -> frozenset[str]:
+        """The numbers the loop's own header steps through (``i`` in ``for i
+        in range(n)``, ``r, c`` in ``for r, c in zip(rows, cols)``) and every
+        name its body derives from them (``k = (i + 1) % n``, the targets of
+        inner loops whose range depends on them: ``for x in range(i - 1, i + 2)``)."""
         key = id(frame)
-        found = self._indices.get(key)
+        found = self._own.get(key)
         if found is None:
-            names = set(frame.index_vars)
+            seeds = set(frame.index_vars)
             for binding in self._bindings_in(frame):
-                if binding.loop is frame and binding.kind in (BindKind.VALUE, BindKind.AUG, BindKind.ELEMENT, BindKind.COUNTER):
-                    if self.model.values.binding_kind(binding) in (Kind.SCALAR, Kind.DEVICE_SCALAR):
-                        names.add(binding.name)
-            found = self._indices[key] = frozenset(names)
+                if binding.loop is frame and binding.kind in (BindKind.ELEMENT, BindKind.COUNTER) and self._holds_number(binding):
+                    if binding.pos <= _header_end(frame):
+                        seeds.add(binding.name)
+            found = self._own[key] = self._closure(frame, seeds)
         return found
+
+    def varying(self, frame: LoopFrame) -> frozenset[str]:
+        """Numbers that change from one iteration of ``frame`` to the next:
+        its own indices and every number its body binds, at any depth
+        (``j = rng.integers(n)``, a random site in an inner loop)."""
+        key = id(frame)
+        found = self._varying.get(key)
+        if found is None:
+            seeds = set(self.own_indices(frame))
+            for binding in self._bindings_in(frame):
+                if binding.kind in (BindKind.VALUE, BindKind.AUG, BindKind.ELEMENT, BindKind.COUNTER) and self._holds_number(binding):
+                    seeds.add(binding.name)
+            found = self._varying[key] = self._closure(frame, seeds)
+        return found
+
+    def _holds_number(self, binding: Binding) -> bool:
+        return self.model.values.binding_kind(binding) in (Kind.SCALAR, Kind.DEVICE_SCALAR)
+
+    def _closure(self, frame: LoopFrame, seeds: set[str]) -> frozenset[str]:
+        """``seeds`` and the names ``frame``'s body computes from them
+        (values that are not arrays), and the targets of inner loops whose
+        iterable uses them."""
+        model = self.model
+        names = set(seeds)
+        statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign, ast.AnnAssign)
+        inner_loops = [f.node for f in model.loops if f is not frame and frame.contains(f) and isinstance(f.node, (ast.For, ast.AsyncFor))]
+        changed = bool(names)
+        while changed:
+            changed = False
+            for stmt in statements:
+                value = getattr(stmt, "value", None)
+                if value is None or not names_in(value) & names or model.kind(value).is_array:
+                    continue
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+                new = {n for t in targets if not isinstance(t, ast.Subscript) for n in names_in(t)} - names
+                if new:
+                    names |= new
+                    changed = True
+            for node in inner_loops:
+                if names_in(node.iter) & names:  # type: ignore[attr-defined]
+                    new = names_in(node.target) - names  # type: ignore[attr-defined]
+                    if new:
+                        names |= new
+                        changed = True
+        return frozenset(names)
 
     def function_work(self, scope_node: ast.AST) -> Work:
         """The most work one call of a function of the file does."""
@@ -258,10 +305,11 @@ class WorkAnalysis:
     def _classify(self, frame: LoopFrame) -> LoopWork:
         model = self.model
         names = self._all_indices(frame)
-        own = self.indices(frame)
+        own = self.varying(frame)
         result = LoopWork(Work.NONE, index_names=own)
+        output = self._host_arguments(frame)
         for sub in model.nodes_in_loop(frame, ast.Subscript):
-            if model.kind(sub.value) is not Kind.DEVICE:
+            if id(sub) in output or model.kind(sub.value) is not Kind.DEVICE:
                 continue
             picked = _mentions(sub.slice, names)
             if picked:
@@ -275,29 +323,39 @@ class WorkAnalysis:
                     result.whole.append(sub)
             result.work = max(result.work, work)
         for node in model.nodes_in_loop(frame, ast.Name, ast.Attribute):
-            if not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
+            if id(node) in output or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue
             work = self._name_work(node, frame)
             if work is Work.SLAB:
                 result.whole.append(node)
             result.work = max(result.work, work)
         for call in model.nodes_in_loop(frame, ast.Call):
+            if id(call) in output:
+                continue
             work = self._call_work(call)
             if work is Work.SLAB:
                 result.whole.append(call)
             result.work = max(result.work, work)
         return result
 
+    def _host_arguments(self, frame: LoopFrame) -> set[int]:
+        """Nodes that only feed output or host libraries (``plt.plot(x[:, 0])``,
+        ``print(u)``): taken to the host, not device work of the iteration."""
+        model = self.model
+        found: set[int] = set()
+        for call in model.nodes_in_loop(frame, ast.Call):
+            if id(call) not in found and model.is_host_call(call):
+                for argument in [*call.args, *(k.value for k in call.keywords)]:
+                    found.update(id(n) for n in ast.walk(argument))
+        return found
+
     def _all_indices(self, frame: LoopFrame) -> frozenset[str]:
-        """The indices of ``frame`` and of every loop around it."""
+        """Everything that varies per iteration of ``frame`` or of a loop around it."""
         names: set[str] = set()
         current: LoopFrame | None = frame
         while current is not None:
-            names |= self.indices(current)
+            names |= self.varying(current)
             current = current.parent
-        for inner in self.model.loops:
-            if inner is not frame and frame.contains(inner):
-                names |= self.indices(inner)
         return frozenset(names)
 
     def _pick_work(self, sub: ast.Subscript, names: frozenset[str]) -> Work:
@@ -418,21 +476,40 @@ class WorkAnalysis:
         return work
 
     def _call_work(self, call: ast.Call) -> Work:
-        """Work a call does by itself: a new array of many elements (a draw,
-        an allocation), or a helper of the file that works on whole arrays."""
+        """Work a call does by itself: a new array of many elements (an
+        allocation, a random draw), or a helper of the file that works on
+        whole arrays. Math on arrays is as much work as its operands, which
+        are classified where they appear."""
         model = self.model
         scope = model.calls.callee(call)
         if scope is not None:
             if not any(model.kind(a).is_array for a in call.args):
                 return self.function_work(scope.node)
-            return Work.NONE  # its array arguments are classified where they appear
+            return Work.NONE
         if model.kind(call) is not Kind.DEVICE:
             return Work.NONE
+        tail = model.call_api(call)
+        func = call.func
+        draw = (tail is not None and tail.startswith("random.")) or (
+            isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR
+        )
+        if not draw and tail not in BUILDERS:
+            return Work.NONE
         operands = [e for a in call.args for e in (a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])]
-        operands += [k.value for k in call.keywords]
-        if any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
-            return Work.NONE  # math on arrays: as much as its operands
+        if tail in CONVERSIONS and any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
+            return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
         return self._size_work(call, Work.SLAB)
+
+
+def _header_end(frame: LoopFrame) -> tuple[int, int]:
+    """The position up to which names are bound by the loop's header."""
+    node = frame.node
+    target = getattr(node, "target", None)
+    if target is None and frame.is_comprehension:
+        return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+    if target is None:
+        return (0, 0)
+    return (target.end_lineno or target.lineno, target.end_col_offset or 0)
 
 
 def _components(sub: ast.Subscript) -> list[ast.expr]:

@@ -240,6 +240,29 @@ NON_ARRAY_BUILTINS = frozenset(
 # Builtins that return a Python number (or bool) whatever they are given.
 NUMBER_BUILTINS = frozenset({"len", "int", "float", "bool", "complex", "any", "all", "ord", "round"})
 
+# -------------------------------------------------------------- host sinks
+# Builtins that take their arguments to the host (output, Python containers,
+# iteration): what feeds them is not device work.
+HOST_BUILTINS = frozenset(
+    {
+        "print", "str", "repr", "format", "len", "list", "tuple", "set",
+        "frozenset", "dict", "sorted", "iter", "next", "enumerate", "zip",
+        "map", "filter", "reversed", "sum", "min", "max", "any", "all",
+        "input", "open", "hash", "id", "type", "isinstance",
+    }
+)
+# Libraries that take arrays to the host (plots, logs, files, host compute).
+HOST_LIBRARIES = frozenset(
+    {
+        "matplotlib", "seaborn", "plotly", "logging", "warnings", "scipy",
+        "sklearn", "pandas", "torch", "tensorflow", "jax", "cupy", "cupyx",
+        "mpi4py", "h5py", "json", "pickle", "csv", "pyarrow", "xarray", "zarr",
+    }
+)
+# Plotting libraries: a call on an object they made (ax.plot, fig.savefig)
+# is output too.
+PLOTTING_LIBRARIES = frozenset({"matplotlib", "seaborn", "plotly"})
+
 # ------------------------------------------------------------- SciPy sparse
 # Attributes and methods only a SciPy sparse matrix has: a name used with one
 # may be sparse, so its .shape, .T or 2-D subscripts do not show an array.

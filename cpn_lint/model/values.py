@@ -51,11 +51,20 @@ class ValueEngine:
 
     def __init__(self, model: "FileModel") -> None:
         self.model = model
-        self._in_progress: set[int] = set()
+        # Bindings (and functions) whose kind or shape is being computed. A
+        # question that meets one of them treats it as "no information yet"
+        # (an optimistic fixpoint step); answers reached that way are kept in
+        # the transient tables until the outermost question is answered, and
+        # only answers reached with nothing pending are memoised for good, so
+        # the order in which rules ask cannot change an answer.
+        self._in_progress: set[tuple[str, int]] = set()
         self._name_kinds: dict[ast.Name, Kind] = {}
         self._binding_kinds: dict[int, Kind] = {}
+        self._transient_kinds: dict[int, Kind] = {}
         self._shapes: dict[int, MaybeShape] = {}
         self._binding_shapes: dict[int, MaybeShape] = {}
+        self._transient_shapes: dict[int, MaybeShape] = {}
+        self._pending_hits = 0  # how often a question met something pending
         self._shape_depth = 0
         self._small: dict[int, bool] = {}
 
@@ -252,6 +261,8 @@ class ValueEngine:
             return Kind.UNKNOWN
         if head == "cupy":
             return Kind.HOST if tail == "asnumpy" else Kind.CUPY
+        if head == "math" and tail not in ("isnan", "isinf", "isfinite", "isclose"):
+            return Kind.SCALAR  # Python's math module computes Python numbers
         if head == "scipy" and tail.startswith("sparse.") and tail.count(".") == 1:
             # csr_matrix(...), coo_array(...), sparse.eye(n): a sparse matrix, not an array
             last = tail[len("sparse."):]
@@ -300,7 +311,7 @@ class ValueEngine:
         scope = self.model.calls.callee(call)
         if scope is None:
             return Kind.UNKNOWN
-        key = id(scope)
+        key = ("returns", id(scope))
         if key in self._in_progress:
             return Kind.UNKNOWN
         self._in_progress.add(key)
@@ -316,14 +327,12 @@ class ValueEngine:
         bindings = self.model.class_attribute_bindings(expr)
         if bindings is None:
             return None
-        return join([self.binding_kind(b) for b in bindings])
+        return join([k for k in (self._binding_kind(b) for b in bindings) if k is not None])
 
     def _kind_Name(self, expr: ast.Name) -> Kind:
         known = self._name_kinds.get(expr)
         if known is not None:
             return known
-        # Only an answer reached with no binding half-computed is final (one
-        # inside a cycle sees that binding as UNKNOWN for the moment).
         final = not self._in_progress
         model = self.model
         scope = model.lookup(expr)
@@ -331,26 +340,44 @@ class ValueEngine:
             result = Kind.UNKNOWN
         else:
             bindings = model._reaching.bindings(scope, expr)
-            result = join([self.binding_kind(b) for b in bindings]) if bindings else Kind.UNKNOWN
+            kinds = [k for k in (self._binding_kind(b) for b in bindings) if k is not None]
+            result = join(kinds) if kinds else Kind.UNKNOWN
         if final:
             self._name_kinds[expr] = result
         return result
 
     # ------------------------------------------------------------ bindings
     def binding_kind(self, binding: Binding) -> Kind:
+        """The kind of value ``binding`` gives its name."""
+        kind = self._binding_kind(binding)
+        return Kind.UNKNOWN if kind is None else kind
+
+    def _binding_kind(self, binding: Binding) -> Kind | None:
+        """As :meth:`binding_kind`; None while the binding is being computed."""
         key = id(binding)
-        cached = self._binding_kinds.get(key)
+        cached = self._binding_kinds.get(key) or self._transient_kinds.get(key)
         if cached is not None:
             return cached
-        if key in self._in_progress:
-            return Kind.UNKNOWN
-        self._in_progress.add(key)
+        marker = ("kind", key)
+        if marker in self._in_progress:
+            return None
+        self._in_progress.add(marker)
         try:
             result = self._compute_binding_kind(binding)
         finally:
-            self._in_progress.discard(key)
-        self._binding_kinds[key] = result
+            self._in_progress.discard(marker)
+        self._remember(self._binding_kinds, self._transient_kinds, key, result)
         return result
+
+    def _remember(self, final: dict, transient: dict, key: int, value: object) -> None:
+        """Memoise for good when nothing is pending; else until the
+        outermost question is answered."""
+        if self._in_progress:
+            transient[key] = value
+        else:
+            final[key] = value
+            self._transient_kinds.clear()
+            self._transient_shapes.clear()
 
     def _compute_binding_kind(self, b: Binding) -> Kind:
         if b.kind is BindKind.NOT_ARRAY:
@@ -392,6 +419,21 @@ class ValueEngine:
             return Kind.SCALAR  # `it = 0` ... `it += 1`: a Python counter
         return Kind.UNKNOWN
 
+    def _returned_items(self, source: ast.expr, index: int | None) -> list[ast.expr] | None:
+        """``a, b = f(...)`` where every ``return`` of the file's ``f`` is a
+        tuple of the same length: the expressions item ``index`` comes from."""
+        if index is None or not isinstance(source, ast.Call):
+            return None
+        scope = self.model.calls.callee(source)
+        if scope is None or not scope.returns:
+            return None
+        items: list[ast.expr] = []
+        for returned in scope.returns:
+            if not isinstance(returned, ast.Tuple) or index >= len(returned.elts) or any(isinstance(e, ast.Starred) for e in returned.elts):
+                return None
+            items.append(returned.elts[index])
+        return items
+
     def _prior_is_scalar(self, b: Binding, allow_device: bool = False) -> bool:
         """Every other binding reaching an augmented assignment holds a number."""
         if not isinstance(b.node, ast.Name):
@@ -400,13 +442,18 @@ class ValueEngine:
         scope = model.lookup(b.node)
         others = [o for o in model._reaching.bindings(scope, b.node) if o is not b] if scope is not None else []
         allowed = _NUMBERS if allow_device else (Kind.SCALAR,)
-        return bool(others) and all(self.binding_kind(o) in allowed for o in others)
+        kinds = [k for k in (self._binding_kind(o) for o in others) if k is not None]
+        return bool(kinds) and all(k in allowed for k in kinds)
 
     def _element_kind(self, b: Binding) -> Kind:
         """Kind of one item of iterating or unpacking ``b.value``."""
         source = b.value
         if source is None:
             return Kind.UNKNOWN
+        returned = self._returned_items(source, b.index)
+        if returned is not None:
+            kinds = [self.kind(item) for item in returned]
+            return join(kinds) if kinds else Kind.UNKNOWN
         if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id in ("range", "len"):
             return Kind.SCALAR
         if isinstance(source, ast.Attribute) and source.attr in api.ARRAY_METADATA:
@@ -529,7 +576,9 @@ class ValueEngine:
         for binding in bindings:
             if len(bindings) > 1 and self.binding_kind(binding) in (Kind.SCALAR, Kind.UNKNOWN):
                 continue  # neutral: err = 1.0 before err = np.max(...) adds no shape
-            found.append(self.binding_shape(binding))
+            shape = self._binding_shape(binding)
+            if shape is not _PENDING:
+                found.append(shape)  # type: ignore[arg-type]
         if not found:
             return None
         result = found[0]
@@ -538,17 +587,29 @@ class ValueEngine:
         return result
 
     def binding_shape(self, b: Binding) -> MaybeShape:
+        """The shape of the value ``b`` gives its name."""
+        shape = self._binding_shape(b)
+        return None if shape is _PENDING else shape  # type: ignore[return-value]
+
+    def _binding_shape(self, b: Binding) -> "MaybeShape | _Pending":
         key = id(b)
         if key in self._binding_shapes:
             return self._binding_shapes[key]
-        if key in self._in_progress:
-            return None
-        self._in_progress.add(key)
+        if key in self._transient_shapes:
+            return self._transient_shapes[key]
+        marker = ("shape", key)
+        if marker in self._in_progress:
+            self._pending_hits += 1
+            return _PENDING
+        hits = self._pending_hits
+        self._in_progress.add(marker)
         try:
             result = self._compute_binding_shape(b)
         finally:
-            self._in_progress.discard(key)
-        self._binding_shapes[key] = result
+            self._in_progress.discard(marker)
+        if result is None and self._pending_hits > hits and self._in_progress:
+            return _PENDING  # unknown only because something it needs is pending
+        self._remember(self._binding_shapes, self._transient_shapes, key, result)
         return result
 
     def _compute_binding_shape(self, b: Binding) -> MaybeShape:
@@ -561,15 +622,25 @@ class ValueEngine:
             return self.shape(b.value)
         if b.kind is BindKind.AUG:
             # x op= y keeps x's shape: the shape of the bindings before it
-            others = [o for o in self._other_reaching(b) if o is not b]
-            merged: MaybeShape = None
-            for i, other in enumerate(others):
-                shape = self.binding_shape(other)
-                merged = shape if i == 0 else shapes.merge(merged, shape)
-            return merged
-        if b.kind is BindKind.ELEMENT and b.value is not None and b.index is None:
-            source = self.shape(b.value)
-            return source[1:] if source else None
+            found = [self._binding_shape(o) for o in self._other_reaching(b) if o is not b]
+            known = [shape for shape in found if shape is not _PENDING]
+            if not known:
+                return None
+            merged = known[0]
+            for shape in known[1:]:
+                merged = shapes.merge(merged, shape)  # type: ignore[arg-type]
+            return merged  # type: ignore[return-value]
+        if b.kind is BindKind.ELEMENT and b.value is not None:
+            returned = self._returned_items(b.value, b.index)
+            if returned is not None:
+                found = [self.shape(item) for item in returned]
+                merged = found[0] if found else None
+                for shape in found[1:]:
+                    merged = shapes.merge(merged, shape)
+                return merged
+            if b.index is None:
+                source = self.shape(b.value)
+                return source[1:] if source else None
         if b.kind is BindKind.PARAM:
             return self.model.calls.argument_shape(b)
         return None
@@ -670,8 +741,9 @@ class ValueEngine:
         scope = self.model.calls.callee(call)
         if scope is None or not scope.returns:
             return None
-        key = -id(scope)
+        key = ("return-shape", id(scope))
         if key in self._in_progress:
+            self._pending_hits += 1
             return None
         self._in_progress.add(key)
         try:
@@ -702,11 +774,11 @@ class ValueEngine:
         if tail in api.SPACES:
             position, default = api.SPACES[tail]
             num = positional_or_keyword(call, position, "num")
-            return (default,) if num is None else (self._extent(num),)
+            return (default,) if num is None else (self.extent(num),)
         if tail in api.SQUARE:
-            n = self._extent(positional_or_keyword(call, 0, "N", "n"))
+            n = self.extent(positional_or_keyword(call, 0, "N", "n"))
             m_expr = positional_or_keyword(call, 1, "M") if tail != "identity" else None
-            return (n, self._extent(m_expr) if m_expr is not None else n)
+            return (n, self.extent(m_expr) if m_expr is not None else n)
         if tail in api.REDUCTIONS:
             return self._reduction_shape(self._array_shape(first), call, api.REDUCTION_AXIS_POSITION.get(tail, 1))
         if tail in api.SCALAR_RESULTS:
@@ -762,7 +834,7 @@ class ValueEngine:
             if len(call.args) == 1:
                 return self.shape_argument(call.args[0])
             if call.args:
-                return tuple(self._extent(a) for a in call.args)
+                return tuple(self.extent(a) for a in call.args)
             return self.shape_argument(positional_or_keyword(call, None, "shape"))
         if method == "transpose" and not call.args:
             return tuple(reversed(base)) if base is not None else None
@@ -785,6 +857,9 @@ class ValueEngine:
         if not elements:
             return (0,)
         inner = [self._array_shape(e) for e in elements]
+        if SCALAR_SHAPE in inner and all(s == SCALAR_SHAPE or (s is None and self.kind(e) is Kind.UNKNOWN) for s, e in zip(inner, elements)):
+            # [a, 0, 0]: NumPy cannot mix an array with numbers, so ``a`` is a number
+            return (len(elements),)
         first = inner[0]
         if first is None or any(s != first for s in inner[1:]):
             return (len(elements), None) if first is not None and len(first) > 0 else None
@@ -821,11 +896,11 @@ class ValueEngine:
 
     def _draw_shape(self, name: str, call: ast.Call) -> MaybeShape:
         if name in api.RANDOM_DIMS_AS_ARGS:
-            return tuple(self._extent(a) for a in call.args) if call.args else SCALAR_SHAPE
+            return tuple(self.extent(a) for a in call.args) if call.args else SCALAR_SHAPE
         if name in api.RANDOM_PERMUTATIONS:
             first = call.args[0] if call.args else None
             if first is not None and self.kind(first) is Kind.SCALAR:
-                return (self._extent(first),)
+                return (self.extent(first),)
             return self._array_shape(first)
         position = api.RANDOM_SIZE_POSITION.get(name)
         if position is None:
@@ -834,7 +909,12 @@ class ValueEngine:
         if size is None or (isinstance(size, ast.Constant) and size.value is None):
             if self._draw_kind(name, call, generator=False) is Kind.DEVICE_SCALAR:
                 return SCALAR_SHAPE
-            return None
+            if name in api.RANDOM_VECTOR_DRAWS or name == "choice":
+                return None
+            # no size: the broadcast shape of the distribution's parameters
+            parameters = [a for a in call.args[:position] if not isinstance(a, ast.Starred)]
+            parameters += [k.value for k in call.keywords if k.arg not in ("size", "dtype")]
+            return shapes.broadcast_all(self._array_shape(p) for p in parameters)
         shape = self.shape_argument(size)
         if name in api.RANDOM_VECTOR_DRAWS and shape is not None:
             return shape + (None,)
@@ -847,17 +927,17 @@ class ValueEngine:
         if isinstance(expr, (ast.Tuple, ast.List)):
             if any(isinstance(e, ast.Starred) for e in expr.elts):
                 return None
-            return tuple(self._extent(e) for e in expr.elts)
+            return tuple(self.extent(e) for e in expr.elts)
         if isinstance(expr, ast.Attribute) and expr.attr == "shape":
             return self.shape(expr.value) if self.kind(expr.value).is_array else None
         kind = self.kind(expr)
         if kind is Kind.SCALAR or isinstance(expr, ast.Constant):
-            return (self._extent(expr),)
+            return (self.extent(expr),)
         if isinstance(expr, ast.Name) and kind is Kind.UNKNOWN:
-            return (self._extent(expr),)  # np.zeros(n) for a parameter n: one axis of n
+            return (self.extent(expr),)  # np.zeros(n) for a parameter n: one axis of n
         return None
 
-    def _extent(self, expr: ast.expr | None) -> Extent:
+    def extent(self, expr: ast.expr | None, depth: int = 0) -> Extent:
         """The extent an expression gives: a literal, a symbol, or unknown."""
         if expr is None:
             return None
@@ -865,6 +945,11 @@ class ValueEngine:
         if value is not None:
             return value if value >= 0 else None
         if isinstance(expr, ast.Name):
+            bindings = self.model.reaching_bindings(expr)
+            if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and depth < 4:
+                traced = self.extent(bindings[0].value, depth + 1)
+                if traced is not None:
+                    return traced  # M = ri.shape[0]: ri's first extent
             return expr.id
         if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
             axis = self.model.const_int(expr.slice)
@@ -964,6 +1049,13 @@ class ValueEngine:
             return [a for a in (positional_or_keyword(call, 0, "N", "n"), positional_or_keyword(call, 1, "M")) if a is not None]
         shape = positional_or_keyword(call, 0, "shape")
         return [shape] if shape is not None else []
+
+
+class _Pending:
+    """A shape being computed: no information yet."""
+
+
+_PENDING = _Pending()
 
 
 def _is_literal_size(expr: ast.expr) -> bool:

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..manifest import bundled
 from ..model import IterKind, Kind
+from ..model.numpy_api import HOST_BUILTINS, HOST_LIBRARIES
 from ..model.scopes import BindKind
 from ._info import literal_shape
 
@@ -131,27 +132,12 @@ ALLOCATIONS = frozenset(
 # Constructors whose dtype= keyword can make a boolean array.
 _CONSTRUCTORS = ALLOCATIONS | {"asanyarray"}
 
-# Builtins that take an array to the host whatever the context (CPN110 and
-# output), and scalar conversions that are a host sync inside a loop (CPN104).
-_HOST_BUILTINS = frozenset(
-    {
-        "print", "str", "repr", "format", "len", "list", "tuple", "set",
-        "frozenset", "dict", "sorted", "iter", "next", "enumerate", "zip",
-        "map", "filter", "reversed", "sum", "min", "max", "any", "all",
-        "input", "open", "hash", "id", "type", "isinstance",
-    }
-)
+# Scalar conversions and methods that are a host sync inside a loop (CPN104);
+# the builtins and libraries that take arrays to the host are in the model's
+# numpy_api (HOST_BUILTINS, HOST_LIBRARIES).
 _SCALAR_CONVERSIONS = frozenset({"float", "int", "bool", "complex"})
 _HOST_METHODS = frozenset({"tolist", "tobytes", "tofile", "dump", "dumps"})
 _SYNC_METHODS_IN_LOOP = frozenset({"item", "__float__", "__int__", "__bool__"})
-# Libraries that take arrays to the host (plots, logs, files, host compute).
-_HOST_LIBRARIES = frozenset(
-    {
-        "matplotlib", "seaborn", "plotly", "logging", "warnings", "scipy",
-        "sklearn", "pandas", "torch", "tensorflow", "jax", "cupy", "cupyx",
-        "mpi4py", "h5py", "json", "pickle", "csv", "pyarrow", "xarray", "zarr",
-    }
-)
 # Calls that turn a mask into index arrays (np.where with one argument too):
 # cuPyNumeric Doctor flags them as slow, so nothing feeding them is quoted.
 _INDEX_BUILDERS = frozenset({"nonzero", "argwhere", "flatnonzero"})
@@ -775,7 +761,7 @@ class ScalesAnalysis:
         model = self.model
         func = call.func
         if isinstance(func, ast.Name) and model.lookup(func) is None:
-            if func.id in _HOST_BUILTINS:
+            if func.id in HOST_BUILTINS:
                 return True
             if func.id in _SCALAR_CONVERSIONS:
                 return model.in_loop(call)
@@ -792,7 +778,7 @@ class ScalesAnalysis:
         head, _, tail = (qual or "").partition(".")
         device = model.device_root
         self._api_memo[id(call)] = tail if head == device and tail else None  # what call_api would say
-        if head in _HOST_LIBRARIES:
+        if head in HOST_LIBRARIES:
             return True
         if head == "numpy" and device == "cupynumeric":
             return True  # the host alias

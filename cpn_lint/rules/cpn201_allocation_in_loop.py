@@ -7,9 +7,16 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel, Kind
-from ..model.hoisting import escapes_iteration, hoist_frame, runs_every_iteration
-from ._context import describe_loop
+from ..model import FileModel
+from ..model.hoisting import (
+    escapes_iteration,
+    hoist_frame,
+    invariant_through_calls,
+    kept_beyond_call,
+    runs_every_call,
+    runs_every_iteration,
+)
+from ._context import LoopContext, describe_loop, loop_context
 from ..registry import Category, Invalid, Rule, Valid
 
 # Fresh buffers: the API, the positional indexes and keywords that fix the
@@ -28,29 +35,17 @@ _BUFFERS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
 _CONSTANTS = frozenset({"arange", "linspace", "eye", "identity"})
 # Copies of an existing array.
 _COPIES = frozenset({"copy", "array"})
-# Random draws: the position of the `size` argument (None: every positional
-# argument is a dimension, as in np.random.rand(d0, d1)).
-_DRAWS: dict[str, int | None] = {
-    "rand": None, "randn": None,
-    "random": 0, "random_sample": 0, "ranf": 0, "sample": 0, "standard_normal": 0,
-    "standard_exponential": 0, "standard_cauchy": 0,
-    "exponential": 1, "poisson": 1, "standard_gamma": 1, "chisquare": 1, "standard_t": 1,
-    "geometric": 1, "rayleigh": 1, "weibull": 1, "pareto": 1, "power": 1, "choice": 1,
-    "normal": 2, "uniform": 2, "randint": 2, "integers": 2, "lognormal": 2, "laplace": 2,
-    "logistic": 2, "gumbel": 2, "binomial": 2, "beta": 2, "gamma": 2,
-}
 
-_CALLEES = frozenset(_BUFFERS) | _CONSTANTS | _COPIES | frozenset(_DRAWS)
+_CALLEES = frozenset(_BUFFERS) | _CONSTANTS | _COPIES
 
 ALLOCATION = "allocation"
 COPY = "copy"
-DRAW = "draw"
 
 
 @dataclass(frozen=True)
 class _Allocation:
     call: ast.Call
-    kind: str  # ALLOCATION, COPY or DRAW
+    kind: str  # ALLOCATION or COPY
     fixed: tuple[ast.AST, ...]  # what fixes the shape: must not change in the loop
     source: ast.expr | None = None  # the array copied, for COPY
 
@@ -65,15 +60,18 @@ class AllocationInLoop(Rule):
       `_like` forms, and constant arrays (`np.arange`, `np.linspace`,
       `np.eye`, `np.identity`) built from unchanging arguments;
     * copies of an array: `u.copy()`, `np.copy(u)`, `np.array(u)` — typically
-      the "previous state" of a time-stepping loop, `un = u.copy()`;
-    * random draws of a fixed size: `np.random.randn(n)`,
-      `rng.normal(size=n)`, `rng.random((n, m))`.
+      the "previous state" of a time-stepping loop, `un = u.copy()`.
 
     The shape counts as unchanging when nothing it is computed from (`n`,
     `a.shape`, the array copied) is rebound inside the loop; arrays that
     the loop only swaps with buffers of their own shape (`u, un = un, u`)
     keep their shape. The finding is at the call and names the outermost
     loop the allocation could move before.
+
+    An allocation in a helper function counts too when a loop of the same
+    file calls the helper on every iteration with arguments of unchanging
+    shape (`b = np.zeros_like(u)` in `build_up_b(u, ...)`, called every time
+    step): the message names the helper and the loop.
 
     ## Why it does not scale on cuPyNumeric
     Every new array is a request to the Legate runtime's allocator for
@@ -107,16 +105,18 @@ class AllocationInLoop(Rule):
     ```
     When the loop computes a new state from the old one, keep two buffers
     and swap them (`u, un = un, u`) after writing the new state with `out=`.
-    For random numbers, draw every iteration's values in one call before the
-    loop (`noise = rng.normal(size=(steps, n))`, then `noise[step]`); for
-    uniform numbers `rng.random(out=buf)` refills one buffer (the only
-    generator method with `out=` in cuPyNumeric 26.6.1).
+    A helper that allocates its result can take the buffer as a parameter
+    and fill it with `out=`.
 
     ## Known false alarms
     * Not reported: allocations made before the loop; shapes that depend on
-      the loop variable or on anything rebound in the loop; allocations in a
-      function that the loop merely calls; allocations only loops over a few
-      axes or taps repeat; `np.array` of a list or tuple literal (a handful
+      the loop variable or on anything rebound in the loop (in a helper: on
+      what a call site passes, unless that is unchanging in the calling
+      loop); helpers no loop of the file calls, or that are also passed
+      around as values (their other callers are unknown); allocations only
+      loops over a few axes or taps repeat; random draws (a fresh sample per
+      step is the point of a Monte Carlo loop, and drawing every step's
+      numbers at once multiplies the memory by the number of steps); `np.array` of a list or tuple literal (a handful
       of constants, not a copy of an array); allocations kept beyond their
       iteration (appended to a list, stored in a dict or an attribute,
       yielded); allocations in a branch that runs rarely (lazy
@@ -133,7 +133,7 @@ class AllocationInLoop(Rule):
     category = Category.REFACTOR
     recipe = "RR-alloc"
     summary = "Array allocated with the same shape on every loop iteration"
-    message = "{call} {what} on every iteration of {loop} though its shape never changes; {fix} (RR-alloc)"
+    message = "{call} {what} {where} though its shape never changes; {fix} (RR-alloc)"
 
     valid = (
         # hoisted before the loop, refilled with out=
@@ -150,11 +150,13 @@ class AllocationInLoop(Rule):
         ),
         # kept beyond the iteration: a list of distinct buffers
         Valid("import numpy as np\nlayers = []\nfor i in range(10):\n    w = np.zeros((64, 64))\n    layers.append(w)\n"),
-        # the allocation is in a function the loop only calls
+        # the helper's allocation depends on what each call passes, which changes
         Valid(
-            "import numpy as np\ndef step(u):\n    tmp = np.zeros_like(u)\n    tmp[1:] = u[:-1]\n    return tmp\n"
-            "u = np.ones(10)\nfor t in range(100):\n    u = step(u)\n"
+            "import numpy as np\ndef padded(u):\n    tmp = np.zeros(u.shape[0] + 2)\n    tmp[1:-1] = u\n    return tmp\n"
+            "u = np.ones(10)\nfor t in range(100):\n    u = padded(u)\n"
         ),
+        # a fresh random sample every step is not a hoistable buffer
+        Valid("import numpy as np\nx = np.zeros(1000)\nfor t in range(500):\n    x += 0.1 * np.random.randn(1000)\n"),
         # small constants, lazy initialisation, and a loop over three axes
         Valid(
             "import numpy as np\nbuf = None\ngrid = np.ones((8, 8, 8))\nfor t in range(100):\n    w = np.array([0.25, 0.5, 0.25])\n"
@@ -180,15 +182,16 @@ class AllocationInLoop(Rule):
             contains="swap",
         ),
         Invalid(
-            "import numpy as np\nx = np.zeros(1000)\nfor t in range(500):\n    x += 0.1 * np.random.randn(1000)\n",
+            "import numpy as np\nu = np.zeros((32, 32))\nwhile u.max() < 10.0:\n"
+            "    grad = np.zeros(u.shape)\n    grad[1:] = u[:-1] + 1.0\n    u += grad\n",
             line=4,
-            contains="random",
+            contains="'while' loop",
         ),
         Invalid(
-            "import numpy as np\nrng = np.random.default_rng(1)\nu = np.zeros((32, 32))\nwhile u.max() < 10.0:\n"
-            "    noise = rng.normal(0.0, 1.0, size=u.shape)\n    u += np.abs(noise)\n",
-            line=5,
-            contains="'while' loop",
+            "import numpy as np\ndef step(u):\n    tmp = np.zeros_like(u)\n    tmp[1:] = u[:-1]\n    return tmp\n"
+            "u = np.ones(10)\nfor t in range(100):\n    u = step(u)\n",
+            line=3,
+            contains="in 'step', called on every iteration of loop 'for t in range(100)' (line 7)",
         ),
         Invalid(
             "import numpy as np\narr = np.ones(64)\nfor step in range(10):\n    temp = np.zeros_like(arr)\n"
@@ -208,35 +211,56 @@ class AllocationInLoop(Rule):
             return
         for call in model.nodes(ast.Call):
             inner = model.loop_of(call)
-            if inner is None or inner.is_comprehension:
+            if inner is not None and inner.is_comprehension:
                 continue
             allocation = _allocation(model, call)
-            if allocation is None:
+            if allocation is None or not _used_per_iteration(model, call):
                 continue
-            frame = hoist_frame(model, call, allocation.fixed, shape_only=True)
-            if frame is None or not _used_per_iteration(model, call, allocation.kind):
-                continue
-            statement = model.statement_of(call)
             target = _assigned_name(model, call)
-            if statement is None or not runs_every_iteration(model, statement, frame, target):
+            statement = model.statement_of(call)
+            if statement is None:
                 continue
-            if escapes_iteration(model, call, frame):
-                continue
+            if inner is not None:
+                frame = hoist_frame(model, call, allocation.fixed, shape_only=True)
+                if frame is None or not runs_every_iteration(model, statement, frame, target):
+                    continue
+                if escapes_iteration(model, call, frame):
+                    continue
+                where = f"on every iteration of {describe_loop(model, frame)}"
+                data = {"kind": allocation.kind, "loop_line": frame.line}
+            else:
+                context = loop_context(model, call)
+                if context is None or context.call is None or not _repeated_by(model, call, context, allocation, target):
+                    continue
+                frame = context.loop
+                where = f"in '{context.function}', called on every iteration of {describe_loop(model, frame)}"
+                data = {"kind": allocation.kind, "loop_line": frame.line, "through_call": True}
             yield self.finding(
                 call,
                 in_loop=True,
                 call=model.segment(call, 40),
                 what=_WHAT[allocation.kind],
-                loop=describe_loop(model, frame),
-                fix=_fix(model, allocation, target),
-                data={"kind": allocation.kind, "loop_line": frame.line},
+                where=where,
+                fix=_fix(model, allocation, target, through_call=inner is None),
+                data=data,
             )
+
+
+def _repeated_by(model: FileModel, call: ast.Call, context: LoopContext, allocation: _Allocation, target: str | None) -> bool:
+    """A helper's allocation that its calling loop repeats with the same
+    shape on every iteration, kept no longer than one call."""
+    statement = model.statement_of(call)
+    site = model.statement_of(context.call) if context.call is not None else None
+    if statement is None or site is None or not runs_every_call(model, statement, target):
+        return False
+    if not runs_every_iteration(model, site, context.loop) or not invariant_through_calls(model, call, allocation.fixed, shape_only=True):
+        return False
+    return not kept_beyond_call(model, call)
 
 
 _WHAT = {
     ALLOCATION: "allocates a new array",
     COPY: "copies into a new array",
-    DRAW: "draws a new array of random numbers",
 }
 
 
@@ -261,7 +285,7 @@ def _allocation(model: FileModel, call: ast.Call) -> _Allocation | None:
         return _copy(model, call, call.args[0] if call.args else None)
     if isinstance(func, ast.Attribute) and func.attr == "copy" and not call.args and model.is_array(func.value):
         return _copy(model, call, func.value)
-    return _draw(model, call, api)
+    return None
 
 
 def _copy(model: FileModel, call: ast.Call, source: ast.expr | None) -> _Allocation | None:
@@ -272,53 +296,10 @@ def _copy(model: FileModel, call: ast.Call, source: ast.expr | None) -> _Allocat
     return _Allocation(call, COPY, (source,) + tuple(k.value for k in call.keywords), source)
 
 
-def _draw(model: FileModel, call: ast.Call, api: str | None) -> _Allocation | None:
-    func = call.func
-    if api is not None and api.startswith("random."):
-        method = api.partition(".")[2]
-    elif isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR:
-        method = func.attr
-    else:
-        return None
-    if method not in _DRAWS:
-        return None
-    position = _DRAWS[method]
-    size = next((k.value for k in call.keywords if k.arg == "size"), None)
-    if position is None:
-        if not call.args:
-            return None
-        return _Allocation(call, DRAW, tuple(call.args))
-    if size is None and position < len(call.args):
-        size = call.args[position]
-    if size is None or (isinstance(size, ast.Constant) and size.value is None):
-        return None  # one number, not an array
-    return _Allocation(call, DRAW, (size,))
-
-
-def _used_per_iteration(model: FileModel, call: ast.Call, kind: str) -> bool:
-    """A buffer or copy assigned to a name; a draw may also feed arithmetic
-    (`x += sigma * rng.standard_normal(n)`)."""
+def _used_per_iteration(model: FileModel, call: ast.Call) -> bool:
+    """The buffer or copy is assigned to a name (not built into an expression)."""
     parent = model.parent(call)
-    if isinstance(parent, ast.Assign) and parent.value is call:
-        return len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
-    if kind != DRAW:
-        return False
-    node: ast.AST = call
-    while isinstance(parent, (ast.BinOp, ast.UnaryOp)) or (
-        isinstance(parent, ast.Call) and model.call_api(parent) is not None and node is not parent.func
-    ):
-        node, parent = parent, model.parent(parent)
-    if isinstance(parent, ast.keyword):
-        node, parent = parent, model.parent(parent)
-        return isinstance(parent, ast.Call) and model.call_api(parent) is not None and _is_statement_value(model, parent)
-    return _is_statement_value(model, node)
-
-
-def _is_statement_value(model: FileModel, node: ast.AST) -> bool:
-    parent = model.parent(node)
-    if isinstance(parent, (ast.Assign, ast.AugAssign)) and parent.value is node:
-        return True
-    return isinstance(parent, ast.Expr)
+    return isinstance(parent, ast.Assign) and parent.value is call and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)
 
 
 def _assigned_name(model: FileModel, call: ast.Call) -> str | None:
@@ -328,14 +309,14 @@ def _assigned_name(model: FileModel, call: ast.Call) -> str | None:
     return None
 
 
-def _fix(model: FileModel, allocation: _Allocation, target: str | None) -> str:
+def _fix(model: FileModel, allocation: _Allocation, target: str | None, through_call: bool = False) -> str:
+    if through_call:
+        return "allocate it once before the loop and pass it in (out=)"
     if allocation.kind == COPY and target is not None and allocation.source is not None:
         source = model.segment(allocation.source, 24)
         return (
             f"allocate '{target}' once before the loop and refresh it in place (np.copyto({target}, {source})), "
             f"or keep two buffers and swap them ({source}, {target} = {target}, {source})"
         )
-    if allocation.kind == DRAW:
-        return "draw every iteration's numbers in one call before the loop (size=(steps, ...)) and index them by step"
     name = f"'{target}'" if target else "it"
     return f"allocate {name} once before the loop and reuse it (out=, or swap two buffers)"

@@ -8,9 +8,10 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, LoopFrame
 from ..model.hoisting import hoist_frame
-from ..model.syntax import name_key
-from ._context import describe_loop
+from ..model.numpy_api import REDUCTION_METHODS, REDUCTIONS
+from ..model.syntax import name_key, positional_or_keyword
 from ..registry import Category, Invalid, Rule, Valid
+from ._context import describe_loop, loop_context
 
 # Device functions that write into their first argument.
 _WRITING_FUNCTIONS = frozenset({"copyto", "put", "putmask", "place", "fill_diagonal", "put_along_axis"})
@@ -20,11 +21,17 @@ _MUTATING_METHODS = frozenset({"fill", "sort", "put", "itemset", "partition"})
 class ReshapeInLoop(Rule):
     """
     ## What it does
-    Reports `x.reshape(...)` and `np.reshape(x, ...)` inside a loop when
-    neither the array nor the new shape changes between iterations: the
-    array is not rebound in the loop and the shape is built from constants
-    or from values the loop does not rebind. The finding is at the call and
-    names the outermost loop the reshape could move before.
+    Reports `x.reshape(...)` and `np.reshape(x, ...)` repeated by a hot loop
+    in two cases:
+
+    * neither the array nor the new shape changes between iterations (the
+      array is not rebound in the loop and the shape is built from
+      constants or values the loop does not rebind): the finding names the
+      outermost loop the reshape could move before;
+    * the reshape only adds or drops axes of length 1 (`v.reshape((n, 1))`
+      of a vector, `np.sum(a, 1).reshape((m, 1))`), inside the loop or in a
+      helper the loop calls on every iteration: indexing with `None` or
+      `keepdims=True` gives the same shape without a copy.
 
     ## Why it does not scale on cuPyNumeric
     A NumPy reshape is almost always a free view. In cuPyNumeric a new shape
@@ -57,7 +64,8 @@ class ReshapeInLoop(Rule):
     ```
     Often the reshape is not needed at all: broadcasting
     (`data * scale[:, np.newaxis]`) expresses the same computation on the
-    original shape.
+    original shape, `x[:, 0:1]` or `x[:, 0, None]` is a column as a view,
+    and a reduction keeps its axis with `np.sum(a, 1, keepdims=True)`.
 
     ## Known false alarms
     * Not reported: a reshape before the loop; a reshape of an array made
@@ -75,11 +83,8 @@ class ReshapeInLoop(Rule):
     slug = "reshape-in-loop"
     category = Category.REFACTOR
     recipe = "RR-reshape"
-    summary = "Same array reshaped to the same shape on every loop iteration"
-    message = (
-        "{call} reshapes '{array}' on every iteration of {loop} though neither the array nor the "
-        "shape changes; reshape once before the loop and reuse the result (RR-reshape)"
-    )
+    summary = "Array reshaped on every loop iteration where a hoisted reshape or a view would do"
+    message = "{call} {what} {why}; {fix} (RR-reshape)"
 
     valid = (
         # hoisted
@@ -100,8 +105,24 @@ class ReshapeInLoop(Rule):
         ),
         # a handful of axes
         Valid("import numpy as np\nv = np.ones(12)\nfor axis in range(3):\n    w = v.reshape(3, 4)\n"),
+        # a reshape of a changing array that really changes its shape
+        Valid("import numpy as np\nu = np.ones(64)\nfor t in range(10):\n    u = u * 0.5\n    g = u.reshape(8, 8)\n    print(g.sum())\n"),
+        # a unit-axis reshape outside every loop
+        Valid("import numpy as np\ndef column(v):\n    return v.reshape((v.shape[0], 1))\nc = column(np.ones(10))\n"),
     )
     invalid = (
+        Invalid(
+            "import numpy as np\n\ndef separations(r):\n    n = r.shape[0]\n    x = r[:, 0].reshape((n, 1))\n    return x - x.T\n\n"
+            "pos = np.random.randn(500, 3)\nfor step in range(100):\n    d = separations(pos)\n    pos = pos + 0.01 * d[:, :3]\n",
+            line=5,
+            contains="in 'separations', called on every iteration of loop 'for step in range(100)' (line 9) only to add or drop axes of length 1",
+        ),
+        Invalid(
+            "import numpy as np\nacc = np.zeros((300, 300))\nfor step in range(100):\n    acc = acc + 0.1\n"
+            "    rho = np.sum(acc, 1).reshape((300, 1))\n    acc = acc / rho\n",
+            line=5,
+            contains="keepdims=True",
+        ),
         Invalid(
             "import numpy as np\ndata = np.zeros(64)\nfor step in range(100):\n    work = data.reshape(2, -1)\n"
             "    work[:] = work * 0.5\n",
@@ -132,23 +153,99 @@ class ReshapeInLoop(Rule):
             return
         for call in model.nodes(ast.Call):
             inner = model.loop_of(call)
-            if inner is None or inner.is_comprehension:
+            if inner is not None and inner.is_comprehension:
                 continue
             reshaped = _reshaped(model, call)
             if reshaped is None:
                 continue
             array, shape = reshaped
-            frame = hoist_frame(model, call, [array, *shape])
-            if frame is None or _written_directly(model, array, frame, call):
+            if inner is not None and name_key(_base(array)) is not None:
+                frame = hoist_frame(model, call, [array, *shape])
+                if frame is not None and not _written_directly(model, array, frame, call):
+                    yield self.finding(
+                        call,
+                        in_loop=True,
+                        call=model.segment(call, 40),
+                        what=f"reshapes '{model.segment(array, 24)}' on every iteration of {describe_loop(model, frame)}",
+                        why="though neither the array nor the shape changes",
+                        fix="reshape once before the loop and reuse the result",
+                        data={"loop_line": frame.line, "form": "invariant"},
+                    )
+                    continue
+            if not _only_unit_axes(model, call, array):
                 continue
+            context = loop_context(model, call)
+            if context is None:
+                continue
+            where = (
+                f"on every iteration of {describe_loop(model, context.loop)}"
+                if not context.through_call
+                else f"in '{context.function}', called on every iteration of {describe_loop(model, context.loop)}"
+            )
             yield self.finding(
                 call,
                 in_loop=True,
                 call=model.segment(call, 40),
-                array=model.segment(array, 24),
-                loop=describe_loop(model, frame),
-                data={"loop_line": frame.line},
+                what=f"reshapes '{model.segment(array, 24)}' {where}",
+                why="only to add or drop axes of length 1",
+                fix=_unit_axis_fix(model, array),
+                data={"loop_line": context.line, "form": "unit-axes", "through_call": context.through_call},
             )
+
+
+def _only_unit_axes(model: FileModel, call: ast.Call, array: ast.expr) -> bool:
+    """Does the reshape only insert or remove axes of length 1
+    (``v.reshape((n, 1))`` of a vector, ``np.sum(a, 1).reshape((m, 1))``)?
+    Such a reshape is a copy in cuPyNumeric, where ``v[:, None]`` is a view
+    and ``keepdims=True`` keeps the reduced axis."""
+    target = _target_shape(model, call)
+    source = model.shape(array)
+    if target is None:
+        return False
+    wide = [e for e in target if e != 1]
+    if source is not None:
+        kept = [e for e in source if e != 1]
+        if len(kept) != len(wide) or len(source) == len(target):
+            return False
+        if len(kept) == 1:
+            return True  # a vector given unit axes (or a column made a vector)
+        return all(w == -1 or (w is not None and w == k) for w, k in zip(wide, kept))
+    return _reduced_along_one_axis(model, array) and len(wide) == len(target) - 1
+
+
+def _target_shape(model: FileModel, call: ast.Call) -> tuple[object, ...] | None:
+    if model.call_api(call) == "reshape":
+        args = call.args[1:]
+    else:
+        args = call.args
+    if any(isinstance(a, ast.Starred) for a in args) or call.keywords and not args:
+        return None
+    if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+        args = args[0].elts
+    extents: list[object] = []
+    for arg in args:
+        value = model.const_int(arg)
+        extents.append(value if value is not None else model.values.extent(arg))
+    return tuple(extents) if extents else None
+
+
+def _reduced_along_one_axis(model: FileModel, array: ast.expr) -> bool:
+    """``np.sum(x, 1)`` / ``x.max(axis=0)``: a reduction along one literal axis."""
+    if not isinstance(array, ast.Call):
+        return False
+    tail = model.call_api(array)
+    func = array.func
+    method = func.attr if isinstance(func, ast.Attribute) and tail is None and model.is_array(func.value) else None
+    if tail not in REDUCTIONS and method not in REDUCTION_METHODS:
+        return False
+    axis = positional_or_keyword(array, 1 if tail is not None else 0, "axis")
+    return axis is not None and model.const_int(axis) is not None
+
+
+def _unit_axis_fix(model: FileModel, array: ast.expr) -> str:
+    if _reduced_along_one_axis(model, array):
+        return "pass keepdims=True to the reduction instead"
+    return "index with None instead (v[:, None]), a view"
 
 
 def _reshaped(model: FileModel, call: ast.Call) -> tuple[ast.expr, list[ast.AST]] | None:
@@ -162,7 +259,7 @@ def _reshaped(model: FileModel, call: ast.Call) -> tuple[ast.expr, list[ast.AST]
         shape = list(call.args) + list(call.keywords)
     else:
         return None
-    if not model.is_array(array) or name_key(_base(array)) is None:
+    if not model.is_array(array):
         return None
     return array, shape
 
