@@ -16,7 +16,7 @@ import pytest
 from cpn_lint import lint_source
 from cpn_lint.model import FileModel, Kind
 from cpn_lint.registry import Category, Default, load_rules
-from cpn_lint.rules._info import broadcast, literal_shape
+from cpn_lint.model.shapes import broadcast
 from cpn_lint.rules._scales import SCALES_CODES
 
 from .conftest import run_flake8
@@ -524,7 +524,7 @@ def _shape(source: str):
     model = FileModel(tree, text)
     probe = tree.body[-1]
     assert isinstance(probe, ast.Assign)
-    return literal_shape(model, probe.value)
+    return model.literal_shape(probe.value)
 
 
 @pytest.mark.parametrize(
@@ -545,7 +545,12 @@ def _shape(source: str):
         ("x = np.linspace(0.0, 1.0)", (50,)),
         ("x = np.arange(2, 11, 3)", (3,)),
         ("x = np.arange(10)", (10,)),
-        ("x = np.zeros((3, 4)) @ np.zeros((4, 5))", None),
+        ("x = np.zeros((3, 4)) @ np.zeros((4, 5))", (3, 5)),
+        ("x = np.logspace(0, 1, 1000)", (1000,)),
+        ("x = np.random.binomial(10, 0.5, 1000)", (1000,)),
+        ("x = np.random.exponential(1.0, 1000)", (1000,)),
+        ("x = np.sum(np.ones((3, 4)), axis=0)", (4,)),
+        ("x = np.sum(np.ones((3, 4)))", ()),
     ],
 )
 def test_literal_shapes(body: str, shape) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 from .builder import ModelBuilder
 from .calls import CallGraph
 from .dependence import DependenceAnalysis, Recurrence, Role
+from .hotpath import HotArray, hot_path_arrays
 from .imports import ImportTable
 from .kinds import Kind
 from .loops import LoopWork, Work, WorkAnalysis, classify_iterations
@@ -49,6 +50,7 @@ __all__ = [
     "Work",
     "Role",
     "Recurrence",
+    "HotArray",
 ]
 
 N = TypeVar("N", bound=ast.AST)
@@ -287,6 +289,18 @@ class FileModel:
         """``expr``'s shape: ``()`` for numbers and device scalars, a tuple of
         extents for arrays, None when not known (see :mod:`.shapes`)."""
         return self.values.shape(expr)
+
+    def literal_shape(self, expr: ast.expr | None) -> tuple[int, ...] | None:
+        """``expr``'s shape when every extent is a literal (``(1000, 1000)``)."""
+        shape = self.values.shape(expr)
+        if shape is None or any(not isinstance(extent, int) for extent in shape):
+            return None
+        return shape  # type: ignore[return-value]
+
+    def hot_arrays(self) -> list[HotArray]:
+        """The device arrays the file's hot loops work on, with their sizes
+        where the code states them (see :mod:`.hotpath`)."""
+        return self.derived(hot_path_arrays, hot_path_arrays)
 
     def is_array(self, expr: ast.expr | None) -> bool:
         """True when ``expr`` is a device array (cuPyNumeric will distribute it)."""

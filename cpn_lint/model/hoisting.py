@@ -21,6 +21,7 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
+from . import numpy_api
 from .kinds import Kind
 from .loops import is_hot
 from .scopes import BindKind, Binding, LoopFrame, ScopeKind
@@ -32,8 +33,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # Builtins that compute a number or a shape from their arguments and nothing else.
 _PURE_BUILTINS = frozenset({"len", "int", "float", "tuple", "min", "max", "abs", "round"})
-# Device-numpy helpers that compute a number from a shape.
-_PURE_NUMPY = frozenset({"prod", "sqrt", "ceil", "floor"})
 # Methods that change a container's length or contents in place.
 _CONTAINER_MUTATORS = frozenset(
     {
@@ -47,11 +46,6 @@ _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "appendleft",
 _STORING_FUNCTIONS = frozenset({"heappush", "heappushpop", "heapreplace"})
 # Attributes that describe an array's shape, not its values.
 _SHAPE_ATTRIBUTES = frozenset({"shape", "size", "ndim", "dtype", "nbytes", "itemsize"})
-# Device calls whose result has exactly the shape of their first argument.
-_SAME_SHAPE_CALLS = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "copy", "array"})
-_SAME_SHAPE_METHODS = frozenset({"copy"})
-# Device calls whose first argument is the shape of the result.
-_SHAPED_BY_ARGUMENT = frozenset({"zeros", "ones", "empty", "full"})
 
 
 @dataclass
@@ -165,11 +159,11 @@ def _keeps_shape(model: "FileModel", facts: _LoopFacts, b: Binding, stable: set[
         func = value.func
         api = model.array_api(func)
         first = value.args[0] if value.args else None
-        if api in _SHAPED_BY_ARGUMENT and isinstance(first, ast.Attribute) and first.attr == "shape":
+        if api in numpy_api.SHAPE_FIRST and isinstance(first, ast.Attribute) and first.attr == "shape":
             source = first.value  # np.zeros(a.shape): a's shape
-        elif api in _SAME_SHAPE_CALLS and first is not None:
+        elif (api in numpy_api.LIKE or api in ("copy", "array")) and first is not None:
             source = first
-        elif isinstance(func, ast.Attribute) and func.attr in _SAME_SHAPE_METHODS and not value.args and model.is_array(func.value):
+        elif isinstance(func, ast.Attribute) and func.attr == "copy" and not value.args and model.is_array(func.value):
             source = func.value
         else:
             return False
@@ -268,7 +262,7 @@ class Invariance:
     def _Call(self, expr: ast.Call, shape_only: bool) -> bool:
         func = expr.func
         pure = (isinstance(func, ast.Name) and func.id in _PURE_BUILTINS and self.model.lookup(func) is None) or (
-            self.model.array_api(func) in _PURE_NUMPY
+            self.model.array_api(func) in ("prod", "sqrt", "ceil", "floor")  # a number from a shape
         ) or (self.model.qualname(func) or "").startswith("math.")
         if not pure:
             return False

@@ -46,7 +46,6 @@ from ..manifest import bundled
 from ..model import IterKind, Kind
 from ..model.numpy_api import HOST_BUILTINS, HOST_LIBRARIES
 from ..model.scopes import BindKind
-from ._info import literal_shape
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import FileModel, LoopFrame
@@ -505,8 +504,8 @@ class ScalesAnalysis:
         target = _chain_text(array)
         if target is not None and self._computed_from(mask, target, depth):
             return True
-        mask_shape = literal_shape(self.model, mask)
-        return mask_shape is not None and mask_shape == literal_shape(self.model, array)
+        mask_shape = self.model.literal_shape(mask)
+        return mask_shape is not None and mask_shape == self.model.literal_shape(array)
 
     def _computed_from(self, mask: ast.expr, target: str, depth: int) -> bool:
         if depth > _MAX_DEPTH:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import BindKind, FileModel, Kind
+from ..model import BindKind, FileModel
 from ..model.hoisting import aug_targets_reached_by, uses_reached_by
 from ..model.syntax import name_key
 from ..registry import Category, Invalid, Rule, Valid
@@ -24,9 +24,6 @@ _WRITING_FUNCTIONS = frozenset({"copyto", "put", "putmask", "place", "fill_diago
 # Attribute steps that still address the same memory in NumPy.
 _VIEW_ATTRIBUTES = frozenset({"T", "real", "imag", "flat"})
 # Creation calls whose result has as many dimensions as their shape argument.
-_SHAPED = frozenset({"zeros", "ones", "empty", "full"})
-_MATRIX_CALLS = frozenset({"eye", "identity", "outer", "tri", "tril", "triu", "vander"})
-_LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "copy", "asarray", "array"})
 
 DIAG = "diag"
 FLIP = "flip"
@@ -361,50 +358,24 @@ def _write_at(model: FileModel, node: ast.expr) -> _Write | None:
     return None
 
 
-def _ndim(model: FileModel, expr: ast.expr, depth: int = 0) -> int | None:
-    """The number of dimensions of ``expr`` when the code shows it."""
-    if depth > 6:
+def _ndim(model: FileModel, expr: ast.expr) -> int | None:
+    """The number of dimensions of ``expr``: from its shape, or for a name,
+    from how its function indexes it (``m[i, j]`` shows two dimensions)."""
+    shape = model.shape(expr)
+    if shape is not None:
+        return len(shape)
+    if not isinstance(expr, ast.Name):
         return None
-    if isinstance(expr, ast.Name):
-        return _name_ndim(model, expr, depth)
-    if isinstance(expr, ast.Attribute) and expr.attr in ("T", "real", "imag"):
-        return _ndim(model, expr.value, depth + 1)
-    if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
-        dims = [d for d in (_ndim(model, expr.left, depth + 1), _ndim(model, expr.right, depth + 1)) if d is not None]
-        return max(dims) if dims else None
-    if not isinstance(expr, ast.Call):
+    scope = model.lookup(expr)
+    if scope is None:
         return None
-    api = model.call_api(expr)
-    args = expr.args
-    if api in _MATRIX_CALLS:
-        return 2
-    if api in _SHAPED or api in ("random.random", "random.random_sample", "random.standard_normal"):
-        shape = args[0] if args else next((k.value for k in expr.keywords if k.arg in ("shape", "size")), None)
-        return _shape_length(model, shape)
-    if api in ("random.rand", "random.randn"):
-        return len(args) or None
-    if api in _LIKE and args:
-        return _ndim(model, args[0], depth + 1)
-    if api == "reshape" and len(args) >= 2:
-        return len(args) - 1 if len(args) > 2 else _shape_length(model, args[1])
-    func = expr.func
-    if isinstance(func, ast.Attribute) and model.is_array(func.value):
-        if func.attr == "reshape" and args:
-            return len(args) if len(args) > 1 else _shape_length(model, args[0])
-        if func.attr in ("copy", "astype"):
-            return _ndim(model, func.value, depth + 1)
-    if isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR:
-        size = next((k.value for k in expr.keywords if k.arg == "size"), args[0] if func.attr in ("random", "standard_normal") and args else None)
-        return _shape_length(model, size)
-    return None
-
-
-def _shape_length(model: FileModel, shape: ast.expr | None) -> int | None:
-    if isinstance(shape, (ast.Tuple, ast.List)):
-        return len(shape.elts) if not any(isinstance(e, ast.Starred) for e in shape.elts) else None
-    if shape is not None and model.const_int(shape) is not None:
-        return 1
-    return None
+    most = None
+    for sub in model.nodes(ast.Subscript):
+        if isinstance(sub.value, ast.Name) and sub.value.id == expr.id and model.lookup(sub.value) is scope:
+            index = sub.slice
+            if isinstance(index, ast.Tuple) and not any(isinstance(e, ast.Constant) and e.value in (None, Ellipsis) for e in index.elts):
+                most = max(most or 0, len(index.elts))
+    return most
 
 
 def _name_ndim(model: FileModel, name: ast.Name, depth: int) -> int | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel
+from ..model import FileModel, shapes
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._info import Shape, call_text, candidate_calls, literal_shape, loop_text, per_item_loop, shape_text
+from ._info import call_text, candidate_calls, loop_text, per_item_loop
 
 # What cuPyNumeric 26.6.1 does with one call (its docstrings' "Availability"
 # and notes, and the implementation): facts, in this project's words.
@@ -103,7 +103,7 @@ class SingleDeviceFactorization(Rule):
         if not model.uses_numpy():
             return
         for call, api in candidate_calls(model, set(_SINGLE_GPU) | _BATCHED_ONLY):
-            shape = literal_shape(model, call.args[0]) if call.args else None
+            shape = model.literal_shape(call.args[0]) if call.args else None
             loop = per_item_loop(model, call)
             if api in _BATCHED_ONLY:
                 if shape is not None and len(shape) > 2 and loop is None:
@@ -129,12 +129,12 @@ class SingleDeviceFactorization(Rule):
             )
 
 
-def _unsupported_shape(api: str, shape: Shape | None) -> str | None:
+def _unsupported_shape(api: str, shape: tuple[int, ...] | None) -> str | None:
     """What cuPyNumeric 26.6.1 does with a literal shape its svd/qr/pinv refuse."""
     if shape is None or api not in ("linalg.svd", "linalg.qr", "linalg.pinv"):
         return None
     if len(shape) > 2:
-        return f"this {shape_text(shape)} stack makes it raise NotImplementedError (loop over the matrices, or batch an eigen-solver instead)"
+        return f"this {shapes.text(shape)} stack makes it raise NotImplementedError (loop over the matrices, or batch an eigen-solver instead)"
     if api == "linalg.svd" and len(shape) == 2 and shape[0] < shape[1]:
-        return f"this {shape_text(shape)} matrix has more columns than rows, which its SVD does not take (it raises); factorise the transpose"
+        return f"this {shapes.text(shape)} matrix has more columns than rows, which its SVD does not take (it raises); factorise the transpose"
     return None

@@ -8,7 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._info import call_text, candidate_calls, literal_shape, loop_text, per_item_loop
+from ._info import call_text, candidate_calls, loop_text, per_item_loop
 
 # How many axes one call transforms (None: every axis of the input).
 _TRANSFORM_AXES: dict[str, int | None] = {
@@ -94,7 +94,7 @@ class FftTransform(Rule):
                 continue
             signal = call.args[0]
             loop = per_item_loop(model, call)
-            shape = literal_shape(model, signal)
+            shape = model.literal_shape(signal)
             axes = _transformed_axes(call, _TRANSFORM_AXES[api], shape)
             if loop is not None:
                 batched = None

@@ -6,9 +6,9 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel
+from ..model import FileModel, shapes
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._info import call_text, candidate_calls, literal_shape, loop_text, per_item_loop, shape_text
+from ._info import call_text, candidate_calls, loop_text, per_item_loop
 
 # Smallest matrix (rows) for which cuPyNumeric 26.6.1 splits one system or
 # factorisation across GPUs: linalg/_solve.py MIN_SOLVE_MATRIX_SIZE and
@@ -91,7 +91,7 @@ class DistributedSolverThreshold(Rule):
         for call, api in candidate_calls(model, THRESHOLDS):
             threshold = THRESHOLDS[api]
             matrix = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "a"), None)
-            shape = literal_shape(model, matrix)
+            shape = model.literal_shape(matrix)
             loop = per_item_loop(model, call)
             detail, side = _detail(model, matrix, shape, threshold)
             if loop is not None:
@@ -121,7 +121,7 @@ def _detail(model: FileModel, matrix: ast.expr | None, shape: tuple[int, ...] | 
         count = 1
         for extent in shape[:-2]:
             count *= extent
-        return f"{name} is a stack of {count:,} matrices of {shape_text(shape[-2:])}, which are split across GPUs one problem at a time", "batched"
+        return f"{name} is a stack of {count:,} matrices of {shapes.text(shape[-2:])}, which are split across GPUs one problem at a time", "batched"
     if rows >= threshold:
-        return f"{name} is {shape_text(shape)} here, at or above that size, so it can use several GPUs", "above"
-    return f"{name} is {shape_text(shape)} here, below that size, so it runs on one GPU", "below"
+        return f"{name} is {shapes.text(shape)} here, at or above that size, so it can use several GPUs", "above"
+    return f"{name} is {shapes.text(shape)} here, below that size, so it runs on one GPU", "below"

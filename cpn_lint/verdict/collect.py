@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from ..engine import FileResult, LintOptions, analyze_source
-from .gates import SizeEvidence
-from .sizes import hot_path_sizes
+from ..model import FileModel
+from .gates import SizedArray, SizeEvidence
 
 SKIPPED_DIRS = frozenset({
     "__pycache__", "node_modules", "site-packages", "build", "dist", "venv", "env",
@@ -68,9 +68,21 @@ class Unit:
             self.source_lines = model.lines
             self.uses_numpy = model.uses_numpy()
             self.imported_roots = frozenset(model.imports.imported_roots())
-            self.sizes = hot_path_sizes(model, self.cite)
+            self.sizes = self._size_evidence(model)
             self.result.model = None
         return self
+
+    def _size_evidence(self, model: FileModel) -> SizeEvidence:
+        """Gate 2 evidence from the model's hot-path arrays: the ones with a
+        literal size, and whether any hot-path array's size is unknown."""
+        arrays = model.hot_arrays()
+        sized: dict[str, SizedArray] = {}
+        for array in arrays:
+            if array.size is not None:
+                line = getattr(array.made_by, "lineno", 1)
+                sized.setdefault(self.cite(line), SizedArray(self.cite(line), model.segment(array.made_by, 40), array.size))
+        unknown = any(array.size is None for array in arrays)
+        return SizeEvidence(tuple(sorted(sized.values(), key=lambda a: a.citation)), unknown=unknown)
 
     @property
     def is_notebook(self) -> bool:

@@ -24,7 +24,6 @@ from .collect import Progress, assess_paths, discover
 from .context import FROM_CLI, PATTERNS, Context
 from .from_flake8 import Flake8InputError, read_flake8_output
 from .report import ManifestNote, build_report
-from .sizes import merge
 
 FORMATS = ("markdown", "json", "sarif")
 FAIL_ON = ("LIGHT", "SIGNIFICANT", "NOT-RECOMMENDED")
@@ -301,7 +300,7 @@ def run(ns: argparse.Namespace) -> int:
             progress.close()
         if not files and not input_errors:
             notes.append("No Python files or notebooks were found under the paths given.")
-    evidence = merge([u.sizes for u in units])
+    evidence = g.SizeEvidence.merge([u.sizes for u in units])
     report = build_report(units, context, input_errors=input_errors, input_notes=notes, size_evidence=evidence,
                           doctor_findings=doctor_findings, manifest=manifest_note())
     text = render(report, ns.format or "markdown")

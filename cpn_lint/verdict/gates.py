@@ -203,6 +203,12 @@ class SizeEvidence:
     def largest(self) -> SizedArray | None:
         return max(self.arrays, key=lambda a: a.elements, default=None)
 
+    @staticmethod
+    def merge(evidence: "Sequence[SizeEvidence]") -> "SizeEvidence":
+        """Project-wide evidence: one unknown hot-path array anywhere leaves it open."""
+        arrays = tuple(a for e in evidence for a in e.arrays)
+        return SizeEvidence(arrays, unknown=any(e.unknown for e in evidence))
+
 
 def size_tier(per_gpu: int) -> str:
     """What a per-GPU element count means (the framework's Gate 2 tiers)."""
