@@ -283,7 +283,7 @@ class DependenceAnalysis:
         model = self.model
         if model.work(frame).picks:
             return True
-        return any(model.kind(node).is_device for node in model.nodes_in_loop(frame, ast.Call, ast.BinOp))
+        return any(model.kind(node).is_device for node in model.nodes_in_loop(frame, ast.Call, ast.BinOp, ast.Name))
 
     def _not_large(self, expr: ast.expr) -> bool:
         """A number, or a value not known to hold more than a few elements."""
@@ -421,8 +421,19 @@ def _self_updated_names(stmt: ast.stmt) -> list[str]:
         return []
     if not isinstance(stmt, ast.Assign):
         return []
-    names = [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name) and not isinstance(t, ast.Subscript)]
-    return [name for name in names if name in names_in(stmt.value) and not _is_reduction_step(stmt.value, name)]
+    found: list[str] = []
+    for target in stmt.targets:
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(stmt.value, (ast.Tuple, ast.List)) and len(target.elts) == len(stmt.value.elts):
+            pairs = list(zip(target.elts, stmt.value.elts))  # u, w = w, u: each name from its own value
+        else:
+            pairs = [(target, stmt.value)]
+        for bound, value in pairs:
+            if isinstance(bound, ast.Subscript):
+                continue
+            for name in (n.id for n in ast.walk(bound) if isinstance(n, ast.Name)):  # in source order
+                if name in names_in(value) and not _is_reduction_step(value, name) and name not in found:
+                    found.append(name)
+    return found
 
 
 def _is_reduction_step(value: ast.expr, name: str) -> bool:

@@ -115,6 +115,9 @@ MATMUL_APIS = frozenset(
     {"matmul", "dot", "vdot", "inner", "outer", "einsum", "tensordot", "linalg.multi_dot", "linalg.matmul", "linalg.matrix_power"}
 )
 
+# Functions that join arrays into a larger one.
+JOINERS = frozenset({"append", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack", "row_stack", "block", "insert", "pad", "tile", "repeat"})
+
 # --------------------------------------------------------------- reshaping
 FLATTENING = frozenset({"ravel"})
 TRANSPOSING = frozenset({"transpose"})

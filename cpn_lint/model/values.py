@@ -25,7 +25,8 @@ index (``a[3]``) and a random draw without ``size`` are device scalars;
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable
+import enum
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from . import numpy_api as api
 from . import shapes
@@ -43,6 +44,7 @@ _ARRAYS = (Kind.DEVICE, Kind.HOST, Kind.CUPY)
 _NUMBERS = (Kind.SCALAR, Kind.DEVICE_SCALAR)
 _MAX_SHAPE_DEPTH = 24
 SMALL_ARRAY = 64  # at most this many elements, written as literals where the array is made: a few numbers
+SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
 _NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
 
 
@@ -66,7 +68,8 @@ class ValueEngine:
         self._transient_shapes: dict[int, MaybeShape] = {}
         self._pending_hits = 0  # how often a question met something pending
         self._shape_depth = 0
-        self._small: dict[int, bool] = {}
+        self._small: dict[int, _Small] = {}
+        self._small_pending: set[int] = set()
 
     # ================================================================== kinds
     def kind(self, expr: ast.expr | None) -> Kind:
@@ -101,8 +104,9 @@ class ValueEngine:
     def _kind_BinOp(self, expr: ast.BinOp) -> Kind:
         left, right = self.kind(expr.left), self.kind(expr.right)
         combined = _combine([left, right])
-        if combined is Kind.DEVICE and isinstance(expr.op, ast.MatMult) and self.shape(expr) == SCALAR_SHAPE:
-            return Kind.DEVICE_SCALAR  # v @ w of two vectors
+        if combined is Kind.DEVICE and isinstance(expr.op, ast.MatMult):
+            if shapes.matmul(self._operand_shape(expr.left), self._operand_shape(expr.right)) == SCALAR_SHAPE:
+                return Kind.DEVICE_SCALAR  # v @ w of two vectors
         return combined
 
     def _kind_UnaryOp(self, expr: ast.UnaryOp) -> Kind:
@@ -360,6 +364,7 @@ class ValueEngine:
             return cached
         marker = ("kind", key)
         if marker in self._in_progress:
+            self._pending_hits += 1
             return None
         self._in_progress.add(marker)
         try:
@@ -965,51 +970,85 @@ class ValueEngine:
         return None
 
     # ============================================================ small arrays
-    def small_by_construction(self, expr: ast.expr | None, depth: int = 0) -> bool:
+    def small_by_construction(self, expr: ast.expr | None) -> bool:
         """Is ``expr`` an array of a few elements by the way the code makes
         it — a constructor whose sizes are written as literal numbers
         (``np.zeros((4, 1))``, ``np.array([0.25, 0.5, 0.25])``,
-        ``rng.normal(0, 1, 2)``) and values computed from such arrays? A
-        state vector, a 3-vector, a small matrix: element-sized work. Sizes
-        given by names (``np.zeros(nx)`` with ``nx = 41``) are problem sizes
-        the user scales, never "small" here."""
+        ``rng.normal(0, 1, 2)``), values computed from such arrays, and the
+        parameters every call site passes one? A state vector, a 3-vector, a
+        small matrix: element-sized work. Sizes given by names
+        (``np.zeros(nx)`` with ``nx = 41``) are problem sizes the user
+        scales, never "small" here. A value that flows back into itself (a
+        filter's state) is small when everything else that makes it is, and
+        at least one of those is such a constructor."""
+        return self._small_status(expr, 0) is _Small.YES
+
+    def _small_status(self, expr: ast.expr | None, depth: int) -> "_Small":
         if expr is None or depth > 12:
-            return False
+            return _Small.NO
         key = id(expr)
         if key in self._small:
             return self._small[key]
-        self._small[key] = False  # a value defined through itself is not small
-        result = self._compute_small(expr, depth)
-        self._small[key] = result
+        if key in self._small_pending:
+            return _Small.PENDING  # decided by the other contributions
+        self._small_pending.add(key)
+        try:
+            result = self._compute_small(expr, depth)
+        finally:
+            self._small_pending.discard(key)
+        if result is not _Small.PENDING and (result is _Small.NO or not self._small_pending):
+            self._small[key] = result
+        elif result is _Small.PENDING and not self._small_pending:
+            result = self._small[key] = _Small.NO  # a cycle with nothing small behind it
         return result
 
-    def _compute_small(self, expr: ast.expr, depth: int) -> bool:
+    def _compute_small(self, expr: ast.expr, depth: int) -> "_Small":
         kind = self.kind(expr)
         if kind in _NUMBERS:
-            return True
+            return _Small.YES
         if kind not in _ARRAYS:
-            return False
+            return _Small.NO
         if isinstance(expr, ast.Name):
             bindings = self.model.reaching_bindings(expr)
-            values = [b for b in bindings if self.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
-            return bool(values) and all(
-                (b.kind is BindKind.VALUE and self.small_by_construction(b.value, depth + 1)) or b.kind is BindKind.AUG for b in values
-            ) and any(b.kind is BindKind.VALUE for b in values)
+            values = [b for b in bindings if self.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN) and b.kind is not BindKind.AUG]
+            return _all_small(self._small_binding(b, depth) for b in values)  # x += y keeps x
         if isinstance(expr, (ast.BinOp, ast.Compare)):
             operands = [expr.left, expr.right] if isinstance(expr, ast.BinOp) else [expr.left, *expr.comparators]
-            arrays = [o for o in operands if self.kind(o) in _ARRAYS]
-            return bool(arrays) and all(self.small_by_construction(o, depth + 1) for o in arrays)
+            return _all_small(self._small_status(o, depth + 1) for o in operands if self.kind(o) in _ARRAYS)
         if isinstance(expr, ast.UnaryOp):
-            return self.small_by_construction(expr.operand, depth + 1)
+            return self._small_status(expr.operand, depth + 1)
         if isinstance(expr, ast.Subscript):
-            return self.small_by_construction(expr.value, depth + 1)
+            return self._small_status(expr.value, depth + 1)
         if isinstance(expr, ast.Attribute):
-            return expr.attr in api.ARRAY_VALUE_ATTRIBUTES and self.small_by_construction(expr.value, depth + 1)
+            return self._small_status(expr.value, depth + 1) if expr.attr in api.ARRAY_VALUE_ATTRIBUTES else _Small.NO
         if isinstance(expr, ast.Call):
             return self._small_call(expr, depth)
-        return False
+        return _Small.NO
 
-    def _small_call(self, call: ast.Call, depth: int) -> bool:
+    def _small_binding(self, b: Binding, depth: int) -> "_Small":
+        if b.kind is BindKind.VALUE:
+            return self._small_status(b.value, depth + 1)
+        if b.kind is BindKind.ELEMENT and b.value is not None:
+            returned = self._returned_items(b.value, b.index)  # x, P = step(x, P)
+            if returned is not None:
+                return _all_small(self._small_status(item, depth + 1) for item in returned)
+            if b.index is None and self.kind(b.value) is Kind.DEVICE:
+                rows = self.shape(b.value)  # for z in zs: a row of a few literal numbers
+                size = shapes.literal_size(rows[1:]) if rows else None
+                return _Small.YES if size is not None and size <= SMALL_ROW else _Small.NO
+            return _Small.NO
+        if b.kind is BindKind.PARAM:
+            calls = self.model.calls
+            sites = calls.sites(b.scope)
+            if not sites or calls.escapes(b.scope):
+                return _Small.NO
+            given = [calls.argument(call, b.scope, b.name) for call in sites]
+            if any(g is None for g in given):
+                return _Small.NO
+            return _all_small(self._small_status(g, depth + 1) for g in given)
+        return _Small.NO
+
+    def _small_call(self, call: ast.Call, depth: int) -> "_Small":
         model = self.model
         func = call.func
         tail = model.call_api(call)
@@ -1018,20 +1057,23 @@ class ValueEngine:
             tail = f"random.{func.attr}"  # type: ignore[union-attr]
         if tail is None:
             if receiver in _ARRAYS:
-                return self.small_by_construction(func.value, depth + 1)  # type: ignore[union-attr]
+                return self._small_status(func.value, depth + 1)  # type: ignore[union-attr]
             scope = model.calls.callee(call)
-            return scope is not None and bool(scope.returns) and all(self.small_by_construction(r, depth + 1) for r in scope.returns)
+            if scope is None or not scope.returns:
+                return _Small.NO
+            return _all_small(self._small_status(r, depth + 1) for r in scope.returns)
+        if tail in api.JOINERS:
+            return _Small.NO  # what is joined may grow without bound
         if tail in api.CONVERSIONS and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
-            shape = self._literal_sequence_shape(call.args[0])
-            size = shapes.literal_size(shape)
-            return size is not None and size <= SMALL_ARRAY
+            size = shapes.literal_size(self._literal_sequence_shape(call.args[0]))
+            return _Small.YES if size is not None and size <= SMALL_ARRAY else _Small.NO
         if tail in api.SHAPE_FIRST or tail in api.SQUARE or tail.startswith("random.") or tail in api.SPACES:
             arguments = self._size_arguments(tail, call)
             if arguments or not tail.startswith("random."):
                 size = shapes.literal_size(self.call_shape(call))
-                return bool(arguments) and all(_is_literal_size(a) for a in arguments) and size is not None and size <= SMALL_ARRAY
-        arrays = [a for a in call.args if self.kind(a) in _ARRAYS]
-        return bool(arrays) and all(self.small_by_construction(a, depth + 1) for a in arrays)
+                small = bool(arguments) and all(_is_literal_size(a) for a in arguments) and size is not None and size <= SMALL_ARRAY
+                return _Small.YES if small else _Small.NO
+        return _all_small(self._small_status(a, depth + 1) for a in call.args if self.kind(a) in _ARRAYS)
 
     def _size_arguments(self, tail: str, call: ast.Call) -> list[ast.expr]:
         """The arguments that give a constructor or a draw its size."""
@@ -1049,6 +1091,26 @@ class ValueEngine:
             return [a for a in (positional_or_keyword(call, 0, "N", "n"), positional_or_keyword(call, 1, "M")) if a is not None]
         shape = positional_or_keyword(call, 0, "shape")
         return [shape] if shape is not None else []
+
+
+class _Small(enum.Enum):
+    """Whether an array is small by construction: YES (a literal-sized
+    constructor stands behind it), NO, or PENDING (only values still being
+    decided contribute: a cycle, decided by what else makes the value)."""
+
+    YES = "yes"
+    NO = "no"
+    PENDING = "pending"
+
+
+def _all_small(statuses: "Iterable[_Small]") -> _Small:
+    """Every contribution small or pending, and at least one grounded."""
+    grounded = False
+    for status in statuses:
+        if status is _Small.NO:
+            return _Small.NO
+        grounded = grounded or status is _Small.YES
+    return _Small.YES if grounded else _Small.PENDING
 
 
 class _Pending:

@@ -43,7 +43,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..manifest import bundled
-from ..model import IterKind, Kind
+from ..model import IterKind, Kind, Role
 from ..model.numpy_api import HOST_BUILTINS, HOST_LIBRARIES
 from ..model.scopes import BindKind
 
@@ -145,7 +145,8 @@ _INDEX_BUILDERS = frozenset({"nonzero", "argwhere", "flatnonzero"})
 # says cuPyNumeric does not implement: CPN401 reports those).
 _DEVICE_IO = frozenset({"save", "savez", "savez_compressed", "savetxt", "array2string", "array_repr", "array_str", "tofile"})
 
-_ELEMENT_LOOPS = (IterKind.RANGE, IterKind.INDEX_PRODUCT, IterKind.ARRAY)
+_ELEMENT_LOOPS = (IterKind.RANGE, IterKind.INDEX_PRODUCT, IterKind.ARRAY, IterKind.WHILE, IterKind.OTHER)
+_ELEMENT_ROLES = (Role.ELEMENT_LOOP, Role.RECURRENCE)
 _SIMPLE_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
 _ELEMENTWISE_UNARY = (ast.USub, ast.UAdd, ast.Invert)
 _IDENTITY_COMPARISONS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
@@ -791,7 +792,9 @@ class ScalesAnalysis:
 
     # ------------------------------------------------------------ exclusions
     def _is_per_element(self, stmt: ast.stmt, nodes: list[ast.AST]) -> bool:
-        """Does the statement work element by element inside an element loop?"""
+        """Does the statement work element by element inside an element loop
+        (or a recurrence)? A time-step loop's statements are whole-array
+        work even when they store per-step history (``e[k] = np.sum(u * u)``)."""
         model = self.model
         frames: list[LoopFrame] = []
         outer = model.loop_of(stmt)
@@ -802,10 +805,10 @@ class ScalesAnalysis:
                 frame = model.loop_for_node(node)
                 if frame is not None:
                     frames.append(frame)
-        frames = [f for f in frames if f.iter_kind in _ELEMENT_LOOPS]
+        frames = [f for f in frames if f.iter_kind in _ELEMENT_LOOPS and (f.iter_kind is IterKind.ARRAY or model.role(f) in _ELEMENT_ROLES)]
         if not frames:
             return False
-        index_vars = frozenset().union(*(f.index_vars for f in frames))
+        index_vars = frozenset().union(*(model.loop_varying(f) for f in frames))
         element_vars = frozenset().union(*(f.element_vars for f in frames))
         subscripts = [n for n in nodes if isinstance(n, ast.Subscript)]
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):

@@ -73,13 +73,19 @@ class BooleanMaskIndexing(Rule):
         Valid("import numpy as np\ndef f(a: np.ndarray, m):\n    return a[m]\n"),
         Valid("import numpy as np\nitems = [1, 2, 3]\nflags = [True, False, True]\nx = items[0]\n"),
         Valid("import numpy as np\ng = np.ones((8, 8))\nrows = g[:, 0] > 0.5\nr = g[rows]\ns = g[rows, :]\n"),
-        Valid("import numpy as np\na = np.ones(100)\nfor i in range(len(a)):\n    a[i] = a[a > i].sum()\n"),
+        Valid("import numpy as np\na = np.ones(100)\nb = np.zeros(100)\nfor i in range(len(a)):\n    b[i] = a[i] if a[i] > 0 else 0.0\n"),
     )
     invalid = (
         Invalid("import numpy as np\na = np.linspace(0.0, 1.0, 8)\na[a > 0.5] = 0.0\n", line=3, contains="writes"),
         Invalid("import numpy as np\nt = np.ones(8)\nlo, hi = 0.2, 0.8\nsel = t[(t > lo) & (t < hi)]\n", line=4, contains="reads"),
         Invalid("import numpy as np\nf = np.ones(8)\nbad = np.isnan(f)\nf[bad] = 0.0\n", line=4, contains="'bad'"),
         Invalid("import numpy as np\na = np.ones(8)\nm = np.zeros(8, dtype=bool)\ntotal = np.sum(a[m])\n", line=4),
+        # a time-step loop's whole-array work, history stores beside it
+        Invalid(
+            "import numpy as np\nu = np.ones(1000)\nhot = np.zeros(50)\nfor step in range(50):\n"
+            "    u[u > 0.5] *= 0.9\n    hot[step] = np.sum(u)\n",
+            line=5,
+        ),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -79,6 +79,31 @@ class ElementLoop(Rule):
         Valid("import numpy as np\ny = np.zeros(100)\nx = np.ones(100)\nfor n in range(1, 100):\n    y[n] = 0.9 * y[n - 1] + x[n]\n"),
         Valid("import numpy as np\nfiles = ['a.npy', 'b.npy']\nfor i in range(len(files)):\n    data = np.load(files[i])\n"),
         Valid("import mylib as np\na = np.zeros(10)\nfor i in range(10):\n    a[i] = i\n"),
+        # a time-step loop that also stores per-step history and snapshots
+        Valid(
+            "import numpy as np\nn, steps = 4096, 500\nu = np.zeros(n)\nenergy = np.zeros(steps)\nsnap = np.zeros((n, n, 10))\n"
+            "for i in range(steps):\n    u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])\n    energy[i] = np.sum(u * u)\n"
+            "    snap[:, :, i % 10] = u\n"
+        ),
+        # one row of a pre-drawn noise array per step, beside whole-array work
+        Valid(
+            "import numpy as np\nn, steps = 4096, 500\nnoise = np.random.normal(0, 1, (steps, n))\nu = np.zeros(n)\n"
+            "for t in range(steps):\n    u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))\n    u += 0.01 * noise[t]\n"
+        ),
+        # a scalar tap per iteration beside slab work
+        Valid(
+            "import numpy as np\nn, taps = 4096, 12\nw = np.ones(taps)\nu = np.ones(n + taps)\nacc = np.zeros(n)\n"
+            "for k in range(taps):\n    acc += w[k] * u[k:k + n]\n"
+        ),
+        # a slab recurrence over many walkers is time stepping
+        Valid(
+            "import numpy as np\nwalkers, steps = 100000, 200\nwalk = np.zeros((walkers, steps))\n"
+            "for t in range(1, steps):\n    walk[:, t] = walk[:, t - 1] + np.random.normal(0, 1, walkers)\n"
+        ),
+        # a time-step loop around an element loop: the inner loop is reported, once
+        Valid(
+            "import numpy as np\nu = np.zeros(100)\nfor step in range(1000):\n    u = 0.5 * (np.roll(u, 1) + u)\n"
+        ),
     )
     invalid = (
         Invalid("import numpy as np\na = np.arange(100.0)\nfor i in range(len(a)):\n    a[i] = a[i] * 2.0 + 1.0\n", line=3, contains="'a'"),
@@ -95,6 +120,33 @@ class ElementLoop(Rule):
         ),
         Invalid("import numpy as np\ndata = np.ones((50, 8))\nw = np.ones(50)\nout = np.empty_like(data)\nfor i in range(50):\n    out[i, :] = data[i, :] * w[i]\n", line=5),
         Invalid("import numpy as np\na = np.ones(9)\nsquares = [a[i] ** 2 for i in range(9)]\n", line=3),
+        # elements picked by a value computed in the body (a random site)
+        Invalid(
+            "import numpy as np\nrng = np.random.default_rng(0)\nn = 1000\nv = np.zeros(n)\n"
+            "for sweep in range(100000):\n    j = rng.integers(n)\n    v[j] = 0.5 * (v[j - 1] + v[(j + 1) % n])\n",
+            line=5,
+            contains="'v' one element at a time",
+        ),
+        # an untyped helper whose call sites pass arrays
+        Invalid(
+            "import numpy as np\n\ndef solve(t, e):\n    out = np.zeros(len(t))\n    for i in range(len(t)):\n"
+            "        out[i] = e[i] * t[i]\n    return out\n\nx = np.linspace(0, 1, 100)\nsolve(x, np.ones(100))\n",
+            line=5,
+            contains="'e', 'out', 't'",
+        ),
+        # a time-step loop around an element loop: the inner loop
+        Invalid(
+            "import numpy as np\nu = np.zeros(100)\nun = np.zeros(100)\nfor step in range(1000):\n"
+            "    for i in range(1, 99):\n        un[i] = u[i] + 0.1 * (u[i + 1] - 2 * u[i] + u[i - 1])\n    u, un = un, u\n",
+            line=5,
+        ),
+        # rows picked by the index and nothing else: broadcast instead
+        Invalid(
+            "import numpy as np\nx = np.ones((5000, 300))\nscale = np.ones(5000)\n"
+            "for i in range(5000):\n    x[i, :] = x[i, :] * scale[i]\n",
+            line=4,
+            contains="one row at a time; broadcast over the rows instead",
+        ),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -149,6 +149,13 @@ class OutOfScopeWorkload(Rule):
 
     valid = (
         Valid("import numpy as np\nimport scipy.linalg\nx = scipy.linalg.solve(np.eye(3), np.ones(3))\n"),
+        # a slab recurrence over many walkers is time stepping, not Gate 4
+        Valid(
+            "import numpy as np\nwalkers, steps = 100000, 200\nwalk = np.zeros((walkers, steps))\n"
+            "for t in range(1, steps):\n    walk[:, t] = walk[:, t - 1] + np.random.normal(0, 1, walkers)\n"
+        ),
+        # a running product is a reduction (np.prod), not a recurrence
+        Valid("import numpy as np\nx = np.linspace(0.1, 1.0, 500)\nacc = 1.0\nfor i in range(500):\n    acc *= np.cos(x[i])\n"),
         Valid("import numpy as np\nu = np.zeros(100)\nfor step in range(10):\n    u[1:-1] = 0.5 * (u[:-2] + u[2:])\n"),
         Valid("import numpy as np\ndef words(texts):\n    return [t.lower().split() for t in texts]\ncounts = np.zeros(3)\n"),
         Valid("import numpy as np\ntry:\n    import torch\nexcept ImportError:\n    torch = None\na = np.ones(3)\n"),
@@ -165,6 +172,24 @@ class OutOfScopeWorkload(Rule):
     )
     invalid = (
         Invalid("import numpy as np\nimport scipy.sparse as sp\nm = sp.csr_matrix(np.eye(4))\n", line=2, contains="sparse"),
+        # a Markov chain over a few parameters
+        Invalid(
+            "import numpy as np\n\ndef log_post(theta, data):\n    return -np.sum((data - theta[0]) ** 2) / theta[1] ** 2\n\n"
+            "data = np.random.normal(1.0, 0.5, 40)\ntheta = np.array([0.0, 1.0])\nchain = np.zeros((5000, 2))\n"
+            "for i in range(5000):\n    proposal = theta + np.random.normal(0.0, 0.1, 2)\n"
+            "    if np.random.rand() < np.exp(log_post(proposal, data) - log_post(theta, data)):\n        theta = proposal\n"
+            "    chain[i] = theta\n",
+            line=9,
+            contains="Markov chain",
+        ),
+        # a filter over a 4-number state, carried through a helper
+        Invalid(
+            "import numpy as np\n\ndef step(x, P, z):\n    K = P @ np.linalg.inv(P + np.eye(4))\n"
+            "    return x + K @ (z - x), (np.eye(4) - K) @ P\n\n"
+            "x = np.zeros(4)\nP = np.eye(4)\nzs = np.random.normal(0.0, 1.0, (1000, 4))\nfor z in zs:\n    x, P = step(x, P, z)\n",
+            line=10,
+            contains="carries 'x' from one iteration to the next",
+        ),
         Invalid(
             "import numpy as np\nfrom sklearn.linear_model import Ridge\nX = np.ones((8, 2))\nmodel = Ridge()\nmodel.fit(X, X[:, 0])\n",
             line=2, contains="model.fit at line 5",
