@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 N = TypeVar("N", bound=ast.AST)
+_MISSING = object()
 D = TypeVar("D")
 
 
@@ -77,6 +78,7 @@ class FileModel:
         self._loop_index: dict[type, dict[int, list[ast.AST]]] = {}
         self._qualnames: dict[ast.AST, str | None] = {}
         self._derived: dict[object, Any] = {}
+        self._statements: dict[ast.AST, ast.stmt | None] = {}
         ModelBuilder(self).build()
         self._reaching = Reaching(self)
         self.values = ValueEngine(self)
@@ -145,9 +147,14 @@ class FileModel:
 
     def statement_of(self, node: ast.AST) -> ast.stmt | None:
         """The innermost statement containing ``node`` (itself if a statement)."""
+        cache = self._statements
+        found = cache.get(node, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
         current: ast.AST | None = node
         while current is not None and not isinstance(current, ast.stmt):
             current = self._parent.get(current)
+        cache[node] = current
         return current  # type: ignore[return-value]
 
     def scope_of(self, node: ast.AST) -> Scope:

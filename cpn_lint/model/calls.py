@@ -42,8 +42,9 @@ class CallGraph:
     def __init__(self, model: "FileModel") -> None:
         self.model = model
         self._function_scopes: dict[int, "Scope"] | None = None
-        self._sites: dict[int, list[ast.Call]] | None = None
-        self._escaping: set[int] = set()
+        self._sites: dict[int, list[ast.Call]] = {}
+        self._escapes: dict[int, bool] = {}
+        self._uses: dict[str, list[ast.AST]] | None = None
         self._callees: dict[int, "Scope | None"] = {}
         self._calling_loops: dict[int, "tuple[LoopFrame, ast.Call] | None"] = {}
 
@@ -98,40 +99,48 @@ class CallGraph:
     # --------------------------------------------------------------- sites
     def sites(self, scope: "Scope") -> list[ast.Call]:
         """Every call of the function ``scope`` in the file, in source order."""
-        if self._sites is None:
-            self._index_sites()
-        assert self._sites is not None
-        return self._sites.get(id(scope), [])
+        key = id(scope)
+        found = self._sites.get(key)
+        if found is None:
+            candidates = self._uses_by_name().get(scope.name, ())
+            found = [use for use in candidates if isinstance(use, ast.Call) and self.callee(use) is scope]
+            self._sites[key] = found
+        return found
 
     def escapes(self, scope: "Scope") -> bool:
         """Is the function also used as a value (a callback, a stored reference)?"""
-        if self._sites is None:
-            self._index_sites()
-        return id(scope) in self._escaping
+        key = id(scope)
+        found = self._escapes.get(key)
+        if found is None:
+            found = self._escapes[key] = any(
+                not isinstance(use, ast.Call) and self._resolve(use) is scope  # type: ignore[arg-type]
+                for use in self._uses_by_name().get(scope.name, ())
+            )
+        return found
 
-    def _index_sites(self) -> None:
-        model = self.model
-        sites: dict[int, list[ast.Call]] = {}
-        defined = self._scopes_by_def()
-        if not defined:
-            self._sites = sites
-            return
-        for call in model.nodes(ast.Call):
-            callee = self.callee(call)
-            if callee is not None:
-                sites.setdefault(id(callee), []).append(call)
-        names = {scope.name for scope in defined.values()}
-        for node in model.nodes(ast.Name, ast.Attribute):
-            name = node.id if isinstance(node, ast.Name) else node.attr
-            if name not in names or not isinstance(node.ctx, ast.Load):
-                continue
-            parent = model.parent(node)
-            if isinstance(parent, ast.Call) and parent.func is node:
-                continue
-            target = self._resolve(node)
-            if target is not None:
-                self._escaping.add(id(target))
-        self._sites = sites
+    def _uses_by_name(self) -> dict[str, list[ast.AST]]:
+        """Name -> the calls of that name and the other loads of it (a
+        function passed as a value), built once: a function's call sites
+        are resolved only when they are asked for."""
+        if self._uses is None:
+            defined = {scope.name for scope in self._scopes_by_def().values()}
+            uses: dict[str, list[ast.AST]] = {}
+            if defined:
+                model = self.model
+                by_type = model.nodes_by_type()
+                for call in by_type.get(ast.Call, ()):
+                    func = call.func  # type: ignore[attr-defined]
+                    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+                    if name in defined:
+                        uses.setdefault(name, []).append(call)
+                for node in [*by_type.get(ast.Name, ()), *by_type.get(ast.Attribute, ())]:
+                    name = node.id if isinstance(node, ast.Name) else node.attr  # type: ignore[attr-defined]
+                    if name in defined and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                        parent = model.parent(node)
+                        if not (isinstance(parent, ast.Call) and parent.func is node):
+                            uses.setdefault(name, []).append(node)
+            self._uses = uses
+        return self._uses
 
     def caller_offset(self, call: ast.Call, scope: "Scope") -> int:
         """1 when ``self.method(...)`` supplies the first parameter itself."""

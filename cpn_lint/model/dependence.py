@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from .iteration import fresh_in_iteration
 from .kinds import Kind
-from .loops import SMALL_PICK, Work
+from .loops import SMALL_PICK, Work, WorkAnalysis
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .syntax import index_components, names_in
@@ -65,6 +65,20 @@ class Recurrence:
     array: str  # the array written (or the state carried)
     via: str  # what carries it: the array itself, or the name of the carried value
     form: str  # "element", "scalar", "state", "chain" or "list"
+
+
+class _BoundInLoops(dict):
+    """Loop id -> the bindings made inside that loop (at any depth)."""
+
+    def __init__(self, model: "FileModel") -> None:
+        super().__init__()
+        for scope in model.scopes:
+            for bindings in scope.bindings.values():
+                for binding in bindings:
+                    loop = binding.loop
+                    while loop is not None:
+                        self.setdefault(id(loop), []).append(binding)
+                        loop = loop.parent
 
 
 def offset_of(expr: ast.expr, var: str) -> int | None:
@@ -100,20 +114,38 @@ class DependenceAnalysis:
 
     def _classify(self, frame: "LoopFrame") -> Role:
         model = self.model
-        if frame.iter_kind is IterKind.SMALL_CONSTANT:
+        if frame.iter_kind is IterKind.SMALL_CONSTANT or not self._may_matter(frame):
             return Role.OTHER
         if self.recurrences(frame):
             return Role.RECURRENCE
+        if frame.iter_kind is IterKind.OTHER or not model.loop_varying(frame) & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
+            return Role.TIME_STEP if self.carries_slab(frame) else Role.OTHER  # nothing the loop varies picks an element
         work = model.work(frame)
         if self.carries_slab(frame) or work.work is Work.SLAB:
             return Role.TIME_STEP
-        if work.work not in (Work.ELEMENT, Work.ROW) or frame.iter_kind is IterKind.OTHER:
+        if work.work not in (Work.ELEMENT, Work.ROW):
             return Role.OTHER
         if not work.own_picks:
             return Role.OTHER
         if self._steps_around_element_loops(frame):
             return Role.OTHER
         return Role.ELEMENT_LOOP
+
+    def _may_matter(self, frame: "LoopFrame") -> bool:
+        """A cheap syntactic gate before any kind is asked: an element loop
+        indexes with something the loop binds, a recurrence updates a name
+        from itself, tests a draw to accept a step or reads ``x[-1]``."""
+        model = self.model
+        bound = {b.name for b in model.derived(_BoundInLoops, _BoundInLoops).get(id(frame), ())}
+        if bound & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
+            return True
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            if names_in(stmt.value) & {n for t in targets for n in names_in(t)}:  # type: ignore[attr-defined]
+                return True
+            if isinstance(stmt.value, ast.Subscript):  # type: ignore[attr-defined]
+                return True  # x = path[-1], x = a[...]
+        return any(model.loop_of(branch) is frame for branch in model.nodes_in_loop(frame, ast.If))
 
     def _steps_around_element_loops(self, frame: "LoopFrame") -> bool:
         """A loop around an index loop whose picks do not use its own indices
@@ -159,14 +191,17 @@ class DependenceAnalysis:
         found = self._chains(frame)
         if found:
             return found
-        if self.model.work(frame).work is Work.SLAB:
-            return []
         if arrays:
+            if self.model.work(frame).work is Work.SLAB:
+                return []
             # A sweep (u[i, j] from u[i - 1, j] and u[i, j - 1]): the rows the
             # outer loop carries are filled by an inner recurrence, so the
             # whole nest is one sequential recurrence.
             return next((inner for inner in self._inner_recurrences(frame)), [])
-        return self._carried_state(frame) + self._list_carried(frame)
+        found = self._carried_state(frame) + self._list_carried(frame)
+        if found and self.model.work(frame).work is Work.SLAB:
+            return []  # a clock or a step size beside whole-array work
+        return found
 
     def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
         model = self.model
@@ -228,8 +263,6 @@ class DependenceAnalysis:
         """A few numbers updated from themselves, not by addition, in a loop
         that works on device values element by element."""
         model = self.model
-        if not self._touches_device_values(frame):
-            return []
         found: list[Recurrence] = []
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             for name in _self_updated_names(stmt):
@@ -237,7 +270,7 @@ class DependenceAnalysis:
                     continue
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
                 break
-        return found
+        return found if found and self._touches_device_values(frame) else []
 
     def _chains(self, frame: "LoopFrame") -> list[Recurrence]:
         """A few parameters accepted or rejected against a random draw every
@@ -259,8 +292,6 @@ class DependenceAnalysis:
     def _list_carried(self, frame: "LoopFrame") -> list[Recurrence]:
         """``x = path[-1]`` ... ``path.append(f(x))``: each value from the last."""
         model = self.model
-        if not self._touches_device_values(frame):
-            return []
         appended: dict[str, ast.Call] = {}
         for call in model.nodes_in_loop(frame, ast.Call):
             func = call.func
@@ -274,7 +305,7 @@ class DependenceAnalysis:
                 continue
             name = stmt.targets[0].id
             call = appended[value.value.id]
-            if name in names_in(call.args[0]) and self._not_large(call.args[0]):
+            if name in names_in(call.args[0]) and self._not_large(call.args[0]) and self._touches_device_values(frame):
                 return [Recurrence(frame, stmt, value.value.id, name, "list")]
         return []
 

@@ -196,6 +196,7 @@ class WorkAnalysis:
         self._function_work: dict[int, Work] = {}
         self._expr_work: dict[int, Work] = {}
         self._own: dict[int, frozenset[str]] = {}
+        self._index_names: dict[int, frozenset[str]] = {}
         self._varying: dict[int, frozenset[str]] = {}
         self._bindings_by_loop: dict[int, list] | None = None
 
@@ -216,11 +217,12 @@ class WorkAnalysis:
         found = self._own.get(key)
         if found is None:
             seeds = set(frame.index_vars)
+            header = _header_end(frame)
             for binding in self._bindings_in(frame):
-                if binding.loop is frame and binding.kind in (BindKind.ELEMENT, BindKind.COUNTER) and self._holds_number(binding):
-                    if binding.pos <= _header_end(frame):
+                if binding.loop is frame and binding.kind in (BindKind.ELEMENT, BindKind.COUNTER) and binding.pos <= header:
+                    if binding.name not in seeds and self._holds_number(binding):
                         seeds.add(binding.name)
-            found = self._own[key] = self._closure(frame, seeds)
+            found = self._own[key] = self._closure(frame, seeds) if seeds else frozenset()
         return found
 
     def varying(self, frame: LoopFrame) -> frozenset[str]:
@@ -230,11 +232,24 @@ class WorkAnalysis:
         key = id(frame)
         found = self._varying.get(key)
         if found is None:
-            seeds = set(self.own_indices(frame))
+            names = set(self.own_indices(frame))
+            # only a name used in an index can pick anything: ask the kind of no other
+            indexing = self.index_names(frame)
             for binding in self._bindings_in(frame):
-                if binding.kind in (BindKind.VALUE, BindKind.AUG, BindKind.ELEMENT, BindKind.COUNTER) and self._holds_number(binding):
-                    seeds.add(binding.name)
-            found = self._varying[key] = self._closure(frame, seeds)
+                if binding.name in indexing and binding.name not in names and binding.kind in _VARYING_BINDINGS and self._holds_number(binding):
+                    names.add(binding.name)
+            found = self._varying[key] = frozenset(names)
+        return found
+
+    def index_names(self, frame: LoopFrame) -> frozenset[str]:
+        """Names mentioned in the index of a subscript inside ``frame``."""
+        key = id(frame)
+        found = self._index_names.get(key)
+        if found is None:
+            names: set[str] = set()
+            for sub in self.model.nodes_in_loop(frame, ast.Subscript):
+                names |= names_in(sub.slice)
+            found = self._index_names[key] = frozenset(names)
         return found
 
     def _holds_number(self, binding: Binding) -> bool:
@@ -322,7 +337,7 @@ class WorkAnalysis:
                 if work is Work.SLAB:
                     result.whole.append(sub)
             result.work = max(result.work, work)
-        for node in model.nodes_in_loop(frame, ast.Name, ast.Attribute):
+        for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue
             work = self._name_work(node, frame)
@@ -499,6 +514,9 @@ class WorkAnalysis:
         if tail in CONVERSIONS and any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
             return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
         return self._size_work(call, Work.SLAB)
+
+
+_VARYING_BINDINGS = (BindKind.VALUE, BindKind.AUG, BindKind.ELEMENT, BindKind.COUNTER)
 
 
 def _header_end(frame: LoopFrame) -> tuple[int, int]:

@@ -32,9 +32,17 @@ class Reaching:
     def __init__(self, model: "FileModel") -> None:
         self.model = model
         self._sorted: dict[tuple[int, str], tuple[list[Binding], list[tuple[int, int]]]] = {}
+        self._answers: dict[int, list[Binding]] = {}  # per use: asked again and again by the value engine
 
     def bindings(self, scope: "Scope", use: ast.Name) -> list[Binding]:
         """Bindings of ``use.id`` in ``scope`` that may reach ``use``."""
+        key = id(use)
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers[key] = self._compute(scope, use)
+        return found
+
+    def _compute(self, scope: "Scope", use: ast.Name) -> list[Binding]:
         model = self.model
         key = (id(scope), use.id)
         cached = self._sorted.get(key)

@@ -229,9 +229,13 @@ class ValueEngine:
             return Kind.SEQ
         if receiver is Kind.DEVICE_SCALAR:
             return Kind.DEVICE_SCALAR
-        if method in api.REDUCTION_METHODS or method in ("dot", "reshape", "ravel", "flatten", "transpose", "swapaxes", "squeeze"):
-            if self.call_shape(call) == SCALAR_SHAPE and receiver is Kind.DEVICE:
-                return Kind.DEVICE_SCALAR
+        if receiver is Kind.DEVICE and method in api.REDUCTION_METHODS:
+            axis = positional_or_keyword(call, 0, "axis")
+            if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
+                return receiver if any(k.arg == "keepdims" for k in call.keywords) else Kind.DEVICE_SCALAR
+            return Kind.DEVICE_SCALAR if self.call_shape(call) == SCALAR_SHAPE else receiver
+        if receiver is Kind.DEVICE and method == "dot" and self.call_shape(call) == SCALAR_SHAPE:
+            return Kind.DEVICE_SCALAR
         return receiver
 
     def _library_call_kind(self, qual: str, call: ast.Call) -> Kind:
@@ -276,12 +280,25 @@ class ValueEngine:
 
     def _call_is_scalar(self, tail: str, call: ast.Call) -> bool:
         """Does a NumPy call return a 0-d value (a reduction of everything,
-        math on numbers, a product of two vectors)?"""
+        math on numbers, a product of two vectors)? Decided from the
+        operands' kinds where they suffice; shapes only when the rank
+        matters (a reduction along an axis, a product)."""
         if tail in api.BUILDERS or tail.startswith("random."):
             return False
         if tail in api.SCALAR_RESULTS:
             return True
-        if tail in api.REDUCTIONS or tail in api.ELEMENTWISE or tail in api.MATMUL_APIS:
+        if tail in api.ELEMENTWISE:
+            operands = [a for a in call.args if not isinstance(a, ast.Starred)]
+            if tail == "clip":
+                operands = operands[:1]
+            kinds = [self.kind(a) for a in operands]
+            return bool(kinds) and all(k in _NUMBERS for k in kinds)
+        if tail in api.REDUCTIONS:
+            axis = positional_or_keyword(call, api.REDUCTION_AXIS_POSITION.get(tail, 1), "axis")
+            if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
+                return not any(k.arg == "keepdims" for k in call.keywords)
+            return self.call_shape(call) == SCALAR_SHAPE
+        if tail in api.MATMUL_APIS:
             return self.call_shape(call) == SCALAR_SHAPE
         return False
 

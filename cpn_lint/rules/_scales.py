@@ -805,20 +805,20 @@ class ScalesAnalysis:
                 frame = model.loop_for_node(node)
                 if frame is not None:
                     frames.append(frame)
-        frames = [f for f in frames if f.iter_kind in _ELEMENT_LOOPS and (f.iter_kind is IterKind.ARRAY or model.role(f) in _ELEMENT_ROLES)]
+        frames = [f for f in frames if f.iter_kind in _ELEMENT_LOOPS]
         if not frames:
             return False
-        index_vars = frozenset().union(*(model.loop_varying(f) for f in frames))
-        element_vars = frozenset().union(*(f.element_vars for f in frames))
         subscripts = [n for n in nodes if isinstance(n, ast.Subscript)]
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             subscripts += [t for t in _targets(stmt) if isinstance(t, ast.Subscript)]
-        for sub in subscripts:
-            if index_vars & _names_in(sub.slice) and model.kind(sub.value) is Kind.DEVICE:
-                return True
-        if element_vars:
-            used = {n.id for n in nodes if isinstance(n, ast.Name)}
-            if element_vars & used:
+        used = {n.id for n in nodes if isinstance(n, ast.Name)}
+        for frame in frames:
+            varying = model.loop_varying(frame)
+            picks = any(varying & _names_in(sub.slice) and model.kind(sub.value) is Kind.DEVICE for sub in subscripts)
+            if not picks and not frame.element_vars & used:
+                continue
+            # cheap tests first: only a loop that picks elements here needs its role
+            if frame.iter_kind is IterKind.ARRAY or model.role(frame) in _ELEMENT_ROLES:
                 return True
         return False
 
