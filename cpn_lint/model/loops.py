@@ -256,9 +256,10 @@ class WorkAnalysis:
         return self.model.values.binding_kind(binding) in (Kind.SCALAR, Kind.DEVICE_SCALAR)
 
     def _closure(self, frame: LoopFrame, seeds: set[str]) -> frozenset[str]:
-        """``seeds`` and the names ``frame``'s body computes from them
-        (values that are not arrays), and the targets of inner loops whose
-        iterable uses them."""
+        """``seeds`` and the names ``frame``'s body computes from them, and
+        the targets of inner loops whose iterable uses them. (Syntactic: a
+        row computed from the index and used as an index is fancy indexing,
+        which picks as much as an element.)"""
         model = self.model
         names = set(seeds)
         statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign, ast.AnnAssign)
@@ -268,7 +269,7 @@ class WorkAnalysis:
             changed = False
             for stmt in statements:
                 value = getattr(stmt, "value", None)
-                if value is None or not names_in(value) & names or model.kind(value).is_array:
+                if value is None or not names_in(value) & names:
                     continue
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
                 new = {n for t in targets if not isinstance(t, ast.Subscript) for n in names_in(t)} - names

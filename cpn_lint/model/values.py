@@ -67,6 +67,7 @@ class ValueEngine:
         self._binding_shapes: dict[int, MaybeShape] = {}
         self._transient_shapes: dict[int, MaybeShape] = {}
         self._pending_hits = 0  # how often a question met something pending
+        self._warm = False
         self._shape_depth = 0
         self._small: dict[int, _Small] = {}
         self._small_pending: set[int] = set()
@@ -76,6 +77,8 @@ class ValueEngine:
         """What ``expr`` evaluates to (see :class:`Kind`)."""
         if expr is None:
             return Kind.UNKNOWN
+        if not self._warm:
+            self._warm_up()
         method = _KIND_METHODS.get(type(expr))
         if method is None:
             return Kind.UNKNOWN
@@ -84,6 +87,16 @@ class ValueEngine:
         except RecursionError:
             # A pathologically deep expression: know nothing rather than fail.
             return Kind.UNKNOWN
+
+    def _warm_up(self) -> None:
+        """Decide every binding's kind once, in source order, before the
+        first question: answers inside cycles rest on what is decided first,
+        so a fixed order makes them the same whichever rule asks first."""
+        self._warm = True
+        bindings = [b for scope in self.model.scopes for group in scope.bindings.values() for b in group]
+        bindings.sort(key=lambda b: b.pos)
+        for binding in bindings:
+            self._binding_kind(binding)
 
     def _kind_Constant(self, expr: ast.Constant) -> Kind:
         if isinstance(expr.value, (bool, int, float, complex)):
@@ -354,7 +367,7 @@ class ValueEngine:
         known = self._name_kinds.get(expr)
         if known is not None:
             return known
-        final = not self._in_progress
+        hits = self._pending_hits
         model = self.model
         scope = model.lookup(expr)
         if scope is None:
@@ -363,8 +376,8 @@ class ValueEngine:
             bindings = model._reaching.bindings(scope, expr)
             kinds = [k for k in (self._binding_kind(b) for b in bindings) if k is not None]
             result = join(kinds) if kinds else Kind.UNKNOWN
-        if final:
-            self._name_kinds[expr] = result
+        if self._pending_hits == hits or not self._in_progress:
+            self._name_kinds[expr] = result  # final: nothing pending was met, or nothing is pending
         return result
 
     # ------------------------------------------------------------ bindings
@@ -376,28 +389,34 @@ class ValueEngine:
     def _binding_kind(self, binding: Binding) -> Kind | None:
         """As :meth:`binding_kind`; None while the binding is being computed."""
         key = id(binding)
-        cached = self._binding_kinds.get(key) or self._transient_kinds.get(key)
+        cached = self._binding_kinds.get(key)
+        if cached is not None:
+            return cached
+        cached = self._transient_kinds.get(key)
         if cached is not None:
             return cached
         marker = ("kind", key)
         if marker in self._in_progress:
             self._pending_hits += 1
             return None
+        hits = self._pending_hits
         self._in_progress.add(marker)
         try:
             result = self._compute_binding_kind(binding)
         finally:
             self._in_progress.discard(marker)
-        self._remember(self._binding_kinds, self._transient_kinds, key, result)
+        self._remember(self._binding_kinds, self._transient_kinds, key, result, hits)
         return result
 
-    def _remember(self, final: dict, transient: dict, key: int, value: object) -> None:
-        """Memoise for good when nothing is pending; else until the
-        outermost question is answered."""
-        if self._in_progress:
-            transient[key] = value
-        else:
+    def _remember(self, final: dict, transient: dict, key: int, value: object, hits: int) -> None:
+        """Memoise for good when the answer met nothing pending (``hits``:
+        the count of pending meetings before it was computed); else until
+        the outermost question is answered."""
+        if self._pending_hits == hits or not self._in_progress:
             final[key] = value
+        else:
+            transient[key] = value
+        if not self._in_progress:
             self._transient_kinds.clear()
             self._transient_shapes.clear()
 
@@ -532,7 +551,7 @@ class ValueEngine:
             return self._shapes[key]
         if self._shape_depth > _MAX_SHAPE_DEPTH:
             return None
-        final = not self._in_progress
+        hits = self._pending_hits
         self._shape_depth += 1
         try:
             result = self._compute_shape(expr)
@@ -540,8 +559,8 @@ class ValueEngine:
             result = None
         finally:
             self._shape_depth -= 1
-        if final:
-            self._shapes[key] = result
+        if self._pending_hits == hits or not self._in_progress:
+            self._shapes[key] = result  # final: nothing pending was met, or nothing is pending
         return result
 
     def _compute_shape(self, expr: ast.expr) -> MaybeShape:
@@ -631,7 +650,7 @@ class ValueEngine:
             self._in_progress.discard(marker)
         if result is None and self._pending_hits > hits and self._in_progress:
             return _PENDING  # unknown only because something it needs is pending
-        self._remember(self._binding_shapes, self._transient_shapes, key, result)
+        self._remember(self._binding_shapes, self._transient_shapes, key, result, hits)
         return result
 
     def _compute_binding_shape(self, b: Binding) -> MaybeShape:
