@@ -13,11 +13,21 @@ from ..registry import Category, Invalid, Rule, Valid
 class ElementLoop(Rule):
     """
     ## What it does
-    Finds `for` loops (and comprehensions) that step through index values —
-    `range(n)`, `range(len(a))`, `itertools.product` of ranges, `np.ndindex`,
-    `enumerate(arr)` — and use the index to read or write NumPy arrays
-    (`a[i]`, `out[i, j]`, `b[:, k]`). One finding per loop nest, at the `for`
-    of the outermost element loop, naming the arrays indexed.
+    Finds loops whose every iteration does element-sized work on NumPy
+    arrays: each access picks single elements (`a[i]`, `out[i, j]`) or rows
+    and columns (`x[i, :]`, `b[:, k]`), by the loop's index or by values the
+    body computes from it or draws (`j = rng.integers(n); v[j]`), and the
+    body works on no whole array. One finding per loop nest, at the `for`
+    (or `while`) of the outermost such loop, naming the arrays it picks from;
+    a row loop gets the broadcasting recipe.
+
+    A loop whose body does whole-array or slab work (`u[1:-1] = ...`,
+    `np.sum(u * u)`, `x[:, k:k + n]`, `out=` updates, a helper called with
+    whole arrays) is a time-step or tap loop and is not reported, even when
+    it also stores per-step history (`energy[i] = np.sum(u * u)`), reads one
+    row of a pre-drawn array (`noise[t]`) or one tap (`w[k]`). A loop that
+    carries element-sized state from one iteration to the next (`y[n]` from
+    `y[n - 1]`, a Markov chain) is a recurrence, reported as CPN410.
 
     ## Why it does not scale on cuPyNumeric
     cuPyNumeric turns every array operation into a task that the Legate
@@ -48,17 +58,27 @@ class ElementLoop(Rule):
     RR-broadcast, RR-batch).
 
     ## Known false alarms
-    * Loops over a small constant number of axes, channels or stencil taps
-      (`for axis in range(3)`) are not reported; loops over a larger but still
-      small leading axis whose body is whole-array work may be — suppress with
-      `# noqa: CPN101` on the `for` line.
-    * A chunked pass, `for i in range(0, n, chunk)` that only slices
-      `x[i:i + chunk]`, works on whole blocks and is not reported (unless the
-      step is a literal of at most 8 elements).
-    * A loop whose writes depend on the previous iteration (`y[n]` from
-      `y[n-1]`) is reported as CPN410 (sequential recurrence) instead.
-    * Arrays are recognised through imports and assignments; a loop over a
-      parameter that is never used as an array elsewhere stays quiet.
+    * Work per iteration is judged from the code: an array made with a few
+      literal elements (`np.zeros(3)`, a 4 × 4 matrix) counts as element
+      work, one sized by a name (`np.zeros(nx)`) as a whole array whatever
+      the name's value. A loop over a large but fixed number of channels
+      whose body works on whole channel slabs is quiet; over rows of a 2-D
+      array with nothing else done it is reported (broadcast instead).
+    * Values of unknown kind (an untyped parameter no call site in the file
+      explains) are not counted as work; a loop whose only whole-array
+      operation involves such a value may be reported. Annotate the
+      parameter or suppress with `# noqa: CPN101`.
+    * Loops over a handful of literal constants (`for axis in range(3)`) are
+      never reported.
+    * Around an index loop that does not use its own index (`for step in
+      range(T): for i in range(n): u[i] = ...`) the outer loop is a step
+      loop and the inner loop is reported. For a time loop around an
+      element sweep whose picks use the time index too (`u[n + 1, i]` from
+      row `n`), the sweep is reported and the time loop (a row recurrence)
+      is not.
+    * Arrays are recognised through imports, assignments and the file's own
+      call sites; a loop over a parameter nothing in the file shows to be
+      an array stays quiet.
     """
 
     code = "CPN101"

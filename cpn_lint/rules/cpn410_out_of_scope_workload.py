@@ -94,9 +94,18 @@ class OutOfScopeWorkload(Rule):
       (`model.fit`) are quoted;
     * **nlp** — imports of nltk, spaCy, transformers, tokenizers, gensim or
       scikit-learn's text features, and `np.char`/`np.strings` calls;
-    * **recurrence** — an index loop whose element writes read what an
-      earlier iteration wrote (`y[n] = a * y[n - 1] + x[n]`), reported at the
-      `for` (such a loop is not reported as CPN101).
+    * **recurrence** — a loop that carries element-sized state from one
+      iteration to the next, reported at the loop (never also as CPN101):
+      an element written from one an earlier iteration wrote
+      (`y[n] = a * y[n - 1] + x[n]`, also through intermediate names), a
+      few numbers updated from themselves in a non-additive way
+      (`acc = a * acc + x[i]`, a filter's 4-number state
+      `x, P = step(x, P, z)`), a Markov chain whose few parameters are
+      accepted or rejected against a random draw every step, or each value
+      computed from the last item of a list the loop appends to. A row or
+      slab carried across iterations (`walk[:, t]` from `walk[:, t - 1]`
+      over many walkers) is time stepping, and a running sum or product is
+      a reduction: neither is reported.
 
     One finding per import statement (with or without NumPy in the file),
     per traversal or recurrence loop, and per string-processing statement. The verdict weighs how much of the code
@@ -139,6 +148,10 @@ class OutOfScopeWorkload(Rule):
     * A scalar that each iteration starts afresh (`prod = 1.0` before an
       inner `prod *= ...`) carries nothing from one iteration to the next and
       is not a recurrence of that loop.
+    * The state of a small-state recurrence must be made with literal sizes
+      in the file (`np.zeros(4)`); a state passed in from outside is not
+      judged. A recurrence nested in an element loop is left to CPN101
+      (vectorising the outer loop runs the sequences side by side).
     """
 
     code = "CPN410"
