@@ -472,3 +472,40 @@ def test_models_are_released_after_each_file(project):
     assert unit.result.model is None  # a large tree must not keep every model alive
     assert unit.uses_numpy and "numpy" in unit.imported_roots
     assert unit.quote(3) == "f = np.vectorize(lambda v: v + 1)"
+
+
+PARAMETERS_ONLY = """\
+import numpy as np
+
+
+def relax(u, work, steps):
+    for step in range(steps):
+        work[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        err = np.max(np.abs(work - u))
+        u, work = work, u
+    return u, err
+"""
+
+
+def test_gate2_never_cites_a_reduction_or_an_unknown_shape(project, capsys):
+    # every array is a parameter and the only literal-free 'size' is a 0-d
+    # reduction: the code proves nothing about Gate 2
+    (project / "relax.py").write_text(PARAMETERS_ONLY)
+    _, out, _ = verdict(capsys, "relax.py", "--format", "json")
+    report = json.loads(out)
+    gate2 = next(g for g in report["sections"]["decision_framework"]["gates"] if g["number"] == 2)
+    assert gate2["status"] != "✗", gate2
+    assert "at most 1 elements" not in json.dumps(report)
+    assert report["verdict"] != "NOT RECOMMENDED"
+
+
+def test_gate2_fails_on_small_literal_arrays_with_their_constructor_cited(project, capsys):
+    (project / "tiny.py").write_text(
+        "import numpy as np\nu = np.zeros((16, 16))\nfor step in range(100):\n"
+        "    u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])\n"
+    )
+    _, out, _ = verdict(capsys, "tiny.py", "--format", "json")
+    report = json.loads(out)
+    gate2 = next(g for g in report["sections"]["decision_framework"]["gates"] if g["number"] == 2)
+    assert gate2["status"] == "✗" and "256 elements" in gate2["reason"]
+    assert "tiny.py:2" in gate2["evidence"]
