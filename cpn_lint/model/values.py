@@ -67,7 +67,8 @@ class ValueEngine:
         self._binding_shapes: dict[int, MaybeShape] = {}
         self._transient_shapes: dict[int, MaybeShape] = {}
         self._pending_hits = 0  # how often a question met something pending
-        self._warm = False
+        self._warm: set[int] = set()  # scopes whose bindings were decided in source order
+        self._comprehensions: dict[int, list[Scope]] | None = None
         self._shape_depth = 0
         self._small: dict[int, _Small] = {}
         self._small_pending: set[int] = set()
@@ -77,8 +78,9 @@ class ValueEngine:
         """What ``expr`` evaluates to (see :class:`Kind`)."""
         if expr is None:
             return Kind.UNKNOWN
-        if not self._warm:
-            self._warm_up()
+        scope = self.model.scope_of(expr).function_like()
+        if id(scope) not in self._warm:
+            self._warm_up(scope)
         method = _KIND_METHODS.get(type(expr))
         if method is None:
             return Kind.UNKNOWN
@@ -88,15 +90,26 @@ class ValueEngine:
             # A pathologically deep expression: know nothing rather than fail.
             return Kind.UNKNOWN
 
-    def _warm_up(self) -> None:
-        """Decide every binding's kind once, in source order, before the
-        first question: answers inside cycles rest on what is decided first,
-        so a fixed order makes them the same whichever rule asks first."""
-        self._warm = True
-        bindings = [b for scope in self.model.scopes for group in scope.bindings.values() for b in group]
+    def _warm_up(self, scope: "Scope") -> None:
+        """Decide the kind of every binding of a function (or the module)
+        once, in source order, before the first question about it: answers
+        inside cycles rest on what is decided first, so a fixed order makes
+        them the same whichever rule asks first."""
+        self._warm.add(id(scope))
+        bindings = [b for s in self._scopes_within(scope) for group in s.bindings.values() for b in group]
         bindings.sort(key=lambda b: b.pos)
         for binding in bindings:
             self._binding_kind(binding)
+
+    def _scopes_within(self, scope: "Scope") -> list["Scope"]:
+        """``scope`` and the comprehensions whose bindings it owns."""
+        table = self._comprehensions
+        if table is None:
+            table = self._comprehensions = {}
+            for s in self.model.scopes:
+                if s.parent is not None and s is not s.function_like():
+                    table.setdefault(id(s.function_like()), []).append(s)
+        return [scope, *table.get(id(scope), ())]
 
     def _kind_Constant(self, expr: ast.Constant) -> Kind:
         if isinstance(expr.value, (bool, int, float, complex)):
@@ -388,6 +401,9 @@ class ValueEngine:
 
     def _binding_kind(self, binding: Binding) -> Kind | None:
         """As :meth:`binding_kind`; None while the binding is being computed."""
+        scope = binding.scope.function_like()
+        if id(scope) not in self._warm:
+            self._warm_up(scope)
         key = id(binding)
         cached = self._binding_kinds.get(key)
         if cached is not None:
