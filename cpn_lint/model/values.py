@@ -61,6 +61,7 @@ class ValueEngine:
         # the order in which rules ask cannot change an answer.
         self._in_progress: set[tuple[str, int]] = set()
         self._name_kinds: dict[ast.Name, Kind] = {}
+        self._kinds: dict[ast.expr, Kind] = {}  # every expression asked about, once its answer is final
         self._binding_kinds: dict[int, Kind] = {}
         self._transient_kinds: dict[int, Kind] = {}
         self._shapes: dict[int, MaybeShape] = {}
@@ -78,17 +79,24 @@ class ValueEngine:
         """What ``expr`` evaluates to (see :class:`Kind`)."""
         if expr is None:
             return Kind.UNKNOWN
+        known = self._kinds.get(expr)
+        if known is not None:
+            return known
         scope = self.model.scope_of(expr).function_like()
         if id(scope) not in self._warm:
             self._warm_up(scope)
         method = _KIND_METHODS.get(type(expr))
         if method is None:
             return Kind.UNKNOWN
+        hits = self._pending_hits
         try:
-            return method(self, expr)
+            result = method(self, expr)
         except RecursionError:
             # A pathologically deep expression: know nothing rather than fail.
             return Kind.UNKNOWN
+        if self._pending_hits == hits or not self._in_progress:
+            self._kinds[expr] = result  # final: nothing pending was met, or nothing is pending
+        return result
 
     def _warm_up(self, scope: "Scope") -> None:
         """Decide the kind of every binding of a function (or the module)
