@@ -47,7 +47,7 @@ class ApiCall:
     """One use of an API the manifest lists: a call, or (``called`` false) a
     reference to a name cuPyNumeric lacks."""
 
-    call: ast.expr
+    call: ast.expr | ast.alias  # an alias: ``from numpy import name``
     entry: ApiSupport
     hot_loop: LoopFrame | None  # the innermost enclosing loop that repeats the use
     called: bool = True
@@ -109,6 +109,25 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
         name = resolved_name(model, node, table, lacking)
         if name is not None and name not in COVERED_ELSEWHERE and lacking(name):
             found.append(ApiCall(node, table.lookup(name), hot_loop(model, node), called=False))  # type: ignore[arg-type]
+    for alias, name in _imported_names(model):
+        if name not in COVERED_ELSEWHERE and lacking(name):
+            found.append(ApiCall(alias, table.lookup(name), None, called=False))  # type: ignore[arg-type]
+    return found
+
+
+def _imported_names(model: FileModel) -> list[tuple[ast.alias, str]]:
+    """``from numpy import trapz`` -> (the alias, ``numpy.trapz``): the import
+    itself fails when cuPyNumeric lacks the name."""
+    root = model.device_root
+    found = []
+    for node in model.nodes(ast.ImportFrom):
+        module = node.module or ""
+        if node.level or not root or module.partition(".")[0] != root:
+            continue
+        tail = module.partition(".")[2]
+        for alias in node.names:
+            if alias.name != "*":
+                found.append((alias, "numpy." + (f"{tail}." if tail else "") + alias.name))
     return found
 
 
@@ -202,10 +221,14 @@ def where(api_call: ApiCall) -> str:
     return f", inside the {what} at line {frame.line}"
 
 
-def describe_call(model: FileModel, call: ast.expr) -> str:
+def describe_call(model: FileModel, call: ast.expr | ast.alias) -> str:
     """How the use is written: ``np.interp(...)`` for a call, ``np.NaN`` otherwise."""
     if isinstance(call, ast.Call):
         return model.segment(call.func, 40) + "(...)"
+    if isinstance(call, ast.alias):
+        statement = model.statement_of(call) if hasattr(call, "lineno") else None
+        module = statement.module if isinstance(statement, ast.ImportFrom) else "numpy"
+        return f"from {module} import {call.name}"
     return model.segment(call, 40)
 
 
