@@ -144,15 +144,19 @@ def resolve(cupynumeric, name):
     """cuPyNumeric's object for a NumPy name, or None when it has none.
     A ufunc method is looked up on a binary ufunc (``add``): the unary ones
     have fewer methods, and NumPy refuses those on unary ufuncs anyway."""
+    missing = object()  # numpy.newaxis is None: absence needs its own marker
     parts = name.split(".")[1:]
     obj = cupynumeric
     if parts[:1] == ["ufunc"] and len(parts) == 2:
-        obj, parts = getattr(cupynumeric, "add", None), parts[1:]
+        obj, parts = getattr(cupynumeric, "add", missing), parts[1:]
     for part in parts:
-        if obj is None:
-            return None
-        obj = getattr(obj, part, None)
-    return obj
+        if obj is missing:
+            return ABSENT
+        obj = getattr(obj, part, missing)
+    return ABSENT if obj is missing else obj
+
+
+ABSENT = object()  # what resolve() returns for a name cuPyNumeric does not have
 
 
 def section_of(name):
@@ -166,7 +170,7 @@ def surface_rows(cupynumeric, names, listed):
     rows = []
     for name in sorted(set(names) - listed):
         obj = resolve(cupynumeric, name)
-        if obj is None:
+        if obj is ABSENT:
             rows.append(row(section_of(name), None, name[len("numpy."):], False, "", "", None))
         else:
             single, multi = support_from_docstring(obj)
@@ -203,7 +207,7 @@ def main(argv):
         rows = fallback_rows(numpy, cupynumeric)
     rows.extend(surface_rows(cupynumeric, names, {r["numpy"] for r in rows}))
     for entry in rows:
-        entry["present"] = resolve(cupynumeric, entry["numpy"]) is not None
+        entry["present"] = resolve(cupynumeric, entry["numpy"]) is not ABSENT
     write(output, {
         "cupynumeric_version": str(getattr(cupynumeric, "__version__", "") or ""),
         "numpy_version": str(numpy.__version__),
