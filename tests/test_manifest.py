@@ -807,3 +807,64 @@ def test_cli_entry_points_delegate(capsys) -> None:
 
     assert cli_main(["manifest", "lookup", "numpy.flip"]) == 0
     assert "numpy.flip: single-gpu" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ surfaces
+def test_surface_of_this_numpy(tmp_path: Path, capsys) -> None:
+    """`cpn-lint manifest surface` lists the running NumPy's names with kinds."""
+    import numpy
+
+    out = tmp_path / "surface.json"
+    code, stdout, _ = _run(["surface", "--python", sys.executable, "-o", str(out)], capsys)
+    assert code == 0 and f"NumPy {numpy.__version__}" in stdout
+    from cpn_lint.manifest.surface import read_surface
+
+    surface = read_surface(out)
+    names = surface.names
+    assert names["numpy.add"] == "ufunc" and names["numpy.ndarray.std"] == "method"
+    assert names["numpy.ufunc.at"] == "method" and names["numpy.random.Generator.choice"] == "method"
+    assert names["numpy.ma.masked_array"] in ("class", "function") and names["numpy.newaxis"] == "object"
+    assert not any(n.split(".")[-1].startswith("_") for n in names)
+    assert _run(["surface", "--python", sys.executable, "-o", str(out)], capsys)[0] == 2  # exists: --force
+
+
+def test_surfaces_annotate_the_rows() -> None:
+    from cpn_lint.manifest.surface import NumpySurface, annotate
+
+    old = NumpySurface("1.26.4", {"numpy.product": "function", "numpy.prod": "function", "numpy.add": "ufunc"})
+    new = NumpySurface("2.4.6", {"numpy.prod": "function", "numpy.add": "ufunc", "numpy.vecdot": "function"})
+    entries = {
+        "numpy.product": ApiSupport("numpy.product", Status.NOT_IMPLEMENTED, lacks=True),
+        "numpy.prod": ApiSupport("numpy.prod", Status.MULTI_GPU),
+        "numpy.add": ApiSupport("numpy.add", Status.MULTI_GPU),
+    }
+    warnings = annotate(entries, [old, new])
+    assert entries["numpy.product"].releases == ("1.26.4",) and entries["numpy.product"].replacement == "numpy.prod"
+    assert entries["numpy.prod"].releases == () and entries["numpy.add"].kind == "ufunc"
+    assert len(warnings) == 1 and "numpy.vecdot" in warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[]", "not a NumPy surface"),
+        ('{"numpy_version": "2.0", "names": {"scipy.x": "function"}}', "not numpy.* names"),
+        ('{"numpy_version": "2.0", "names": {"numpy.x": "gadget"}}', "known kind"),
+        ("{", "not JSON"),
+    ],
+)
+def test_malformed_surfaces_are_refused(text: str, message: str) -> None:
+    from cpn_lint.manifest.surface import parse_surface
+
+    with pytest.raises(SourceError, match=message):
+        parse_surface(text)
+
+
+def test_version_1_manifests_are_still_read(shipped: Manifest) -> None:
+    data = json.loads(CANONICAL.read_text(encoding="utf-8"))
+    data["format_version"] = 1
+    for row in data["apis"]:
+        for key in ("lacks", "kind", "releases", "replacement"):
+            row.pop(key, None)
+    old = Manifest.from_json(json.dumps(data))
+    assert old.lookup("numpy.trapz").lacks is None and _statuses(old) == _statuses(shipped)

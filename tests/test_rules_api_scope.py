@@ -412,3 +412,24 @@ def test_flake8_noqa_silences_an_api_finding(write) -> None:
     path = write("prog.py", API_PROGRAM.replace("m[1])\n", "m[1])  # noqa: CPN401\n"))
     result = run_flake8("--select", "CPN", str(path))
     assert _cpn4(result.stdout) == {(2, "CPN410")}
+
+
+@pytest.mark.parametrize(
+    ("lacks", "gap"),
+    [
+        (True, "numpy.interp is missing from cuPyNumeric 99.1 (AttributeError)"),
+        (False, "numpy.interp exists in cuPyNumeric 99.1 but is not supported there"),
+        (None, "numpy.interp is not implemented in cuPyNumeric 99.1"),  # a format-1 manifest does not say
+    ],
+)
+def test_cpn401_says_how_the_name_fails(monkeypatch: pytest.MonkeyPatch, lacks, gap: str) -> None:
+    custom = Manifest(
+        snapshot_date=dt.date(2030, 1, 1), cupynumeric_version="99.1", numpy_version=None,
+        entries={"numpy.interp": ApiSupport("numpy.interp", Status.NOT_IMPLEMENTED, "Module-Level", lacks=lacks)},
+    )
+    monkeypatch.setattr(_api_support, "manifest", lambda: custom)
+    (finding,) = _findings("import numpy as np\ny = np.interp(0.5, [0, 1], [0, 1])\n", "CPN401")
+    assert finding.message.startswith(f"np.interp(...): {gap}")
+    # a name it has is not reported when used without a call (only missing names are)
+    assert _findings("import numpy as np\nf = np.interp\n", "CPN401") == ([] if lacks is False else _findings(
+        "import numpy as np\nf = np.interp\n", "CPN401"))
