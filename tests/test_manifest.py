@@ -93,7 +93,8 @@ def test_the_snapshot_covers_both_numpy_surfaces(shipped: Manifest) -> None:
     names = {n for path in SURFACES for n in read_surface(path).names}
     assert names <= set(shipped.entries)
     table_only = set(shipped.entries) - names  # names of the library's own table only
-    assert table_only == {"numpy.random.BitGenerator", "numpy.random.bit_generator"} or len(table_only) < 5
+    # in the library's table, not in numpy.random.__all__ (so in no surface)
+    assert table_only == {"numpy.random.get_bit_generator", "numpy.random.set_bit_generator"}
 
 
 def test_every_name_cupynumeric_lacks_is_missing_outright(shipped: Manifest) -> None:
