@@ -32,52 +32,65 @@ from .findings import Finding
 
 UNRECOGNIZED = "unrecognized"
 
-# Each check of Doctor (cuPyNumeric 26.x) with a fragment of its fixed
-# description that no other check's description contains.
-_CHECK_SIGNATURES: tuple[tuple[str, str], ...] = (
-    ("RepeatedItemOps", "scalar item accesses repeated"),
-    ("RepeatedSliceAccessCheck", "repeated slice access"),
-    ("ArrayGatherCheck", "being gathered into one memory"),
-    ("StackOpsCheck", "hstack/vstack called repeatedly"),
-    ("AdvancedIndexingCheck", "use of advanced indexing"),
-    ("NonzeroCheck", "use of nonzero"),
-    ("Mpi4pyCheck", "mpi4py is imported"),
-    ("IterCheck", "with __iter__"),
-)
-_BUILTIN_CHECK = "BuiltinReductionCheck"
-# The nine checks of Doctor 26.x, by the names its source gives them.
-DOCTOR_CHECKS: tuple[str, ...] = (*(name for name, _ in _CHECK_SIGNATURES), _BUILTIN_CHECK)
-_BUILTINS_SEEN = re.compile(r"^Python built-ins? (?P<names>[a-z_]+(?:, [a-z_]+)*) used with cuPyNumeric array")
 
-# The CPN code each check's finding stands for; checks not listed have none.
-CHECK_CODES: dict[str, str] = {
-    "RepeatedItemOps": "CPN101",
-    "RepeatedSliceAccessCheck": "CPN101",
-    "IterCheck": "CPN103",
-    "BuiltinReductionCheck": "CPN110",
-    "StackOpsCheck": "CPN203",
-    "NonzeroCheck": "CPN204",
-    "Mpi4pyCheck": "CPN108",
-}
+
+@dataclass(frozen=True)
+class DoctorCheck:
+    """One of Doctor's nine runtime checks, as cpn-lint reads it."""
+
+    name: str  # the name Doctor's source gives it
+    signature: str | None  # a fragment of its fixed description no other check's contains
+    codes: tuple[str, ...] = ()  # the CPN code(s) its finding stands for (none: runtime-only)
+    # Static findings of other codes it confirms on a loop's header line: Doctor
+    # reports host iteration where it happens (a built-in walking an array,
+    # ``sum(a)``, or a ``for x in a`` header), and R110 says such built-ins are
+    # R103's host iteration; an ``.item()`` in a loop shows as repeated item ops.
+    confirms_at_header: frozenset[str] = frozenset()
+    # Codes reported at a loop whose element accesses it counts: a loop
+    # cpn-lint classes as a sequential recurrence (CPN410) rather than R101.
+    confirms_in_loop: frozenset[str] = frozenset()
+
+
+# The one table of Doctor's checks (cuPyNumeric 26.x): the reader, the merge
+# and the report's "what to look for" all read it.
+DOCTOR_CHECKS: dict[str, DoctorCheck] = {check.name: check for check in (
+    DoctorCheck("RepeatedItemOps", "scalar item accesses repeated", ("CPN101",),
+                frozenset({"CPN103", "CPN110", "CPN104"}), frozenset({"CPN410"})),
+    DoctorCheck("RepeatedSliceAccessCheck", "repeated slice access", ("CPN101",), confirms_in_loop=frozenset({"CPN410"})),
+    DoctorCheck("ArrayGatherCheck", "being gathered into one memory"),
+    DoctorCheck("StackOpsCheck", "hstack/vstack called repeatedly", ("CPN203",)),
+    DoctorCheck("AdvancedIndexingCheck", "use of advanced indexing"),
+    DoctorCheck("NonzeroCheck", "use of nonzero", ("CPN204",)),
+    DoctorCheck("Mpi4pyCheck", "mpi4py is imported", ("CPN108",)),
+    DoctorCheck("IterCheck", "with __iter__", ("CPN103",), frozenset({"CPN110"})),
+    # float()/int()/bool() are R104 (a host sync), other built-ins R110 (host iteration).
+    DoctorCheck("BuiltinReductionCheck", None, ("CPN104", "CPN110")),
+)}
+_BUILTIN_CHECK = "BuiltinReductionCheck"
+_BUILTINS_SEEN = re.compile(r"^Python built-ins? (?P<names>[a-z_]+(?:, [a-z_]+)*) used with cuPyNumeric array")
 # Conversions to a Python scalar are R104 (host sync), not R110 (host iteration).
 _CONVERSION_BUILTINS = frozenset({"float", "int", "bool"})
 
-# Doctor reports host iteration where it happens: a built-in that walks an
-# array (``sum(a)``) or a ``for x in a`` header iterates it item by item, so
-# Doctor adds IterCheck and RepeatedItemOps to the cause there. A static
-# finding of the cause, on that very statement (a loop's header only),
-# confirms them: R110 says such builtins are R103's host iteration.
-_CONFIRMED_AT_HEADER_BY: dict[str, frozenset[str]] = {
-    "IterCheck": frozenset({"CPN110"}),
-    "RepeatedItemOps": frozenset({"CPN103", "CPN110"}),
-}
-# A loop cpn-lint classes as outside cuPyNumeric's scope (CPN410: a true
-# sequential recurrence, y[n] from y[n-1]) is reported as that, not as R101,
-# and it explains the element accesses Doctor counts anywhere inside it.
-_CONFIRMED_IN_LOOP_BY: dict[str, frozenset[str]] = {
-    "RepeatedItemOps": frozenset({"CPN410"}),
-    "RepeatedSliceAccessCheck": frozenset({"CPN410"}),
-}
+
+def checks_seeing(code: str) -> tuple[str, ...]:
+    """The Doctor checks whose findings stand for, or confirm, ``code``."""
+    primary = [c.name for c in DOCTOR_CHECKS.values() if code in c.codes]
+    return (*primary, *(c.name for c in DOCTOR_CHECKS.values() if code in c.confirms_at_header and c.name not in primary))
+
+
+# Path fragments of files that belong to an installation, not to the program:
+# Doctor reports a line once per call stack, library frames included.
+_LIBRARY_PARTS = ("/site-packages/", "/dist-packages/", "\\site-packages\\", "\\dist-packages\\")
+_STDLIB = re.compile(r"[/\\]lib[/\\](?:python\d+(?:\.\d+)?|Python\d+)[/\\](?!site-packages|dist-packages)[^/\\]+")
+
+
+def is_library_file(filename: str) -> bool:
+    """A file of an installed package or of Python's standard library (or a
+    frame with no file, ``<frozen runpy>``): never the user's code."""
+    if filename.startswith("<"):
+        return True
+    return any(part in filename for part in _LIBRARY_PARTS) or bool(_STDLIB.search(filename))
+
 
 _REQUIRED_KEYS = ("filename", "lineno", "description")
 
@@ -102,17 +115,28 @@ class DoctorReportError(ValueError):
     """The text is not a Doctor JSON report; the message is one line."""
 
 
-def load_doctor_report(text: str, origin: str = "doctor report") -> list[DoctorFinding]:
+def load_doctor_report(text: str, origin: str = "doctor report", *, keep_library: bool = False) -> list[DoctorFinding]:
     """Parse Doctor's JSON output into findings, in report order.
 
-    An entry whose description names both conversion built-ins and
-    reducing built-ins (``float(sum(a))``) yields one finding per code.
-    Raises :class:`DoctorReportError` for anything that is not such a report.
+    Entries located in library files (site-packages, the standard library)
+    are dropped unless ``keep_library``: Doctor reports a pattern once per
+    call stack, and the frames inside matplotlib or NumPy are not code the
+    user can change. Repeated rows (same file, line, description and source)
+    are kept once. An entry whose description names both conversion
+    built-ins and reducing built-ins (``float(sum(a))``) yields one finding
+    per code. Raises :class:`DoctorReportError` for anything that is not
+    such a report.
     """
     entries = _decode(text, origin)
     findings: list[DoctorFinding] = []
+    seen: set[tuple[str, int, str, str, str | None]] = set()
     for index, entry in enumerate(entries):
-        findings.extend(_findings_of(entry, index, origin))
+        for finding in _findings_of(entry, index, origin):
+            key = (finding.filename, finding.line, finding.description, finding.source, finding.code)
+            if key in seen or (is_library_file(finding.filename) and not keep_library):
+                continue
+            seen.add(key)
+            findings.append(finding)
     return findings
 
 
@@ -121,16 +145,17 @@ def check_of(description: str) -> str:
     if _BUILTINS_SEEN.match(description.strip()):
         return _BUILTIN_CHECK
     lowered = description.lower()
-    for check, fragment in _CHECK_SIGNATURES:
-        if fragment.lower() in lowered:
-            return check
+    for check in DOCTOR_CHECKS.values():
+        if check.signature and check.signature.lower() in lowered:
+            return check.name
     return UNRECOGNIZED
 
 
 def codes_of(check: str, description: str) -> list[str | None]:
     """The CPN code(s) a finding of ``check`` stands for (``[None]``: none)."""
     if check != _BUILTIN_CHECK:
-        return [CHECK_CODES.get(check)]
+        known = DOCTOR_CHECKS.get(check)
+        return [known.codes[0] if known and known.codes else None]
     match = _BUILTINS_SEEN.match(description.strip())
     names = set(match.group("names").split(", ")) if match else set()
     codes: list[str | None] = []
@@ -213,10 +238,14 @@ def _describe(value: Any) -> str:
 
 @dataclass
 class Reconciliation:
-    """Static findings Doctor confirmed, and Doctor findings with no static counterpart."""
+    """Static findings Doctor confirmed, Doctor findings with no static
+    counterpart, and the conversions at the program's boundary set aside."""
 
     confirmed: list[tuple[str, Finding, list[DoctorFinding]]] = field(default_factory=list)
     runtime_only: list[DoctorFinding] = field(default_factory=list)
+    # float()/int()/bool() outside every loop of a linted file: one host sync
+    # where a result leaves the array world, which SPEC section 4 exempts from R104.
+    boundary: list[DoctorFinding] = field(default_factory=list)
 
 
 def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) -> Reconciliation:
@@ -224,49 +253,82 @@ def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) ->
 
     A static finding confirms a Doctor finding when both are in the same file
     (same resolved path, else the unique file sharing the longest path
-    suffix), the codes agree, and Doctor's line is the finding's line or lies
-    in the statement that begins there: the whole loop nest for the codes
-    reported at a loop about its body (CPN101, CPN103), the header of any
-    other compound statement, all lines of a simple one. Doctor reports mpi4py at the first
-    cuPyNumeric call after the import, so any CPN108 finding confirms it.
-    Unmapped and unmatched Doctor findings are runtime-only. Doctor
-    findings in a linted file carry that file's name as it was linted (the
-    report may come from another checkout).
+    suffix), the codes agree, and Doctor's line is the finding's own line
+    (any line of a simple statement that starts there; the header of a
+    compound one), or, for the codes reported at a loop about its body
+    (CPN101, CPN103, CPN410), Doctor's line sits in that loop with no other
+    statement between them than a tight nest of loops (``for i: for j:``):
+    a line elsewhere in a long loop body is another pattern. Doctor reports
+    mpi4py at the first cuPyNumeric call after the import, so any CPN108
+    finding confirms it. A conversion built-in outside every loop is set
+    aside (not R104); unmapped and unmatched Doctor findings are
+    runtime-only. Doctor findings in a linted file carry that file's name as
+    it was linted (the report may come from another checkout).
     """
     files = [_Unit(result) for result in results]
     evidence: dict[tuple[int, int], list[DoctorFinding]] = {}
-    runtime_only: list[DoctorFinding] = []
+    outcome = Reconciliation()
     for finding in doctor:
         unit = _file_of(finding.filename, files)
         if unit is not None:  # cite the file as it was linted, not as Doctor saw it
             finding = replace(finding, filename=files[unit].result.filename)
+            if finding.code == "CPN104" and not files[unit].in_loop(finding.line):
+                outcome.boundary.append(finding)
+                continue
         matches = _matches(finding, unit, files) if finding.code is not None else []
         if not matches:
-            runtime_only.append(finding)
+            outcome.runtime_only.append(finding)
         for key in matches:
             evidence.setdefault(key, []).append(finding)
-    confirmed = [
+    outcome.confirmed = [
         (files[u].result.filename, files[u].result.findings[f], evidence[(u, f)])
         for u, f in sorted(evidence)
     ]
-    return Reconciliation(confirmed, runtime_only)
+    return outcome
 
 
 class _Unit:
-    """One linted file: its path parts and, lazily, the spans of its statements."""
+    """One linted file: its path parts and, lazily, its statements and loops."""
 
     def __init__(self, result: FileResult) -> None:
         self.result = result
         self.path = _resolve(result.filename)
         self.parts = tuple(reversed(self.path.replace("\\", "/").split("/")))
         self._statements: list[ast.stmt] | None = None
+        self._loops: list[ast.AST] | None = None
 
-    def span(self, finding: Finding, whole_loop: bool) -> tuple[int, int]:
-        """The lines the statement beginning at the finding's line covers."""
+    def span(self, finding: Finding) -> tuple[int, int]:
+        """The lines the statement beginning at the finding's line covers:
+        all of a simple statement, the header of a compound one."""
         statement = _statement_at(self.statements(), finding.line)
         if statement is None:
             return finding.line, finding.line
-        return _extent(statement, whole_loop)
+        return _extent(statement)
+
+    def nest_headers(self, line: int) -> set[int]:
+        """The header lines of the loops whose body ``line`` belongs to
+        directly: its innermost loop, and each loop around that one for which
+        the inner loop is the whole body (a tight nest)."""
+        loops = sorted((n for n in self.loops() if n.lineno <= line <= (n.end_lineno or n.lineno)),
+                       key=lambda n: n.lineno, reverse=True)
+        headers: set[int] = set()
+        inner: ast.AST | None = None
+        for loop in loops:
+            if inner is not None and getattr(loop, "body", None) != [inner]:
+                break
+            headers.add(loop.lineno)
+            inner = loop
+        return headers
+
+    def in_loop(self, line: int) -> bool:
+        """``line`` is in a loop or comprehension (its header included)."""
+        return any(n.lineno <= line <= (n.end_lineno or n.lineno) for n in self.loops())
+
+    def loops(self) -> list[ast.AST]:
+        if self._loops is None:
+            tree = self._tree()
+            self._loops = [n for n in ast.walk(tree) if isinstance(n, _LOOPS + _COMPREHENSIONS)] if tree else []
+        return self._loops
 
     def statements(self) -> list[ast.stmt]:
         if self._statements is None:
@@ -291,17 +353,18 @@ def _matches(finding: DoctorFinding, unit_index: int | None, files: list[_Unit])
     if unit_index is None:
         return []
     unit = files[unit_index]
-    header_codes = _CONFIRMED_AT_HEADER_BY.get(finding.check, frozenset())
-    loop_codes = {finding.code} | _CONFIRMED_IN_LOOP_BY.get(finding.check, frozenset())
+    check = DOCTOR_CHECKS.get(finding.check)
+    header_codes = check.confirms_at_header if check else frozenset()
+    loop_codes = ({finding.code} & _REPORTED_AT_LOOPS) | (check.confirms_in_loop if check else frozenset())
     candidates: list[tuple[tuple[int, int], int]] = []
     for index, static in enumerate(unit.result.findings):
-        if static.code in loop_codes:
-            first, last = unit.span(static, whole_loop=static.code in _REPORTED_AT_LOOPS)
-        elif static.code in header_codes:
-            first, last = unit.span(static, whole_loop=False)
-        else:
+        if static.code != finding.code and static.code not in header_codes | loop_codes:
             continue
-        if static.line == finding.line or first <= finding.line <= last:
+        first, last = unit.span(static)
+        credited = first <= finding.line <= last and static.code in header_codes | {finding.code}
+        if not credited and static.code in loop_codes:
+            credited = static.line in unit.nest_headers(finding.line)
+        if credited:
             # Prefer Doctor's own code, then the tightest statement.
             rank = (0 if static.code == finding.code else 1, last - first)
             candidates.append((rank, index))
@@ -367,17 +430,15 @@ def _statement_at(statements: list[ast.stmt], line: int) -> ast.stmt | None:
 
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Codes reported at the ``for`` of a loop about what happens in its body.
 _REPORTED_AT_LOOPS = frozenset({"CPN101", "CPN103", "CPN410"})
 
 
-def _extent(statement: ast.stmt, whole_loop: bool) -> tuple[int, int]:
-    """A loop covers its whole nest (when ``whole_loop``); other compound
-    statements only their header (their body's statements are reported on
-    their own); a simple statement all its lines."""
+def _extent(statement: ast.stmt) -> tuple[int, int]:
+    """A compound statement covers its header (its body's statements are
+    reported on their own); a simple statement all its lines."""
     last = statement.end_lineno or statement.lineno
-    if whole_loop and isinstance(statement, _LOOPS):
-        return statement.lineno, last
     body = getattr(statement, "body", None)
     if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
         return statement.lineno, max(statement.lineno, body[0].lineno - 1)

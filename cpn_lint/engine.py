@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
+from . import manifest
 from .findings import Finding
 from .model import FileModel
 from .registry import Default, load_rules
@@ -36,6 +37,8 @@ class LintOptions:
 
     ``codes``: the codes to run (None: every code). Assessment-only codes run
     only when ``assessment`` is true, whatever ``codes`` says (SPEC §2).
+    ``manifest_path``: the API manifest the CPN40x rules read (None: the
+    refreshed one in the user's cache, else the shipped snapshot).
     """
 
     assessment: bool = False
@@ -137,6 +140,7 @@ def _run(tree: ast.Module, source: str, filename: str, options: LintOptions) -> 
     rules = [r for code, r in load_rules().items() if code != INTERNAL_ERROR and options.wants(code, r.default)]
     if not rules or not _RELEVANT.search(source.encode("utf-8", "surrogatepass")):
         return [], None
+    manifest.select(options.manifest_path)  # the API rules read it; cached per path
     with _collector_paused():
         try:
             model = FileModel(tree, source, filename)

@@ -88,13 +88,35 @@ class CPN000(_Checker):
             help="also emit cpn-lint's assessment codes (SCALES CPN00x, INFO CPN30x, "
             "CPN402, CPN403), as cpn-verdict does",
         )
+        option_manager.add_option(
+            "--cpn-manifest",
+            metavar="PATH",
+            default=None,
+            parse_from_config=True,
+            help="the cuPyNumeric API manifest CPN401-CPN403 read (default: the one 'cpn-lint manifest "
+            "refresh' wrote to the user's cache, else the snapshot shipped with cpn-lint)",
+        )
 
     @staticmethod
     def parse_options(options: Any) -> None:
         codes = load_rules()
         selected = _selected_codes(options, list(codes))
-        _Shared.options = LintOptions(assessment=bool(getattr(options, "cpn_assessment", False)), codes=selected)
+        path = getattr(options, "cpn_manifest", None) or None
+        if path:
+            _check_manifest(path)
+        _Shared.options = LintOptions(assessment=bool(getattr(options, "cpn_assessment", False)), codes=selected,
+                                      manifest_path=path)
         _Shared.tree, _Shared.findings = None, {}
+
+
+def _check_manifest(path: str) -> None:
+    """Read a named manifest once, so a bad path stops flake8 with one clear line."""
+    from .manifest import ManifestError, resolve
+
+    try:
+        resolve(path)
+    except ManifestError as exc:
+        raise SystemExit(f"cpn-lint: --cpn-manifest: {exc}") from None
 
 
 def _make_checkers() -> dict[str, type[_Checker]]:

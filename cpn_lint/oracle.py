@@ -13,8 +13,11 @@ environment by installing it into a separate virtual environment::
 The PyPI wheels of cuPyNumeric/Legate link against the NVIDIA driver library
 even when they only use CPUs, so ``setup`` compiles a small stand-in for it
 (every driver call answers "no device") and ``run`` puts it first on the
-library path with ``--gpus 0``. ``numpy`` is replaced by ``cupynumeric``
-(``cupynumeric.patch``) before the program starts.
+library path with ``--gpus 0``. In the program's own files ``import numpy``
+gives ``cupynumeric``, as the port's ``import cupynumeric as np`` would;
+host libraries (matplotlib with its non-interactive Agg backend, SciPy, ...)
+keep the real NumPy they were built for, whenever they are loaded, so a
+program that plots or calls SciPy runs instead of failing inside them.
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ DEFAULT_TIMEOUT = 180.0
 # Single-rank MPI so programs that import mpi4py run (and Doctor's mpi4py
 # check can see the import). mpich's wheel ships the MPI library itself.
 MPI_PACKAGES = ("mpi4py", "mpich")
+# Host libraries simulation scripts use beside NumPy (plots, SciPy solvers),
+# installed into the oracle environment and loaded before numpy is swapped.
+HOST_PACKAGES = ("matplotlib", "scipy")
 
 _READY_MARKER = "cpn-oracle-ready.json"
 _STUB_DIR = "cuda-stub"
@@ -90,21 +96,44 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **function, int version,
 }
 """
 
-# Runs inside the oracle venv: patch numpy, then run the program as __main__.
-# If the program stops with an exception, the innermost frame outside the
-# Python installation is recorded (where the user's code stopped), then the
-# exception propagates as usual (traceback, exit status 1, Doctor's report).
+# Runs inside the oracle venv. Imports of numpy made by the program's own
+# files (anything outside the Python installation) get cuPyNumeric, as after
+# `import cupynumeric as np`; every library keeps the real NumPy, whenever it
+# is loaded (matplotlib, SciPy: cupynumeric.patch's global swap crashes them,
+# e.g. NumPy's own ufunc.outer segfaults once sys.modules["numpy"] is
+# cuPyNumeric). matplotlib draws with its non-interactive Agg backend, so
+# plt.pause and plt.show return at once. If the program stops with an
+# exception, the innermost frame outside the Python installation is recorded
+# (where the user's code stopped), then the exception propagates as usual
+# (traceback, exit status 1, Doctor's report).
 _BOOTSTRAP = """\
-import json, os, runpy, sys, sysconfig, traceback
-import cupynumeric.patch  # noqa: F401  numpy now means cupynumeric
+import builtins, json, os, runpy, sys, sysconfig, traceback
+os.environ.setdefault("MPLBACKEND", "Agg")
+import cupynumeric  # noqa: F401  starts Legate; numpy stays NumPy for every library
+LIBRARY = tuple(os.path.realpath(p) for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+_real_import = builtins.__import__
+
+def _from_program(globals):
+    filename = (globals or {}).get("__file__")
+    return bool(filename) and not os.path.realpath(filename).startswith(LIBRARY)
+
+def _public(name):
+    return name.split(".")[0] == "numpy" and not any(part.startswith("_") for part in name.split("."))
+
+def _import(name, globals=None, locals=None, fromlist=(), level=0):
+    # NumPy's own C code imports its private modules with the caller's globals: those stay NumPy's.
+    if level == 0 and _public(name) and _from_program(globals):
+        name = "cupynumeric" + name[len("numpy"):]
+    return _real_import(name, globals, locals, fromlist, level)
+
+builtins.__import__ = _import
 sys.argv = sys.argv[1:]
 try:
     runpy.run_path(sys.argv[0], run_name="__main__")
 except BaseException as exc:
     if not isinstance(exc, SystemExit) or exc.code not in (None, 0):
-        library = tuple(os.path.realpath(p) for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
         frames = [f for f in traceback.extract_tb(exc.__traceback__)
-                  if os.path.isabs(f.filename) and not os.path.realpath(f.filename).startswith(library)]
+                  if os.path.isabs(f.filename) and not os.path.realpath(f.filename).startswith(LIBRARY)]
         where = frames[-1] if frames else None
         with open(os.environ["CPN_ORACLE_STOP_FILE"], "w") as out:
             json.dump({"error": type(exc).__name__, "message": str(exc)[:300],
@@ -151,14 +180,24 @@ def venv_python(venv: Path) -> Path:
     return venv / "bin" / "python"
 
 
-def installed_version(venv: Path) -> str | None:
-    """The cuPyNumeric version a finished setup recorded, else None."""
+def _ready_record(venv: Path) -> dict:
     try:
         data = json.loads((venv / _READY_MARKER).read_text())
     except (OSError, ValueError):
-        return None
-    version = data.get("cupynumeric") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def installed_version(venv: Path) -> str | None:
+    """The cuPyNumeric version a finished setup recorded, else None."""
+    version = _ready_record(venv).get("cupynumeric")
     return version if isinstance(version, str) and venv_python(venv).exists() else None
+
+
+def installed_host_packages(venv: Path) -> tuple[str, ...]:
+    """The host libraries a setup recorded installing beside cuPyNumeric."""
+    host = _ready_record(venv).get("host")
+    return tuple(h for h in host if isinstance(h, str)) if isinstance(host, list) else ()
 
 
 def ensure_venv(venv: Path | None = None, *, version: str = CUPYNUMERIC_VERSION,
@@ -169,14 +208,34 @@ def ensure_venv(venv: Path | None = None, *, version: str = CUPYNUMERIC_VERSION,
     gcc, a Python the wheels support).
     """
     venv = (venv or default_venv()).absolute()
-    if installed_version(venv) == version:
+    if installed_version(venv) == version and _has_host_packages(venv):
         return venv
     venv.parent.mkdir(parents=True, exist_ok=True)
+    say = log or (lambda message: print(message, file=sys.stderr))
     lock = Path(tempfile.gettempdir()) / f"cpn-oracle-{hashlib.sha256(str(venv).encode()).hexdigest()[:16]}.lock"
     with _exclusive(lock):  # two test runs may race to create it
         if installed_version(venv) != version:
-            _create(venv, version, with_mpi, log or (lambda message: print(message, file=sys.stderr)))
+            _create(venv, version, with_mpi, say)
+        elif not _has_host_packages(venv):
+            _add_host_packages(venv, say)  # an environment from before the host libraries: add them, keep the rest
     return venv
+
+
+def _has_host_packages(venv: Path) -> bool:
+    return set(HOST_PACKAGES) <= set(installed_host_packages(venv))
+
+
+def _add_host_packages(venv: Path, say: Callable[[str], None]) -> None:
+    say(f"cpn-lint oracle: adding {', '.join(HOST_PACKAGES)} to {venv}")
+    _pip_install(venv, HOST_PACKAGES)
+    record = _ready_record(venv)
+    record["host"] = list(HOST_PACKAGES)
+    (venv / _READY_MARKER).write_text(json.dumps(record) + "\n")
+
+
+def _pip_install(venv: Path, packages: Sequence[str]) -> None:
+    _run([str(venv_python(venv)), "-m", "pip", "install", "-q", "--disable-pip-version-check", *packages],
+         f"install {' '.join(packages)}")
 
 
 @contextmanager
@@ -201,14 +260,14 @@ def _create(venv: Path, version: str, with_mpi: bool, say: Callable[[str], None]
     if venv.exists():
         shutil.rmtree(venv)  # an unfinished or older setup
     started = time.monotonic()
-    say(f"cpn-lint oracle: creating {venv} with nvidia-cupynumeric=={version} (about 300 MB to download)")
+    say(f"cpn-lint oracle: creating {venv} with nvidia-cupynumeric=={version} and {', '.join(HOST_PACKAGES)} "
+        "(about 400 MB to download)")
     _run([sys.executable, "-m", "venv", str(venv)], "create the virtual environment")
-    packages = [f"nvidia-cupynumeric=={version}", *(MPI_PACKAGES if with_mpi else ())]
-    _run([str(venv_python(venv)), "-m", "pip", "install", "-q", "--disable-pip-version-check", *packages],
-         f"install {' '.join(packages)}")
+    _pip_install(venv, [f"nvidia-cupynumeric=={version}", *(MPI_PACKAGES if with_mpi else ()), *HOST_PACKAGES])
     _build_stub(venv, compiler)
     _smoke_test(venv)
-    (venv / _READY_MARKER).write_text(json.dumps({"cupynumeric": version, "mpi": with_mpi}) + "\n")
+    record = {"cupynumeric": version, "mpi": with_mpi, "host": list(HOST_PACKAGES)}
+    (venv / _READY_MARKER).write_text(json.dumps(record) + "\n")
     say(f"cpn-lint oracle: ready in {time.monotonic() - started:.0f} s")
 
 
@@ -320,7 +379,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--venv", type=Path, default=None,
                         help=f"the oracle environment (default: ${VENV_ENV} or ./{DEFAULT_VENV})")
     sub = parser.add_subparsers(dest="command", required=True)
-    setup = sub.add_parser("setup", help=f"install nvidia-cupynumeric=={CUPYNUMERIC_VERSION} and the driver stand-in")
+    setup = sub.add_parser("setup", help=f"install nvidia-cupynumeric=={CUPYNUMERIC_VERSION}, "
+                           f"{', '.join(HOST_PACKAGES)} and the driver stand-in")
     setup.add_argument("--no-mpi", action="store_true", help="do not install mpi4py and mpich")
     run = sub.add_parser("run", help="run one program under Doctor and write its JSON report")
     run.add_argument("program", type=Path)

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+
+# A manifest refreshed into the developer's own cache must not change what the
+# tests see: every test (and every subprocess it starts) gets an empty cache.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="cpn-lint-test-cache-")
 
 EXPECT = re.compile(r"#\s*expect:\s*(CPN\d{3}(?:\s*,\s*CPN\d{3})*)")
 

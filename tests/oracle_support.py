@@ -22,7 +22,8 @@ from typing import Iterable
 from cpn_lint import oracle
 
 ROOT = Path(__file__).resolve().parent.parent
-PROGRAM_ROOTS = (ROOT / "fixtures", ROOT / "tests" / "data" / "doctor")
+PROGRAMS = ROOT / "tests" / "data" / "programs"  # script-style simulations that plot (issue 12)
+PROGRAM_ROOTS = (ROOT / "fixtures", ROOT / "tests" / "data" / "doctor", PROGRAMS)
 CAPTURED = ROOT / "tests" / "data" / "doctor"
 EXPECTATIONS = ROOT / "tests" / "data" / "doctor_disagreements.json"
 CACHE_FORMAT = 1  # bump when the cached record changes shape

@@ -358,9 +358,10 @@ def test_real_report_on_the_smoothing_program() -> None:
     assert confirmed[("CPN101", 13)] == [("RepeatedItemOps", 14)]
     assert confirmed[("CPN110", 66)] == [("BuiltinReductionCheck", 66), ("IterCheck", 66), ("RepeatedItemOps", 66)]
     runtime_only = {(d.check, d.line) for d in rec.runtime_only}
-    # a helper called from an element loop, a boundary conversion, and the unmapped checks
-    assert {("RepeatedItemOps", 48), ("BuiltinReductionCheck", 68), ("ArrayGatherCheck", 68),
-            ("AdvancedIndexingCheck", 35)} <= runtime_only
+    # a helper called from an element loop and the unmapped checks
+    assert {("RepeatedItemOps", 48), ("ArrayGatherCheck", 68), ("AdvancedIndexingCheck", 35)} <= runtime_only
+    # float() once after the loops: a boundary conversion, not R104 (issue 12)
+    assert [(d.check, d.line) for d in rec.boundary] == [("BuiltinReductionCheck", 68)]
     assert all(d.filename == str(SMOOTHING) for d in rec.runtime_only)  # captured elsewhere, cited here
 
 
@@ -369,3 +370,103 @@ def test_real_report_on_the_mpi_program() -> None:
     rec = reconcile([result], _captured(HALO))
     assert [(f.code, f.line, [d.check for d in e]) for _, f, e in rec.confirmed] == [("CPN108", 8, ["Mpi4pyCheck"])]
     assert [(d.check, d.line) for d in rec.runtime_only] == [("RepeatedSliceAccessCheck", 17)]
+
+
+# ------------------------------------------------------- issue 12: faithful reading
+def _entry(filename: str, line: int, description: str, source: str = "x") -> dict:
+    return {"filename": filename, "lineno": line, "description": description, "source": source}
+
+
+ITEM_OPS = "multiple scalar item accesses repeated on cuPyNumeric array"
+FLOAT_SEEN = "Python built-in float used with cuPyNumeric array; prefer the cuPyNumeric reduction"
+
+
+def test_library_frames_and_repeated_rows_are_dropped() -> None:
+    report = json.dumps([
+        _entry("/venv/lib/python3.11/site-packages/matplotlib/cbook.py", 1830, ITEM_OPS),
+        _entry("/usr/lib/python3/dist-packages/numpy/lib/_function_base_impl.py", 403, ITEM_OPS),
+        _entry("/usr/lib/python3.11/runpy.py", 88, ITEM_OPS),
+        _entry("<frozen runpy>", 88, ITEM_OPS),
+        _entry("/home/me/sim/wave.py", 29, ITEM_OPS, "u[0] = 0.0"),
+        _entry("/home/me/sim/wave.py", 29, ITEM_OPS, "u[0] = 0.0"),  # the same line, another call stack
+        _entry("/home/me/sim/wave.py", 30, ITEM_OPS, "u[-1] = 0.0"),
+    ])
+    assert [(d.filename, d.line) for d in load_doctor_report(report)] == [
+        ("/home/me/sim/wave.py", 29), ("/home/me/sim/wave.py", 30)]
+    assert len(load_doctor_report(report, keep_library=True)) == 6
+
+
+@pytest.mark.parametrize(
+    ("filename", "library"),
+    [
+        ("/venv/lib/python3.11/site-packages/scipy/ndimage/_filters.py", True),
+        ("C:\\Python311\\Lib\\site-packages\\numpy\\core.py", True),
+        ("/usr/lib/python3.11/json/decoder.py", True),
+        ("/root/.pyenv/versions/3.11.7/lib/python3.11/runpy.py", True),
+        ("<string>", True),
+        ("/home/me/project/lib/solver.py", False),
+        ("/home/me/python3.11/model.py", False),
+        ("fixtures/rules/cpn101_element_loop.py", False),
+    ],
+)
+def test_library_files(filename: str, library: bool) -> None:
+    from cpn_lint.doctor import is_library_file
+
+    assert is_library_file(filename) is library
+
+
+def test_a_conversion_outside_every_loop_is_not_cpn104(tmp_path: Path) -> None:
+    program = tmp_path / "p.py"
+    program.write_text(
+        "import numpy as np\n"
+        "a = np.ones(8)\n"
+        "for step in range(10):\n"
+        "    a = a * 0.5\n"
+        "    err = float(a.max())\n"
+        "total = float(a.sum())\n"
+        "values = [float(v) for v in a]\n"
+    )
+    result = analyze_source(program.read_bytes(), str(program), LintOptions(), keep_model=True)
+    doctor = load_doctor_report(json.dumps([_entry(str(program), line, FLOAT_SEEN) for line in (5, 6, 7)]))
+    rec = reconcile([result], doctor)
+    assert [d.line for d in rec.boundary] == [6]
+    assert {f.line for _, f, _ in rec.confirmed} | {d.line for d in rec.runtime_only} == {5, 7}
+
+
+def test_a_loop_finding_is_credited_only_within_its_tight_nest(tmp_path: Path) -> None:
+    program = tmp_path / "p.py"
+    program.write_text(
+        "import numpy as np\n"
+        "def f(a):\n"
+        "    for i in range(a.shape[0]):\n"
+        "        for j in range(a.shape[1]):\n"
+        "            a[i, j] = a[i, j] * 2.0\n"
+        "    for i in range(a.shape[0]):\n"
+        "        a[i, 0] = 1.0\n"
+        "        b = a[i, :2] * 2.0\n"
+        "        for k in range(3):\n"
+        "            b = b + 1.0\n"
+        "        a[0, i] = b[0]\n"
+    )
+    result = analyze_source(program.read_bytes(), str(program), LintOptions(), keep_model=True)
+    assert [f.line for f in result.findings if f.code == "CPN101"] == [3, 6]
+    doctor = load_doctor_report(json.dumps([_entry(str(program), line, ITEM_OPS) for line in (5, 7, 10)]))
+    rec = reconcile([result], doctor)
+    credited = {d.line: f.line for _, f, evidence in rec.confirmed for d in evidence}
+    assert credited == {5: 3, 7: 6}  # through the tight nest; line 7 is in the i loop's own body
+    assert [d.line for d in rec.runtime_only] == [10]  # in the k loop, not the flagged i loop's pattern
+    from cpn_lint.doctor import _Unit
+
+    unit = _Unit(result)
+    assert unit.nest_headers(5) == {3, 4}
+    assert unit.nest_headers(10) == {9}  # the k loop is one statement among several of the i loop
+    assert unit.nest_headers(11) == {6}
+
+
+def test_runtime_only_findings_name_their_check() -> None:
+    from cpn_lint.doctor import DOCTOR_CHECKS, checks_seeing
+
+    assert checks_seeing("CPN101") == ("RepeatedItemOps", "RepeatedSliceAccessCheck")
+    assert checks_seeing("CPN104") == ("BuiltinReductionCheck", "RepeatedItemOps")
+    assert checks_seeing("CPN206") == ()
+    assert all(c.codes == () for c in DOCTOR_CHECKS.values() if c.name in ("ArrayGatherCheck", "AdvancedIndexingCheck"))

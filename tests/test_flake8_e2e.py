@@ -73,3 +73,21 @@ def test_files_without_numpy_are_quiet(write) -> None:
 def test_version_lists_the_plugin() -> None:
     result = run_flake8("--version")
     assert "cpn-lint" in result.stdout
+
+
+def test_cpn_manifest_option_names_the_manifest(write, tmp_path: Path) -> None:
+    """--cpn-manifest (or cpn-manifest = PATH in the config) replaces the default manifest."""
+    import datetime as dt
+
+    from cpn_lint.manifest import ApiSupport, Manifest, Status
+
+    path = write("prog.py", "import numpy as np\ny = np.interp(0.5, np.ones(2), np.ones(2))\n")
+    assert _codes(run_flake8("--select", "CPN401", str(path)).stdout) == [(2, "CPN401")]
+    custom = Manifest(snapshot_date=dt.date(2030, 1, 1), cupynumeric_version="99.0", numpy_version=None,
+                      entries={"numpy.interp": ApiSupport("numpy.interp", Status.MULTI_GPU)})
+    manifest = tmp_path / "custom-manifest.json"
+    manifest.write_text(custom.to_json(), encoding="utf-8")
+    result = run_flake8("--select", "CPN401", "--cpn-manifest", str(manifest), str(path))
+    assert result.returncode == 0 and result.stdout == "", result.stdout + result.stderr
+    broken = run_flake8("--select", "CPN401", "--cpn-manifest", str(tmp_path / "nope.json"), str(path))
+    assert broken.returncode != 0 and "--cpn-manifest" in broken.stderr + broken.stdout

@@ -30,6 +30,8 @@ SHARED = ROOT.parent / "shared"
 SHARED_JSON = SHARED / "data" / "cupynumeric-26.6.1-introspected.json"
 SHARED_MARKDOWN = SHARED / "reference" / "api-support.md"
 CANONICAL = ROOT / "manifest" / "api-manifest.json"
+INSTALLED_TABLE = ROOT / "manifest" / "sources" / "cupynumeric-26.6.1-installed.json"
+SURFACES = [ROOT / "manifest" / "sources" / f"numpy-{v}-surface.json" for v in ("1.26.4", "2.4.6")]
 PACKAGED = ROOT / "cpn_lint" / "data" / "api-manifest.json"
 
 needs_shared_json = pytest.mark.skipif(not SHARED_JSON.exists(), reason="the introspected table is not in ../shared")
@@ -65,6 +67,9 @@ def test_snapshot_provenance(shipped: Manifest) -> None:
     assert shipped.snapshot_date == dt.date(2026, 5, 22)
     assert shipped.cupynumeric_version == "26.6.1"
     assert shipped.numpy_version == "2.4.6"
+    assert [s.name for s in shipped.sources] == [
+        "cupynumeric-26.6.1-installed.json", "cupynumeric-26.6.1-introspected.json", "api-support.md"]
+    assert shipped.sources[0].rows == 1102
     kinds = {s.kind: s for s in shipped.sources}
     assert set(kinds) == {"introspected-json", "markdown"}
     assert kinds["markdown"].retrieved.startswith("2026-05-22")
@@ -73,11 +78,55 @@ def test_snapshot_provenance(shipped: Manifest) -> None:
 
 
 def test_snapshot_counts(shipped: Manifest) -> None:
-    assert len(shipped) == 616
+    assert len(shipped) == 1102
     assert shipped.counts() == {
-        "multi-gpu": 349, "single-gpu": 9, "partial": 14, "undocumented": 40, "not-implemented": 204,
+        "multi-gpu": 359, "single-gpu": 9, "partial": 14, "undocumented": 101, "not-implemented": 619,
     }
-    assert shipped.implemented_count() == 412
+    assert shipped.implemented_count() == 483
+    assert shipped.numpy_releases == ("1.26.4", "2.4.6")
+
+
+def test_the_snapshot_covers_both_numpy_surfaces(shipped: Manifest) -> None:
+    """Every public name of NumPy 1.26 and 2.4 has a row; none is invented."""
+    from cpn_lint.manifest.surface import read_surface
+
+    names = {n for path in SURFACES for n in read_surface(path).names}
+    assert names <= set(shipped.entries)
+    table_only = set(shipped.entries) - names  # names of the library's own table only
+    # in the library's table, not in numpy.random.__all__ (so in no surface)
+    assert table_only == {"numpy.random.get_bit_generator", "numpy.random.set_bit_generator"}
+
+
+def test_every_name_cupynumeric_lacks_is_missing_outright(shipped: Manifest) -> None:
+    """In 26.6.1 no unimplemented name exists as an attribute (all raise AttributeError)."""
+    lacking = shipped.with_status(Status.NOT_IMPLEMENTED)
+    assert lacking and all(e.lacks is True for e in lacking)
+    assert all(e.lacks is None for e in shipped if e.status.implemented)
+
+
+@pytest.mark.parametrize(
+    ("name", "releases", "replacement"),
+    [
+        ("numpy.trapz", ("1.26.4",), None),  # cuPyNumeric has no trapezoid either
+        ("numpy.product", ("1.26.4",), "numpy.prod"),
+        ("numpy.NaN", ("1.26.4",), "numpy.nan"),
+        ("numpy.float_", ("1.26.4",), "numpy.float64"),
+        ("numpy.trapezoid", ("2.4.6",), None),
+        ("numpy.interp", (), None),
+    ],
+)
+def test_names_numpy_2_removed(shipped: Manifest, name: str, releases: tuple[str, ...], replacement: str | None) -> None:
+    entry = shipped.lookup(name)
+    assert entry is not None and entry.status is Status.NOT_IMPLEMENTED
+    assert (entry.releases, entry.replacement) == (releases, replacement)
+    assert entry.removed_in_numpy2 is (releases == ("1.26.4",))
+
+
+def test_kinds_come_from_the_surfaces(shipped: Manifest) -> None:
+    assert shipped.is_ufunc("numpy.add") and shipped.is_ufunc("cupynumeric.sin")
+    assert not shipped.is_ufunc("numpy.sum") and not shipped.is_ufunc("numpy.nothing")
+    assert shipped.lookup("numpy.ufunc.at").kind == "method"
+    assert shipped.lookup("numpy.ma.MaskedArray").kind == "class"
 
 
 def test_serialisation_is_canonical(shipped: Manifest) -> None:
@@ -87,7 +136,7 @@ def test_serialisation_is_canonical(shipped: Manifest) -> None:
     again = Manifest.from_json(shipped.to_json())
     assert again == shipped
     lines = CANONICAL.read_text(encoding="utf-8").splitlines()
-    assert sum(1 for line in lines if line.startswith('    {"api": ')) == 616  # one API per line
+    assert sum(1 for line in lines if line.startswith('    {"api": ')) == 1102  # one API per line
 
 
 def test_every_partial_entry_has_a_note(shipped: Manifest) -> None:
@@ -114,6 +163,18 @@ def test_every_partial_entry_has_a_note(shipped: Manifest) -> None:
         ("numpy.float64", Status.UNDOCUMENTED),
         ("numpy.ndarray.cumsum", Status.UNDOCUMENTED),
         ("numpy.load", Status.UNDOCUMENTED),
+        ("numpy.mgrid", Status.UNDOCUMENTED),
+        ("numpy.newaxis", Status.UNDOCUMENTED),  # None in both libraries: present, not absent
+        ("numpy.max", Status.MULTI_GPU),
+        ("numpy.random.Generator.normal", Status.UNDOCUMENTED),
+        ("numpy.random.Generator.choice", Status.NOT_IMPLEMENTED),
+        ("numpy.random.RandomState.normal", Status.NOT_IMPLEMENTED),
+        ("numpy.random.standard_normal", Status.NOT_IMPLEMENTED),
+        ("numpy.ufunc.reduce", Status.UNDOCUMENTED),
+        ("numpy.ufunc.at", Status.NOT_IMPLEMENTED),
+        ("numpy.ma.masked_array", Status.NOT_IMPLEMENTED),
+        ("numpy.in1d", Status.MULTI_GPU),  # NumPy 2 dropped it; cuPyNumeric kept it
+        ("numpy.lib.stride_tricks.sliding_window_view", Status.NOT_IMPLEMENTED),
     ],
 )
 def test_lookup(shipped: Manifest, name: str, status: Status) -> None:
@@ -121,7 +182,7 @@ def test_lookup(shipped: Manifest, name: str, status: Status) -> None:
     assert entry is not None and entry.status is status
 
 
-@pytest.mark.parametrize("name", ["numpy.mgrid", "numpy.max", "numpy.random.Generator.normal", "scipy.linalg.svd", "interp", ""])
+@pytest.mark.parametrize("name", ["numpy.not_a_numpy_name", "numpy.random.Generator.frobnicate", "scipy.linalg.svd", "interp", ""])
 def test_absent_names_are_not_found(shipped: Manifest, name: str) -> None:
     assert shipped.lookup(name) is None
     assert name not in shipped
@@ -367,15 +428,19 @@ def test_refresh_from_the_introspected_json_rebuilds_the_snapshot(tmp_path: Path
     # the JSON has no notes: the previous snapshot's are kept
     assert rebuilt.lookup("numpy.fft.fft").note == shipped.lookup("numpy.fft.fft").note
     assert "616 APIs (412 implemented)" in stdout
-    assert "0 status change(s), 0 API(s) added, 0 removed" in stdout
+    assert "0 status change(s), 0 API(s) added, 486 removed" in stdout  # the surface rows it does not have
 
 
 @needs_shared_json
 @needs_shared_markdown
-def test_refresh_from_both_shared_sources_reproduces_the_committed_file(tmp_path: Path, capsys, shipped: Manifest) -> None:
+def test_refresh_from_the_committed_sources_reproduces_the_committed_file(tmp_path: Path, capsys, shipped: Manifest) -> None:
+    """manifest/README.md's recipe: the installed wheel's table with the surface
+    rows, the shared table and the markdown (notes, date), two NumPy surfaces."""
     out = tmp_path / "m.json"
-    code, _, _ = _run(["refresh", "--from-json", str(SHARED_JSON), "--from-markdown", str(SHARED_MARKDOWN),
-                       "--output", str(out)], capsys)
+    surfaces = [arg for path in SURFACES for arg in ("--surface", str(path))]
+    code, _, stderr = _run(["refresh", "--from-json", str(INSTALLED_TABLE), "--from-json", str(SHARED_JSON),
+                            "--from-markdown", str(SHARED_MARKDOWN), *surfaces, "--output", str(out)], capsys)
+    assert code == 0, stderr
     assert code == 0
     rebuilt = mf.load(out)
     assert rebuilt.snapshot_date == shipped.snapshot_date  # taken from the markdown's Fetched: line
@@ -458,7 +523,7 @@ def test_refresh_from_markdown_sample(tmp_path: Path, capsys) -> None:
     assert small.snapshot_date == dt.date(2026, 4, 30)
     assert small.lookup("numpy.fft.rfft").note == "only batches of independent transforms are split across GPUs"
     # compared with the shipped snapshot: same statuses, the rest missing
-    assert "0 status change(s), 0 API(s) added, 607 removed" in stdout
+    assert "0 status change(s), 0 API(s) added, 1093 removed" in stdout
 
 
 def test_refresh_from_an_introspected_json_without_date_needs_one(tmp_path: Path, capsys) -> None:
@@ -505,7 +570,7 @@ def test_refresh_to_stdout(tmp_path: Path, capsys, shipped: Manifest) -> None:
     code, stdout, stderr = _run(["refresh", "--from-html", str(page), "--snapshot-date", "2026-05-22", "-o", "-"], capsys)
     assert code == 0
     assert Manifest.from_json(stdout).entries.keys() == shipped.entries.keys()
-    assert "616 APIs" in stderr  # the report goes to stderr when stdout carries the manifest
+    assert "1102 APIs" in stderr  # the report goes to stderr when stdout carries the manifest
 
 
 @pytest.mark.parametrize(
@@ -520,10 +585,40 @@ def test_refresh_usage_errors(argv: list[str], capsys) -> None:
     assert code == 2 and stderr.startswith("cpn-lint manifest: error:")
 
 
-def test_refresh_requires_an_output(capsys) -> None:
-    with pytest.raises(SystemExit) as exc:
-        command.main(["refresh", "--from", "installed"])
-    assert exc.value.code == 2
+def test_refresh_writes_to_the_user_cache_by_default(tmp_path: Path, capsys, monkeypatch, shipped: Manifest) -> None:
+    """Issue 12: the refreshed manifest lands in the user's cache, and every
+    command reads it from there unless told otherwise."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    page = tmp_path / "comparison.html"
+    page.write_text(render_comparison_page(shipped), encoding="utf-8")
+    code, stdout, stderr = _run(["refresh", "--from-html", str(page), "--snapshot-date", "2026-11-01"], capsys)
+    assert code == 0, stderr
+    cached = tmp_path / "cache" / "cpn-lint" / "api-manifest.json"
+    assert cached.is_file() and f"wrote {cached}" in stdout
+    assert mf.default_path() == cached and mf.resolve().snapshot_date == dt.date(2026, 11, 1)
+    code, stdout, _ = _run(["show", "--today", "2026-11-02"], capsys)
+    assert f"manifest: {cached}" in stdout and "1 days old" in stdout
+    # a second refresh replaces the cached copy without --force
+    assert _run(["refresh", "--from-html", str(page), "--snapshot-date", "2026-11-02"], capsys)[0] == 0
+    assert mf.resolve().snapshot_date == dt.date(2026, 11, 2)
+
+
+def test_refresh_never_writes_into_the_installed_package(capsys) -> None:
+    target = mf.package_dir() / "data" / "api-manifest.json"
+    before = target.read_bytes()
+    code, _, stderr = _run(["refresh", "--from-markdown", str(DATA / "api-support-sample.md"), "--min-implemented", "1",
+                            "--manifest", str(target), "--force"], capsys)
+    assert code == 2 and "inside the installed cpn-lint package" in stderr
+    assert target.read_bytes() == before
+
+
+def test_a_broken_cached_manifest_falls_back_to_the_shipped_one(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    (tmp_path / "cpn-lint").mkdir()
+    (tmp_path / "cpn-lint" / "api-manifest.json").write_text("{broken", encoding="utf-8")
+    assert mf.resolve() is mf.bundled()
+    with pytest.raises(ManifestError):
+        mf.resolve(tmp_path / "cpn-lint" / "api-manifest.json")  # named explicitly: an error
 
 
 # ------------------------------------------------------- installed cuPyNumeric
@@ -652,14 +747,16 @@ def test_refresh_from_the_real_cupynumeric_matches_the_snapshot(tmp_path: Path, 
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("PYTHONPATH", raising=False)
     out = tmp_path / "m.json"
+    surfaces = [arg for path in SURFACES for arg in ("--surface", str(path))]
     code, stdout, stderr = _run(["refresh", "--from", "installed", "--python", str(oracle.venv_python(venv)),
-                                 "--output", str(out)], capsys)
+                                 *surfaces, "--output", str(out)], capsys)
     assert code == 0, stderr
     live = mf.load(out)
     assert live.cupynumeric_version == oracle.installed_version(venv)
     assert "library's comparison-table generator" in (live.sources[0].detail or "")
     if live.cupynumeric_version == shipped.cupynumeric_version:
         assert _statuses(live) == _statuses(shipped)
+        assert {e.api: e.lacks for e in live} == {e.api: e.lacks for e in shipped}
 
 
 # ------------------------------------------------------------- show / lookup
@@ -668,10 +765,13 @@ def test_show(capsys, shipped: Manifest) -> None:
     assert code == 0
     assert "snapshot: 2026-05-22 (10 days old; current" in stdout
     assert "cuPyNumeric 26.6.1, NumPy 2.4.6" in stdout
-    assert "616 APIs (412 implemented): 349 multi-gpu, 9 single-gpu, 14 partial, 40 undocumented, 204 not-implemented" in stdout
-    assert "source: markdown api-support.md" in stdout
+    assert ("1102 APIs (483 implemented): 359 multi-gpu, 9 single-gpu, 14 partial, 101 undocumented, "
+            "619 not-implemented") in stdout
+    assert "source: markdown api-support.md" in stdout and "those of NumPy 1.26.4, 2.4.6" in stdout
+    assert "warning:" not in stdout
     code, stdout, _ = _run(["show", "--today", "2026-11-22"], capsys)
-    assert "184 days old; STALE" in stdout and "warning:" in stdout
+    assert "184 days old; STALE" in stdout
+    assert stdout.startswith("warning: the API manifest snapshot was taken on 2026-05-22")  # before what it qualifies
 
 
 def test_show_json(capsys) -> None:
@@ -679,7 +779,7 @@ def test_show_json(capsys) -> None:
     summary = json.loads(stdout)
     assert code == 0
     assert (summary["snapshot_date"], summary["age_days"], summary["stale"]) == ("2026-05-22", 90, False)
-    assert summary["counts"]["not-implemented"] == 204
+    assert summary["counts"]["not-implemented"] == 619
 
 
 def test_show_another_manifest(tmp_path: Path, capsys) -> None:
@@ -693,12 +793,13 @@ def test_show_another_manifest(tmp_path: Path, capsys) -> None:
 
 
 def test_lookup_command(capsys) -> None:
-    code, stdout, _ = _run(["lookup", "numpy.interp", "cupynumeric.fft.fft", "numpy.mgrid"], capsys)
+    code, stdout, _ = _run(["lookup", "numpy.interp", "cupynumeric.fft.fft", "numpy.frobnicate", "numpy.product"], capsys)
     assert code == 0
     lines = stdout.splitlines()
-    assert lines[0] == "numpy.interp: not-implemented (Module-Level)"
+    assert lines[0] == "numpy.interp: not-implemented (Module-Level) — cuPyNumeric has no such name (AttributeError)"
     assert lines[1].startswith("numpy.fft.fft: partial (Discrete Fourier Transform) — multi-GPU partial")
-    assert lines[2].startswith("numpy.mgrid: not in the manifest")
+    assert lines[2].startswith("numpy.frobnicate: not a NumPy name the manifest covers")
+    assert lines[3].endswith("only in NumPy 1.26.4 — use numpy.prod")
 
 
 @pytest.mark.e2e
@@ -707,3 +808,64 @@ def test_cli_entry_points_delegate(capsys) -> None:
 
     assert cli_main(["manifest", "lookup", "numpy.flip"]) == 0
     assert "numpy.flip: single-gpu" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ surfaces
+def test_surface_of_this_numpy(tmp_path: Path, capsys) -> None:
+    """`cpn-lint manifest surface` lists the running NumPy's names with kinds."""
+    import numpy
+
+    out = tmp_path / "surface.json"
+    code, stdout, _ = _run(["surface", "--python", sys.executable, "-o", str(out)], capsys)
+    assert code == 0 and f"NumPy {numpy.__version__}" in stdout
+    from cpn_lint.manifest.surface import read_surface
+
+    surface = read_surface(out)
+    names = surface.names
+    assert names["numpy.add"] == "ufunc" and names["numpy.ndarray.std"] == "method"
+    assert names["numpy.ufunc.at"] == "method" and names["numpy.random.Generator.choice"] == "method"
+    assert names["numpy.ma.masked_array"] in ("class", "function") and names["numpy.newaxis"] == "object"
+    assert not any(n.split(".")[-1].startswith("_") for n in names)
+    assert _run(["surface", "--python", sys.executable, "-o", str(out)], capsys)[0] == 2  # exists: --force
+
+
+def test_surfaces_annotate_the_rows() -> None:
+    from cpn_lint.manifest.surface import NumpySurface, annotate
+
+    old = NumpySurface("1.26.4", {"numpy.product": "function", "numpy.prod": "function", "numpy.add": "ufunc"})
+    new = NumpySurface("2.4.6", {"numpy.prod": "function", "numpy.add": "ufunc", "numpy.vecdot": "function"})
+    entries = {
+        "numpy.product": ApiSupport("numpy.product", Status.NOT_IMPLEMENTED, lacks=True),
+        "numpy.prod": ApiSupport("numpy.prod", Status.MULTI_GPU),
+        "numpy.add": ApiSupport("numpy.add", Status.MULTI_GPU),
+    }
+    warnings = annotate(entries, [old, new])
+    assert entries["numpy.product"].releases == ("1.26.4",) and entries["numpy.product"].replacement == "numpy.prod"
+    assert entries["numpy.prod"].releases == () and entries["numpy.add"].kind == "ufunc"
+    assert len(warnings) == 1 and "numpy.vecdot" in warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[]", "not a NumPy surface"),
+        ('{"numpy_version": "2.0", "names": {"scipy.x": "function"}}', "not numpy.* names"),
+        ('{"numpy_version": "2.0", "names": {"numpy.x": "gadget"}}', "known kind"),
+        ("{", "not JSON"),
+    ],
+)
+def test_malformed_surfaces_are_refused(text: str, message: str) -> None:
+    from cpn_lint.manifest.surface import parse_surface
+
+    with pytest.raises(SourceError, match=message):
+        parse_surface(text)
+
+
+def test_version_1_manifests_are_still_read(shipped: Manifest) -> None:
+    data = json.loads(CANONICAL.read_text(encoding="utf-8"))
+    data["format_version"] = 1
+    for row in data["apis"]:
+        for key in ("lacks", "kind", "releases", "replacement"):
+            row.pop(key, None)
+    old = Manifest.from_json(json.dumps(data))
+    assert old.lookup("numpy.trapz").lacks is None and _statuses(old) == _statuses(shipped)

@@ -58,7 +58,7 @@ class _TallyReport:
         terminalreporter.write_line(
             f"oracle: {TALLY['programs']} programs, {TALLY['checked']} mapped Doctor findings checked, "
             f"{TALLY['matched']} matched a static finding, {TALLY['disagreements']} reviewed disagreements, "
-            f"{TALLY['unmapped']} unmapped, {TALLY['stops']} reviewed stops")
+            f"{TALLY['unmapped']} unmapped, {TALLY['boundary']} boundary conversions, {TALLY['stops']} reviewed stops")
         summary = support.cache_dir() / "summary.json"
         summary.parent.mkdir(parents=True, exist_ok=True)
         summary.write_text(json.dumps(dict(TALLY), indent=1) + "\n")
@@ -110,6 +110,7 @@ def test_every_doctor_finding_is_reported_statically(
     TALLY["stops"] += stop is not None
 
     findings = load_doctor_report(json.dumps(run.report), origin=f"Doctor on {support.relative(program)}")
+    # library frames (matplotlib, NumPy's own Python code) are dropped by the reader
     outside = [f for f in findings if not support.relative(f.filename).startswith(("fixtures/", "tests/"))]
     assert not outside, f"Doctor located findings outside the program's tree: {[_describe(f) for f in outside]}"
     files = sorted({support.relative(f.filename) for f in findings} | {support.relative(program)})
@@ -122,8 +123,12 @@ def test_every_doctor_finding_is_reported_statically(
         if finding.code is None:
             TALLY["unmapped"] += 1
             continue
+        outcome = reconcile(results, [finding])
+        if outcome.boundary:  # float() once outside every loop: not R104
+            TALLY["boundary"] += 1
+            continue
         TALLY["checked"] += 1
-        if reconcile(results, [finding]).confirmed:
+        if outcome.confirmed:
             TALLY["matched"] += 1
             continue
         key = (support.relative(finding.filename), finding.line, finding.check, finding.code)

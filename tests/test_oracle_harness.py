@@ -178,3 +178,51 @@ def test_setup_without_a_compiler_says_so(tmp_path: Path, monkeypatch) -> None:
 def test_setup_of_a_ready_environment_is_quick(venv: Path, capsys) -> None:
     assert oracle.main(["--venv", str(venv), "setup"]) == 0
     assert f"cuPyNumeric {oracle.CUPYNUMERIC_VERSION} ready in {venv}" in capsys.readouterr().out
+
+
+def test_an_environment_from_before_the_host_libraries_gets_them_added(tmp_path: Path, monkeypatch) -> None:
+    """A ready environment without matplotlib and SciPy is completed, not rebuilt."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python").write_text("")
+    (tmp_path / "cpn-oracle-ready.json").write_text(json.dumps({"cupynumeric": oracle.CUPYNUMERIC_VERSION, "mpi": True}))
+    installed: list[tuple[str, ...]] = []
+    monkeypatch.setattr(oracle, "_pip_install", lambda venv, packages: installed.append(tuple(packages)))
+    monkeypatch.setattr(oracle, "_create", lambda *a: pytest.fail("a ready environment must not be rebuilt"))
+    assert oracle.ensure_venv(tmp_path, log=lambda message: None) == tmp_path.absolute()
+    assert installed == [oracle.HOST_PACKAGES]
+    assert oracle.installed_host_packages(tmp_path) == oracle.HOST_PACKAGES
+    assert oracle.ensure_venv(tmp_path, log=lambda message: None) and len(installed) == 1
+
+
+@pytest.mark.oracle
+def test_a_program_that_plots_and_calls_scipy_runs(venv: Path, tmp_path: Path) -> None:
+    """Issue 12: numpy means cuPyNumeric in the program's files only; matplotlib
+    (Agg) and SciPy keep the real NumPy, even when imported after the program's numpy."""
+    (tmp_path / "helper.py").write_text("import numpy\nKIND = type(numpy.ones(2)).__module__.split('.')[0]\n")
+    program = tmp_path / "plots.py"
+    program.write_text(
+        "import numpy as np\n"
+        "import helper\n"
+        "import matplotlib.pyplot as plt\n"
+        "from scipy import ndimage\n"
+        "import matplotlib.cbook\n"
+        "u = np.linspace(0.0, 1.0, 16)\n"
+        "fig, ax = plt.subplots()\n"
+        "ax.scatter(u, u * u)\n"
+        "ax.plot(u, u)\n"
+        "plt.pause(0.001)\n"
+        "fig.canvas.draw()\n"
+        "smooth = ndimage.gaussian_filter(np.ones((8, 8)), 1.0)\n"
+        "print(type(u).__module__.split('.')[0], helper.KIND, matplotlib.cbook.np.__name__, type(smooth).__module__)\n"
+    )
+    run = oracle.run_program(program, venv=venv)
+    assert run.ok, run.stderr_tail
+    assert run.stdout.split() == ["cupynumeric", "cupynumeric", "numpy", "numpy"]
+
+
+@pytest.mark.oracle
+def test_the_import_of_a_name_cupynumeric_lacks_fails_as_after_the_port(venv: Path, tmp_path: Path) -> None:
+    program = tmp_path / "old.py"
+    program.write_text("import numpy as np\nx = np.ones(3)\nfrom numpy import trapz\n")
+    run = oracle.run_program(program, venv=venv)
+    assert run.stop is not None and (run.stop["error"], run.stop["line"]) == ("ImportError", 3)

@@ -44,7 +44,39 @@ def _lines(source: str, code: str) -> list[int]:
     ],
 )
 def test_cpn401_resolves_names_through_imports(source: str) -> None:
-    assert len(_findings(source, "CPN401")) == 1, source
+    last = source.rstrip("\n").count("\n") + 1
+    assert [f.line for f in _findings(source, "CPN401") if f.line == last] == [last], source
+
+
+def test_cpn401_reports_the_import_of_a_missing_name() -> None:
+    src = "from numpy import interp as lerp, zeros\nfrom numpy.linalg import det, solve\nimport numpy.linalg\n"
+    findings = _findings(src, "CPN401")
+    assert [(f.line, f.data["api"]) for f in findings] == [(1, "numpy.interp"), (2, "numpy.linalg.det")]
+    assert findings[0].message.startswith("from numpy import interp: numpy.interp is missing from cuPyNumeric 26.6.1 "
+                                          "(ImportError)")
+
+
+@pytest.mark.parametrize(
+    ("source", "api"),
+    [
+        ("import numpy as np\nm = np.ma.masked_where(np.ones(3) > 0, np.ones(3))\n", "numpy.ma.masked_where"),
+        ("import numpy as np\nh = np.zeros(3)\nnp.add.at(h, [0, 0], 1)\n", "numpy.ufunc.at"),
+        ("import numpy as np\nh = np.multiply.outer(np.ones(2), np.ones(3))\n", "numpy.ufunc.outer"),
+        ("import numpy as np\nc = np.add.accumulate(np.ones(3))\n", "numpy.ufunc.accumulate"),
+        ("import numpy as np\nrng = np.random.default_rng(0)\nidx = rng.choice(10, 3)\n", "numpy.random.Generator.choice"),
+        ("import numpy as np\nz = np.random.default_rng(0).permutation(4)\n", "numpy.random.Generator.permutation"),
+        ("import numpy as np\nrs = np.random.RandomState(2)\nu = rs.uniform(size=3)\n", "numpy.random.RandomState.uniform"),
+        ("import numpy as np\nz = np.random.standard_normal(8)\n", "numpy.random.standard_normal"),
+        ("import numpy as np\na = np.zeros(3, dtype=np.float_)\n", "numpy.float_"),
+        ("import numpy as np\nok = isinstance(np.ones(2), np.ma.MaskedArray)\n", "numpy.ma.MaskedArray"),
+        ("import numpy as np\nidx = np.r_[0:4, 8]\n", "numpy.r_"),
+        ("import numpy as np\nx = np.ones(4)\nfor t in range(9):\n    x = x * np.Inf\n", "numpy.Inf"),
+    ],
+)
+def test_cpn401_reports_every_name_cupynumeric_lacks(source: str, api: str) -> None:
+    (finding,) = _findings(source, "CPN401")
+    assert finding.data["api"] == api and finding.data["lacks"] is True
+    assert "(AttributeError)" in finding.message
 
 
 @pytest.mark.parametrize(
@@ -53,9 +85,16 @@ def test_cpn401_resolves_names_through_imports(source: str) -> None:
         # the host alias beside cupynumeric stays NumPy
         "import cupynumeric as np\nimport numpy as onp\ny = onp.interp(1.0, [0, 2], [0, 4])\n",
         "import cupynumeric as np\nimport numpy as onp\nh = onp.ones(3)\ns = h.std()\n",
-        # not in the manifest
+        # names cuPyNumeric has
         "import numpy as np\ng = np.mgrid[0:3, 0:3]\nm = np.max(np.ones(3))\n",
-        "import numpy as np\nrng = np.random.default_rng(0)\nidx = rng.choice(10, 3)\n",
+        "import numpy as np\nrng = np.random.default_rng(0)\nidx = rng.integers(10, size=3)\n",
+        "import numpy as np\nr = np.add.reduce(np.ones(3))\nm = np.in1d(np.ones(3), [1.0])\n",
+        "import numpy as np\nx = np.nan * np.pi + np.inf\ny = np.zeros(2, dtype=np.float64)\n",
+        # names in no NumPy release, and methods on receivers of unknown kind
+        "import numpy as np\nz = np.frobnicate(3)\n",
+        "import numpy as np\ndef f(gen):\n    return gen.choice(4)\n",
+        "import numpy as np\ndef f(ufunc):\n    return ufunc.at\n",
+        "import numpy as np\nrng = np.random.default_rng(0) if True else None\nidx = rng.choice(10, 3)\n",
         # implemented, or implemented without documented availability
         "import numpy as np\nx = np.float64(3.0)\nc = np.ones(4).cumsum()\nd = np.load('a.npy')\n",
         # covered by other rules
@@ -107,8 +146,9 @@ def test_cpn401_hot_path_and_data() -> None:
     assert {line: f.in_loop for line, f in findings.items()} == {3: False, 5: True, 7: False, 9: True, 11: True, 13: False}
     assert "inside the loop at line 4" in findings[5].message
     assert "inside the comprehension at line 11" in findings[11].message
-    assert dict(findings[3].data) == {"api": "numpy.interp", "status": "not-implemented"}
-    assert findings[3].message.startswith("np.interp(...) calls numpy.interp, which cuPyNumeric 26.6.1 does not implement")
+    assert dict(findings[3].data) == {"api": "numpy.interp", "status": "not-implemented", "lacks": True}
+    assert findings[3].message.startswith("np.interp(...): numpy.interp is missing from cuPyNumeric 26.6.1 (AttributeError); ")
+    assert len(findings[3].message.split(";")[0]) <= 100
     assert findings[3].message.endswith("(RR-host-fallback)")
 
 
@@ -372,3 +412,24 @@ def test_flake8_noqa_silences_an_api_finding(write) -> None:
     path = write("prog.py", API_PROGRAM.replace("m[1])\n", "m[1])  # noqa: CPN401\n"))
     result = run_flake8("--select", "CPN", str(path))
     assert _cpn4(result.stdout) == {(2, "CPN410")}
+
+
+@pytest.mark.parametrize(
+    ("lacks", "gap"),
+    [
+        (True, "numpy.interp is missing from cuPyNumeric 99.1 (AttributeError)"),
+        (False, "numpy.interp exists in cuPyNumeric 99.1 but is not supported there"),
+        (None, "numpy.interp is not implemented in cuPyNumeric 99.1"),  # a format-1 manifest does not say
+    ],
+)
+def test_cpn401_says_how_the_name_fails(monkeypatch: pytest.MonkeyPatch, lacks, gap: str) -> None:
+    custom = Manifest(
+        snapshot_date=dt.date(2030, 1, 1), cupynumeric_version="99.1", numpy_version=None,
+        entries={"numpy.interp": ApiSupport("numpy.interp", Status.NOT_IMPLEMENTED, "Module-Level", lacks=lacks)},
+    )
+    monkeypatch.setattr(_api_support, "manifest", lambda: custom)
+    (finding,) = _findings("import numpy as np\ny = np.interp(0.5, [0, 1], [0, 1])\n", "CPN401")
+    assert finding.message.startswith(f"np.interp(...): {gap}")
+    # a name it has is not reported when used without a call (only missing names are)
+    assert _findings("import numpy as np\nf = np.interp\n", "CPN401") == ([] if lacks is False else _findings(
+        "import numpy as np\nf = np.interp\n", "CPN401"))

@@ -445,7 +445,8 @@ def test_text_log_keeps_the_hot_path_demotion(tmp_path):
     assert direct["verdict"] == via["verdict"] == "LIGHT REFACTOR"
 
 
-def test_stale_manifest_warning_in_section_6(project, capsys, monkeypatch):
+def test_stale_manifest_warning_stands_at_the_top(project, capsys, monkeypatch):
+    """Issue 12: the warning comes before the rows it qualifies, not after them."""
     manifest = pytest.importorskip("cpn_lint.manifest")
     (project / "clean.py").write_text(CLEAN)
     stale = manifest.Staleness("2026-01-01", 200, True)
@@ -456,11 +457,32 @@ def test_stale_manifest_warning_in_section_6(project, capsys, monkeypatch):
     assert section["manifest"]["stale"] is True and "2026-01-01" in section["manifest"]["warning"]
     assert section["empty"] == "None for this code."
     _, out, _ = verdict(capsys, "clean.py")
-    six = out.split("## 6. API support gaps")[1].split("## 7.")[0]
-    assert "None for this code." in six and "> **Warning:**" in six and "cpn-lint manifest refresh" in six
+    head, rest = out.split("## Context", 1)
+    assert "> **Warning:**" in head and "cpn-lint manifest refresh" in head and "Warning" not in rest
+    six = rest.split("## 6. API support gaps")[1].split("## 7.")[0]
+    assert "None for this code." in six
     monkeypatch.setattr(manifest, "staleness", lambda today=None: fresh)
     _, out, _ = verdict(capsys, "clean.py")
-    assert "Warning" not in out.split("## 6. API support gaps")[1].split("## 7.")[0]
+    assert "Warning" not in out
+
+
+def test_verdict_reads_the_manifest_it_is_given(project, capsys, tmp_path):
+    """--manifest (or manifest = ... in the config) replaces the default one for
+    the rules and for the staleness note; a bad one is a usage error."""
+    from cpn_lint import manifest as mf
+
+    (project / "lerp.py").write_text("import numpy as np\ny = np.interp(0.5, np.ones(2), np.ones(2))\n")
+    custom = mf.Manifest(snapshot_date=__import__("datetime").date.today(), cupynumeric_version="99.0",
+                         numpy_version=None, entries={"numpy.interp": mf.ApiSupport("numpy.interp", mf.Status.MULTI_GPU)})
+    path = tmp_path / "fresh.json"
+    path.write_text(custom.to_json(), encoding="utf-8")
+    _, out, _ = verdict(capsys, "lerp.py", "--format", "json")
+    assert "CPN401" in out
+    _, out, _ = verdict(capsys, "lerp.py", "--format", "json", "--manifest", str(path))
+    assert "CPN401" not in out and json.loads(out)["sections"]["api_support_gaps"]["manifest"]["stale"] is False
+    code, _, err = verdict(capsys, "lerp.py", "--manifest", str(tmp_path / "missing.json"))
+    assert code == 2 and "--manifest" in err
+    mf.select(None)
 
 
 def test_models_are_released_after_each_file(project):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -39,15 +40,24 @@ __all__ = [
     "Status",
     "bundled",
     "bundled_path",
+    "active",
     "canonical_name",
     "counts_line",
+    "default_path",
     "is_api_name",
     "load",
+    "package_dir",
+    "resolve",
+    "select",
     "staleness",
+    "user_cache_dir",
+    "user_manifest_path",
 ]
 
 FORMAT = "cpn-lint/api-manifest"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Version 1 lacks the per-row fields lacks/kind/releases/replacement; it is still read.
+READABLE_VERSIONS = (1, 2)
 # A snapshot older than this is reported as stale (SPEC §6: "about 90 days").
 STALE_AFTER_DAYS = 90
 BUNDLED_NAME = "api-manifest.json"
@@ -81,12 +91,33 @@ class ApiSupport:
     status: Status
     section: str = ""  # the comparison table's section ("Linear Algebra")
     note: str | None = None  # the manifest's note (partial support, availability text)
+    # For a name cuPyNumeric does not implement: True when it has no attribute of
+    # that name at all (the access raises AttributeError), False when it has one
+    # that is not supported, None when no source said.
+    lacks: bool | None = None
+    kind: str | None = None  # from a NumPy surface: function, ufunc, class, object, method, attribute
+    releases: tuple[str, ...] = ()  # the NumPy releases examined that have the name, when not all of them
+    replacement: str | None = None  # what to call instead of a name NumPy 2 removed (when cuPyNumeric has it)
+
+    @property
+    def removed_in_numpy2(self) -> bool:
+        """Listed only by NumPy 1.x releases among those examined."""
+        return bool(self.releases) and all(r.startswith("1.") for r in self.releases)
 
     def to_json(self) -> dict[str, Any]:
         row: dict[str, Any] = {"api": self.api, "status": self.status.value, "section": self.section}
-        if self.note:
-            row["note"] = self.note
+        optional = {"note": self.note, "lacks": self.lacks, "kind": self.kind,
+                    "releases": list(self.releases) or None, "replacement": self.replacement}
+        row.update({key: value for key, value in optional.items() if value is not None})
         return row
+
+    @classmethod
+    def from_json(cls, row: Mapping[str, Any], status: Status) -> "ApiSupport":
+        lacks = row.get("lacks")
+        releases = row.get("releases") or ()
+        return cls(str(row["api"]), status, str(row.get("section") or ""), row.get("note") or None,
+                   lacks if isinstance(lacks, bool) else None, row.get("kind") or None,
+                   tuple(str(r) for r in releases), row.get("replacement") or None)
 
 
 @dataclass(frozen=True)
@@ -157,7 +188,7 @@ class Staleness:
         # No day count: the text must not change from one day to the next.
         return (f"the API manifest snapshot was taken on {self.date}, more than {self.max_age_days} days ago; "
                 "cuPyNumeric's support may have changed since — refresh it with `cpn-lint manifest refresh` "
-                "before relying on the API gaps above")
+                "before relying on the API gaps it lists")
 
 
 @dataclass(frozen=True)
@@ -172,6 +203,7 @@ class Manifest:
     generated: str | None = None  # the day the file was written (ISO)
     generator: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    numpy_releases: tuple[str, ...] = ()  # the NumPy releases whose public names the rows cover
 
     # -- queries ----------------------------------------------------------------
     def lookup(self, name: str) -> ApiSupport | None:
@@ -187,6 +219,10 @@ class Manifest:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def is_ufunc(self, name: str) -> bool:
+        entry = self.lookup(name)
+        return entry is not None and entry.kind == "ufunc"
 
     def with_status(self, status: Status) -> list[ApiSupport]:
         return [e for e in self if e.status is status]
@@ -221,6 +257,7 @@ class Manifest:
             "snapshot_date": self.snapshot_date.isoformat(),
             "cupynumeric_version": self.cupynumeric_version,
             "numpy_version": self.numpy_version,
+            "numpy_releases": list(self.numpy_releases),
             "generated": self.generated,
             "generator": self.generator,
             "stale_after_days": STALE_AFTER_DAYS,
@@ -241,8 +278,9 @@ class Manifest:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ManifestError(f"{origin}: not a cpn-lint API manifest (format must be {FORMAT!r})")
         version = data.get("format_version")
-        if version != FORMAT_VERSION:
-            raise ManifestError(f"{origin}: format_version {version!r} is not supported (expected {FORMAT_VERSION})")
+        if version not in READABLE_VERSIONS:
+            raise ManifestError(f"{origin}: format_version {version!r} is not supported "
+                                f"(expected one of {', '.join(map(str, READABLE_VERSIONS))})")
         try:
             snapshot = _dt.date.fromisoformat(str(data["snapshot_date"]))
         except (KeyError, ValueError):
@@ -256,6 +294,7 @@ class Manifest:
             sources=tuple(SourceInfo.from_json(s) for s in data.get("sources") or ()),
             generated=data.get("generated"),
             generator=data.get("generator"),
+            numpy_releases=tuple(str(r) for r in data.get("numpy_releases") or ()),
         )
         _check_counts(manifest, data.get("counts"), origin)
         return manifest
@@ -278,7 +317,7 @@ def _entries(rows: Any, origin: str) -> dict[str, ApiSupport]:
             raise ManifestError(f"{origin}: row {i} ({name}): unknown status {row['status']!r} (one of {allowed})") from None
         if name in entries:
             raise ManifestError(f"{origin}: {name} is listed twice")
-        entries[name] = ApiSupport(name, status, str(row.get("section") or ""), row.get("note") or None)
+        entries[name] = ApiSupport.from_json(row, status)
     return entries
 
 
@@ -318,9 +357,77 @@ def bundled() -> Manifest:
     return Manifest.from_json(text, f"cpn_lint/data/{BUNDLED_NAME}")
 
 
+# ------------------------------------------------------------ where it lives
+def user_cache_dir() -> Path:
+    """cpn-lint's folder in the user's cache (``$XDG_CACHE_HOME/cpn-lint``,
+    by default ``~/.cache/cpn-lint``): where ``manifest refresh`` writes."""
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "cpn-lint"
+
+
+def user_manifest_path() -> Path:
+    return user_cache_dir() / BUNDLED_NAME
+
+
+def package_dir() -> Path:
+    """The installed package's folder, which cpn-lint never writes into."""
+    return Path(str(resources.files("cpn_lint")))
+
+
+def default_path() -> Path:
+    """The manifest used when none is named: a refreshed one in the user's
+    cache if there is one, else the snapshot shipped with the package."""
+    refreshed = user_manifest_path()
+    return refreshed if refreshed.is_file() else bundled_path()
+
+
+def resolve(path: str | Path | None = None) -> Manifest:
+    """The manifest at ``path``, or the default one (:func:`default_path`).
+
+    A refreshed manifest in the cache that cannot be read is passed over for
+    the shipped one (a lint run must not fail on it); a named one is not."""
+    if path:
+        return _load_cached(str(Path(path).absolute()), _mtime(Path(path)))
+    refreshed = user_manifest_path()
+    if refreshed.is_file():
+        try:
+            return _load_cached(str(refreshed), _mtime(refreshed))
+        except ManifestError:
+            pass
+    return bundled()
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+@lru_cache(maxsize=8)
+def _load_cached(path: str, mtime: int) -> Manifest:  # mtime: a rewritten file is read again
+    return load(path)
+
+
+_selected: list[Manifest] = []
+
+
+def select(path: str | Path | None = None) -> Manifest:
+    """Make the manifest at ``path`` (None: the default) the one the rules read."""
+    manifest = resolve(path)
+    _selected[:] = [manifest]
+    return manifest
+
+
+def active() -> Manifest:
+    """The manifest the rules read: the last one selected, else the default."""
+    return _selected[0] if _selected else resolve(None)
+
+
 def staleness(today: _dt.date | None = None) -> Staleness:
-    """The shipped snapshot's age: what ``cpn-verdict`` reports."""
-    return bundled().staleness(today)
+    """The age of the manifest in use: what ``cpn-verdict`` reports."""
+    return active().staleness(today)
 
 
 def counts_line(manifest: Manifest) -> str:

@@ -12,7 +12,15 @@ callable NumPy name per namespace, implemented when cuPyNumeric has the
 attribute, GPU support parsed from the "Availability" section of its
 docstring ("Multiple GPUs", "Multiple GPUs (partial)", "Single GPU").
 
-usage: python -c "<this file>" OUTPUT.json
+With a second argument, a JSON list of NumPy names (a NumPy "surface", see
+``cpn_lint.manifest.surface``), every name of the list gets a row too: the
+names the comparison table leaves out (aliases, ``numpy.ma``, the methods of
+``random.Generator`` and of ufuncs, names NumPy 2 removed) are looked up in
+cuPyNumeric the same way. Every row says whether cuPyNumeric has an attribute
+of that name at all (``present``), which tells a name that raises
+AttributeError from one that exists but is not supported.
+
+usage: python -c "<this file>" OUTPUT.json [NAMES.json]
 """
 
 import json
@@ -33,6 +41,22 @@ FALLBACK_SKIP = {
     "product", "recfromcsv", "recfromtxt", "round", "safe_eval", "set_numeric_ops", "size", "sometrue", "test",
     "Tester",
 }
+
+
+# Sections for names the library's table does not list, by their namespace.
+EXTRA_SECTIONS = (
+    ("numpy.ndarray.", "Multi-Dimensional Array"),
+    ("numpy.linalg.", "Linear Algebra"),
+    ("numpy.fft.", "Discrete Fourier Transform"),
+    ("numpy.random.Generator.", "Random Generator"),
+    ("numpy.random.RandomState.", "Random Sampling"),
+    ("numpy.random.", "Random Sampling"),
+    ("numpy.ma.", "Masked Arrays"),
+    ("numpy.ufunc.", "Universal Functions"),
+    ("numpy.emath.", "Mathematical functions"),
+    ("numpy.polynomial.", "Polynomials"),
+    ("numpy.lib.", "Stride Tricks"),
+)
 
 
 def write(path, document):
@@ -116,8 +140,59 @@ def row(title, attr, name, implemented, single, multi, lg_attr):
     return entry
 
 
+def resolve(cupynumeric, name):
+    """cuPyNumeric's object for a NumPy name, or None when it has none.
+    A ufunc method is looked up on a binary ufunc (``add``): the unary ones
+    have fewer methods, and NumPy refuses those on unary ufuncs anyway."""
+    missing = object()  # numpy.newaxis is None: absence needs its own marker
+    parts = name.split(".")[1:]
+    obj = cupynumeric
+    if parts[:1] == ["ufunc"] and len(parts) == 2:
+        obj, parts = getattr(cupynumeric, "add", missing), parts[1:]
+    for part in parts:
+        if obj is missing:
+            return ABSENT
+        obj = getattr(obj, part, missing)
+    return ABSENT if obj is missing else obj
+
+
+ABSENT = object()  # what resolve() returns for a name cuPyNumeric does not have
+
+
+def section_of(name):
+    for prefix, title in EXTRA_SECTIONS:
+        if name.startswith(prefix):
+            return title
+    return "Module-Level"
+
+
+def surface_rows(cupynumeric, names, listed):
+    rows = []
+    for name in sorted(set(names) - listed):
+        obj = resolve(cupynumeric, name)
+        if obj is ABSENT:
+            rows.append(row(section_of(name), None, name[len("numpy."):], False, "", "", None))
+        else:
+            single, multi = support_from_docstring(obj)
+            rows.append(row(section_of(name), None, name[len("numpy."):], True, single, multi, obj))
+    return rows
+
+
+def read_names(path):
+    with open(path, encoding="utf-8") as handle:
+        names = json.load(handle)
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.startswith("numpy.") for n in names):
+        raise ValueError("the names file must be a JSON list of numpy.* names")
+    return names
+
+
 def main(argv):
     output = argv[1]
+    try:
+        names = read_names(argv[2]) if len(argv) > 2 else []
+    except (OSError, ValueError) as exc:
+        write(output, {"error": "cannot read the names to look up: %s" % (exc,)})
+        return 3
     try:
         import numpy
         import cupynumeric
@@ -130,6 +205,9 @@ def main(argv):
     except ImportError:
         method = "docstring Availability sections (cpn-lint's restatement of the library's generator)"
         rows = fallback_rows(numpy, cupynumeric)
+    rows.extend(surface_rows(cupynumeric, names, {r["numpy"] for r in rows}))
+    for entry in rows:
+        entry["present"] = resolve(cupynumeric, entry["numpy"]) is not ABSENT
     write(output, {
         "cupynumeric_version": str(getattr(cupynumeric, "__version__", "") or ""),
         "numpy_version": str(numpy.__version__),

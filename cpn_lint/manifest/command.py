@@ -1,10 +1,12 @@
-"""``cpn-lint manifest show | lookup | refresh``.
+"""``cpn-lint manifest show | lookup | refresh | surface``.
 
-``refresh`` rebuilds a snapshot from one or more inputs and writes it only to
-the ``--output`` paths given (refusing to replace an existing file without
-``--force``); it validates what it read and reports the counts and what
-changed against the previous snapshot. Exit status 0 on success, 2 on usage
-or input errors.
+``refresh`` rebuilds a snapshot from one or more inputs and writes it to the
+user's cache (``~/.cache/cpn-lint/api-manifest.json``), where every command
+finds it, or only to the ``--output`` paths given; it never writes into the
+installed package, validates what it read and reports the counts and what
+changed against the previous snapshot. ``surface`` lists the public names of
+the NumPy an interpreter has. Exit status 0 on success, 2 on usage or input
+errors.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from .. import __version__
-from . import Manifest, ManifestError, Status, bundled, bundled_path, counts_line, load
+from . import (Manifest, ManifestError, Status, counts_line, default_path, package_dir, resolve,
+               user_manifest_path)
 from .sources import MIN_IMPLEMENTED, SourceError, SourceTable, build_manifest, read_source, source_date
+from .surface import NumpySurface, all_names, probe_surface, read_surface
 
 
 class UsageError(Exception):
@@ -43,13 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     show = sub.add_parser("show", help="print the snapshot's date, age, sources and counts")
-    show.add_argument("--manifest", metavar="PATH", help="a manifest file (default: the one shipped with cpn-lint)")
+    show.add_argument("--manifest", metavar="PATH", help=_MANIFEST_HELP)
     show.add_argument("--today", metavar="YYYY-MM-DD", type=_date, help="reference day for the age (default: today)")
     show.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     lookup = sub.add_parser("lookup", help="print the status of NumPy APIs (numpy.interp, cupynumeric.linalg.svd)")
     lookup.add_argument("names", nargs="+", metavar="NAME")
-    lookup.add_argument("--manifest", metavar="PATH", help="a manifest file (default: the shipped one)")
+    lookup.add_argument("--manifest", metavar="PATH", help=_MANIFEST_HELP)
 
     refresh = sub.add_parser(
         "refresh", help="rebuild the snapshot from an installed cuPyNumeric or saved tables",
@@ -66,9 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
                          help="a markdown manifest (api-support.md format)")
     refresh.add_argument("--from-json", dest="sources", action=_AppendSource, const="json", metavar="FILE",
                          help="an introspected table (rows of section/numpy/implemented/single/multi)")
-    refresh.add_argument("--output", "-o", action="append", required=True, metavar="PATH",
-                         help="where to write the manifest (repeatable; '-' for stdout)")
-    refresh.add_argument("--force", action="store_true", help="replace existing output files")
+    refresh.add_argument("--surface", action="append", default=[], metavar="FILE",
+                         help="a NumPy surface (from 'cpn-lint manifest surface'): give every public name of that "
+                              "NumPy release a row (repeatable, oldest release first)")
+    refresh.add_argument("--output", "-o", "--manifest", dest="output", action="append", metavar="PATH",
+                         help=f"where to write the manifest (repeatable; '-' for stdout; default: {_CACHE_TEXT}, "
+                              "replaced if present)")
+    refresh.add_argument("--force", action="store_true", help="replace existing --output files")
+    refresh.add_argument("--into-package", action="store_true", help=argparse.SUPPRESS)  # maintainers: the shipped copy
     refresh.add_argument("--python", default=sys.executable, metavar="PATH",
                          help="interpreter whose cuPyNumeric --from installed reads (default: this one)")
     refresh.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
@@ -81,7 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
                          help="do not compare with or take notes from a previous manifest")
     refresh.add_argument("--min-implemented", type=int, default=MIN_IMPLEMENTED, metavar="N",
                          help=f"refuse a table with fewer implemented APIs (default: {MIN_IMPLEMENTED})")
+
+    surface = sub.add_parser("surface", help="list the public names of the NumPy an interpreter has (for --surface)")
+    surface.add_argument("--python", default=sys.executable, metavar="PATH",
+                         help="interpreter whose NumPy is read (default: this one)")
+    surface.add_argument("--output", "-o", required=True, metavar="PATH", help="where to write the list ('-': stdout)")
+    surface.add_argument("--force", action="store_true", help="replace an existing output file")
     return parser
+
+
+_CACHE_TEXT = "the user's cache, ~/.cache/cpn-lint/api-manifest.json"
+_MANIFEST_HELP = f"a manifest file (default: the refreshed one in {_CACHE_TEXT.split(', ')[1]} if any, else the one " \
+                 "shipped with cpn-lint)"
 
 
 def _date(text: str) -> _dt.date:
@@ -99,6 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return show(args, sys.stdout)
         if args.command == "lookup":
             return lookup(args, sys.stdout)
+        if args.command == "surface":
+            return surface(args)
         return refresh(args)
     except (UsageError, SourceError, ManifestError) as exc:
         print(f"cpn-lint manifest: error: {exc}", file=sys.stderr)
@@ -106,9 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _manifest(path: str | None) -> tuple[Manifest, str]:
-    if path:
-        return load(path), path
-    return bundled(), str(bundled_path())
+    return resolve(path), path or str(default_path())
 
 
 # ---------------------------------------------------------------------- show
@@ -131,6 +151,8 @@ def show(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
         return 0
     verdict = "STALE" if state.stale else "current"
+    if state.stale:  # first: it qualifies every line below
+        out.write(f"warning: {state.message}\n")
     out.write(f"manifest: {where}\n")
     out.write(f"snapshot: {state.date} ({state.age_days} days old; {verdict}, stale after {state.max_age_days} days)\n")
     out.write(f"cuPyNumeric {manifest.cupynumeric_version or '?'}, NumPy {manifest.numpy_version or '?'}"
@@ -138,9 +160,9 @@ def show(args: argparse.Namespace, out: TextIO) -> int:
     for source in manifest.sources:
         when = f", taken {source.retrieved}" if source.retrieved else ""
         out.write(f"source: {source.kind} {source.name} ({source.rows} rows, {source.apis} APIs{when})\n")
+    if manifest.numpy_releases:
+        out.write(f"NumPy names covered: those of NumPy {', '.join(manifest.numpy_releases)}\n")
     out.write(counts_line(manifest) + "\n")
-    if state.stale:
-        out.write(f"warning: {state.message}\n")
     return 0
 
 
@@ -149,11 +171,25 @@ def lookup(args: argparse.Namespace, out: TextIO) -> int:
     for name in args.names:
         entry = manifest.lookup(name)
         if entry is None:
-            out.write(f"{name}: not in the manifest (passed over by CPN401-CPN403)\n")
+            out.write(f"{name}: not a NumPy name the manifest covers (never reported)\n")
             continue
-        note = f" — {entry.note}" if entry.note else ""
-        out.write(f"{entry.api}: {entry.status.value} ({entry.section}){note}\n")
+        out.write(f"{entry.api}: {entry.status.value} ({entry.section}){_details(entry)}\n")
     return 0
+
+
+def _details(entry) -> str:  # type: ignore[no-untyped-def]
+    parts = []
+    if entry.lacks is True:
+        parts.append("cuPyNumeric has no such name (AttributeError)")
+    elif entry.lacks is False:
+        parts.append("cuPyNumeric has the name but does not support it")
+    if entry.releases:
+        parts.append(f"only in NumPy {', '.join(entry.releases)}")
+    if entry.replacement:
+        parts.append(f"use {entry.replacement}")
+    if entry.note:
+        parts.append(entry.note)
+    return "".join(f" — {part}" for part in parts)
 
 
 # ------------------------------------------------------------------- refresh
@@ -161,17 +197,19 @@ def refresh(args: argparse.Namespace) -> int:
     sources: list[tuple[str, str | None]] = list(args.sources or [])
     if not sources:
         raise UsageError("give at least one input: --from installed, --from-html, --from-markdown or --from-json")
-    outputs = _check_outputs(args.output, args.force)
-    report = sys.stderr if "-" in args.output else sys.stdout
+    to_cache = not args.output
+    outputs = _check_outputs(args.output or [str(user_manifest_path())], args.force or to_cache, args.into_package)
+    report = sys.stderr if "-" in (args.output or ()) else sys.stdout
     previous = _previous(args)
-    tables = [_read(kind, value, args) for kind, value in sources]
+    surfaces = [read_surface(Path(path)) for path in args.surface]
+    tables = [_read(kind, value, args, surfaces) for kind, value in sources]
     for table in tables:
         report.write(f"read {table.kind} {table.name}: {table.raw_rows} rows, {len(table.rows)} APIs\n")
     snapshot = args.snapshot_date or source_date(tables)
     if snapshot is None:
         raise UsageError("none of the inputs says when it was taken; give --snapshot-date YYYY-MM-DD")
     result = build_manifest(tables, snapshot, notes_from=previous, generator=f"cpn-lint {__version__} manifest refresh",
-                            min_implemented=args.min_implemented)
+                            min_implemented=args.min_implemented, surfaces=surfaces)
     manifest = result.manifest
     for warning in result.warnings:
         report.write(f"warning: {warning}\n")
@@ -189,16 +227,23 @@ def refresh(args: argparse.Namespace) -> int:
         else:
             _write_atomically(path, text)
             report.write(f"wrote {path}\n")
+    if to_cache:
+        report.write("every cpn-lint command now reads this manifest unless given another with --manifest\n")
     return 0
 
 
-def _check_outputs(outputs: list[str], force: bool) -> list[Path | None]:
+def _check_outputs(outputs: list[str], force: bool, into_package: bool = False) -> list[Path | None]:
     checked: list[Path | None] = []
     for value in outputs:
         if value == "-":
             checked.append(None)
             continue
         path = Path(value)
+        if not into_package and _inside(path, package_dir()):
+            raise UsageError(f"{value} is inside the installed cpn-lint package; refresh writes to the user's cache "
+                             "(the default) or to a path you name with --manifest")
+        if path == user_manifest_path():
+            path.parent.mkdir(parents=True, exist_ok=True)
         if path.is_dir():
             raise UsageError(f"--output {value} is a directory; name the file to write")
         if path.exists() and not force:
@@ -209,24 +254,46 @@ def _check_outputs(outputs: list[str], force: bool) -> list[Path | None]:
     return checked
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
 def _previous(args: argparse.Namespace) -> Manifest | None:
     if args.no_previous:
         return None
     if args.notes_from:
-        return load(args.notes_from)
+        return resolve(args.notes_from)
     try:
-        return bundled()
+        return resolve(None)
     except (OSError, ManifestError):
         return None  # a broken install must not stop its own repair
 
 
-def _read(kind: str, value: str | None, args: argparse.Namespace) -> SourceTable:
+def _read(kind: str, value: str | None, args: argparse.Namespace, surfaces: list[NumpySurface]) -> SourceTable:
     if kind == "installed":
         from .introspect import introspect_installed
 
-        return introspect_installed(args.python, args.timeout)
+        return introspect_installed(args.python, args.timeout, all_names(surfaces))
     assert value is not None
     return read_source(kind, Path(value))
+
+
+# ------------------------------------------------------------------- surface
+def surface(args: argparse.Namespace) -> int:
+    found = probe_surface(args.python)
+    text = found.to_json()
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    (path,) = _check_outputs([args.output], args.force)
+    assert path is not None
+    _write_atomically(path, text)
+    print(f"NumPy {found.numpy_version}: {len(found.names)} public names written to {path}")
+    return 0
 
 
 def describe_changes(before: Manifest, after: Manifest, limit: int = 12) -> list[str]:

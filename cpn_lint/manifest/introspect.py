@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from importlib import resources
 from pathlib import Path
+from typing import Sequence
 
 from .sources import SourceError, SourceTable, parse_introspected_json
 
@@ -27,13 +28,19 @@ def probe_source() -> str:
     return (resources.files("cpn_lint.manifest") / "_probe.py").read_text(encoding="utf-8")
 
 
-def introspect_installed(python: str, timeout: float = DEFAULT_TIMEOUT) -> SourceTable:
-    """The support table of the cuPyNumeric importable by ``python``."""
+def introspect_installed(python: str, timeout: float = DEFAULT_TIMEOUT, names: Sequence[str] = ()) -> SourceTable:
+    """The support table of the cuPyNumeric importable by ``python``; with
+    ``names`` (NumPy surfaces), a row for each of them as well."""
     with tempfile.TemporaryDirectory(prefix="cpn-manifest-") as workdir:
         output = Path(workdir) / "table.json"
+        extra: list[str] = []
+        if names:
+            names_file = Path(workdir) / "names.json"
+            names_file.write_text(json.dumps(sorted(names)), encoding="utf-8")
+            extra.append(str(names_file))
         try:
             proc = subprocess.run(
-                [python, "-c", probe_source(), str(output)],
+                [python, "-c", probe_source(), str(output), *extra],
                 cwd=workdir, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
             )
         except FileNotFoundError:

@@ -26,12 +26,15 @@ import datetime as _dt
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import ApiSupport, Manifest, ManifestError, SourceInfo, Status, canonical_name, is_api_name
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .surface import NumpySurface
 
 YES, NO, PARTIAL = "\u2713", "\u274c", "\U0001f7e1"
 _GLYPHS = {"": None, YES: YES, NO: NO, PARTIAL: PARTIAL}
@@ -79,8 +82,7 @@ class SourceTable:
                 f"{self.name}: {row.api} is {seen.status.value} in section {seen.section!r} "
                 f"but {row.status.value} in {row.section!r} ({where})"
             )
-        if row.note and not seen.note:
-            self.rows[row.api] = ApiSupport(seen.api, seen.status, seen.section, row.note)
+        self.rows[row.api] = _combined(seen, row)
 
     def info(self) -> SourceInfo:
         return SourceInfo(self.kind, self.name, self.raw_rows, len(self.rows), self.retrieved, self.url,
@@ -146,8 +148,27 @@ def parse_introspected_json(data: bytes | str, name: str = "<json>", kind: str =
         note = _optional_str(row.get("note"))
         if note is None and status is Status.UNDOCUMENTED and row.get("availability"):
             note = f"documented availability: {row['availability']}"
-        table.add(ApiSupport(canonical_name(row["numpy"]), status, str(row.get("section") or ""), note), where)
+        lacks = _lacks(row, status, where, name)
+        table.add(ApiSupport(canonical_name(row["numpy"]), status, str(row.get("section") or ""), note, lacks), where)
     return table
+
+
+def _lacks(row: Mapping[str, Any], status: Status, where: str, name: str) -> bool | None:
+    """Whether cuPyNumeric has no attribute at all for a name it does not
+    implement (``present``, written by the installed-package probe)."""
+    present = row.get("present")
+    if present is None:
+        return None
+    if not isinstance(present, bool):
+        raise SourceError(f"{name}: {where} ({row['numpy']}): 'present' must be true or false")
+    if status.implemented and not present:
+        raise SourceError(f"{name}: {where} ({row['numpy']}): implemented, yet cuPyNumeric has no such attribute")
+    return None if status.implemented else not present
+
+
+def _combined(seen: ApiSupport, row: ApiSupport) -> ApiSupport:
+    """One API's row seen twice (in agreement): keep what either sighting adds."""
+    return replace(seen, note=seen.note or row.note, lacks=seen.lacks if seen.lacks is not None else row.lacks)
 
 
 def _optional_str(value: Any) -> str | None:
@@ -403,6 +424,7 @@ def build_manifest(
     generated: _dt.date | None = None,
     generator: str | None = None,
     min_implemented: int = MIN_IMPLEMENTED,
+    surfaces: Sequence["NumpySurface"] = (),
 ) -> BuildResult:
     """Merge the tables into one manifest, refusing what looks wrong.
 
@@ -410,7 +432,11 @@ def build_manifest(
     section comes from the first source that lists it, a note from any. A
     partially supported API that no source annotates keeps the note of
     ``notes_from`` (the previous snapshot) if that one had it partial too.
+    NumPy ``surfaces`` add each row's kind and releases
+    (:func:`cpn_lint.manifest.surface.annotate`).
     """
+    from .surface import annotate
+
     if not tables:
         raise SourceError("no source given")
     entries: dict[str, ApiSupport] = {}
@@ -423,8 +449,8 @@ def build_manifest(
                 entries[api], origin[api] = row, table.name
             elif seen.status is not row.status:
                 conflicts.append(f"{api}: {seen.status.value} in {origin[api]}, {row.status.value} in {table.name}")
-            elif row.note and not seen.note:
-                entries[api] = ApiSupport(api, seen.status, seen.section, row.note)
+            else:
+                entries[api] = _combined(seen, row)
     if conflicts:
         shown = "; ".join(conflicts[:8]) + (f"; and {len(conflicts) - 8} more" if len(conflicts) > 8 else "")
         raise SourceError(f"the sources disagree on {len(conflicts)} API(s): {shown}")
@@ -434,7 +460,7 @@ def build_manifest(
             previous = notes_from.lookup(api)
             if row.status is Status.PARTIAL and not row.note and previous is not None \
                     and previous.status is Status.PARTIAL and previous.note:
-                entries[api] = ApiSupport(api, row.status, row.section, previous.note)
+                entries[api] = replace(row, note=previous.note)
                 carried += 1
     implemented = sum(1 for e in entries.values() if e.status.implemented)
     if implemented < min_implemented:
@@ -445,6 +471,7 @@ def build_manifest(
     cupynumeric = _agreed(tables, "cupynumeric_version")
     numpy = _agreed(tables, "numpy_version")
     warnings = [f"{t.name}: {w}" for t in tables for w in t.warnings] + _unlisted(tables, entries)
+    warnings += annotate(entries, list(surfaces))
     manifest = Manifest(
         snapshot_date=snapshot_date,
         cupynumeric_version=cupynumeric,
@@ -453,6 +480,7 @@ def build_manifest(
         sources=tuple(t.info() for t in tables),
         generated=(generated or _dt.date.today()).isoformat(),
         generator=generator,
+        numpy_releases=tuple(s.numpy_version for s in surfaces),
     )
     return BuildResult(manifest, warnings, carried)
 

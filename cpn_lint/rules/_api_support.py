@@ -1,18 +1,26 @@
-"""NumPy calls looked up in the API manifest (shared by CPN401-CPN403).
+"""NumPy names looked up in the API manifest (shared by CPN401-CPN403).
 
 A call counts when its callee resolves, through the file's imports, to a
 device NumPy API (``np.interp``, ``la.svd`` after ``import numpy.linalg as
-la``, ``interp`` after ``from numpy import interp``, ``cupynumeric.X``) or is
-a method of a device array (``arr.std()`` -> ``numpy.ndarray.std``). The host
-alias beside cuPyNumeric (``onp.interp``) is not looked up: it stays NumPy.
+la``, ``interp`` after ``from numpy import interp``, ``cupynumeric.X``), is a
+method of a device array (``arr.std()`` -> ``numpy.ndarray.std``), of a
+random generator (``rng.choice()`` -> ``numpy.random.Generator.choice``, or
+``RandomState`` when the generator is built with it), or of a NumPy ufunc
+(``np.add.at`` -> ``numpy.ufunc.at``). The host alias beside cuPyNumeric
+(``onp.interp``) is not looked up: it stays NumPy.
+
+Names cuPyNumeric lacks are also found where they are used without a call
+(``dtype=np.float_``, ``isinstance(m, np.ma.MaskedArray)``): such a use fails
+as soon as it runs.
 """
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import Callable
 
-from ..manifest import ApiSupport, Manifest, Status, bundled
+from ..manifest import ApiSupport, Manifest, Status, active
 from ..model import FileModel, IterKind, Kind, LoopFrame
 
 # APIs whose calls another rule reports as the blocking idiom itself; listing
@@ -24,15 +32,25 @@ COVERED_ELSEWHERE: dict[str, str] = {
 # Index/element iterators: as the iterable of a loop they are the element loop
 # the loop rules (CPN101, CPN103) report; the fix removes the call with the loop.
 LOOP_ITERATORS = frozenset({"numpy.ndindex", "numpy.ndenumerate", "numpy.nditer"})
+UFUNC_METHODS = frozenset({"accumulate", "at", "outer", "reduce", "reduceat"})
+RECEIVER_CLASSES = ("numpy.ndarray", "numpy.random.Generator", "numpy.random.RandomState")
+# What a random generator was built with -> the class whose methods it has.
+GENERATOR_CLASSES = {
+    "numpy.random.default_rng": "numpy.random.Generator",
+    "numpy.random.Generator": "numpy.random.Generator",
+    "numpy.random.RandomState": "numpy.random.RandomState",
+}
 
 
 @dataclass(frozen=True)
 class ApiCall:
-    """One call site of an API the manifest lists."""
+    """One use of an API the manifest lists: a call, or (``called`` false) a
+    reference to a name cuPyNumeric lacks."""
 
-    call: ast.Call
+    call: ast.expr | ast.alias  # an alias: ``from numpy import name``
     entry: ApiSupport
-    hot_loop: LoopFrame | None  # the innermost enclosing loop that repeats the call
+    hot_loop: LoopFrame | None  # the innermost enclosing loop that repeats the use
+    called: bool = True
 
     @property
     def in_loop(self) -> bool:
@@ -40,7 +58,7 @@ class ApiCall:
 
 
 def manifest() -> Manifest:
-    return bundled()
+    return active()
 
 
 def api_calls(model: FileModel) -> list[ApiCall]:
@@ -50,6 +68,13 @@ def api_calls(model: FileModel) -> list[ApiCall]:
 
 def calls_with_status(model: FileModel, status: Status) -> list[ApiCall]:
     return [c for c in api_calls(model) if c.entry.status is status]
+
+
+def uses_not_implemented(model: FileModel) -> list[ApiCall]:
+    """Calls of APIs cuPyNumeric does not implement and, for the names it
+    lacks altogether, every other use of them, in source order."""
+    found = calls_with_status(model, Status.NOT_IMPLEMENTED) + _references(model, manifest())
+    return sorted(found, key=lambda c: (c.call.lineno, c.call.col_offset))
 
 
 def _find(model: FileModel, table: Manifest) -> list[ApiCall]:
@@ -62,30 +87,112 @@ def _find(model: FileModel, table: Manifest) -> list[ApiCall]:
             continue
         entry = table.lookup(name)
         if entry is None:
-            continue  # not in the manifest: passed over silently
+            continue  # not a NumPy name: passed over
         if entry.api in LOOP_ITERATORS and _is_loop_iterable(model, call):
             continue
         found.append(ApiCall(call, entry, hot_loop(model, call)))
     return found
 
 
+def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
+    """Uses, other than calls, of NumPy names cuPyNumeric lacks."""
+    if not model.uses_numpy():
+        return []
+    def lacking(name: str) -> bool:
+        entry = table.lookup(name)
+        return entry is not None and entry.status is Status.NOT_IMPLEMENTED and entry.lacks is not False
+
+    found = []
+    for node in [*model.nodes(ast.Attribute), *model.nodes(ast.Name)]:
+        if not isinstance(node.ctx, ast.Load) or not _is_reference(model, node):
+            continue
+        name = resolved_name(model, node, table, lacking)
+        if name is not None and name not in COVERED_ELSEWHERE and lacking(name):
+            found.append(ApiCall(node, table.lookup(name), hot_loop(model, node), called=False))  # type: ignore[arg-type]
+    for alias, name in _imported_names(model):
+        if name not in COVERED_ELSEWHERE and lacking(name):
+            found.append(ApiCall(alias, table.lookup(name), None, called=False))  # type: ignore[arg-type]
+    return found
+
+
+def _imported_names(model: FileModel) -> list[tuple[ast.alias, str]]:
+    """``from numpy import trapz`` -> (the alias, ``numpy.trapz``): the import
+    itself fails when cuPyNumeric lacks the name."""
+    root = model.device_root
+    found = []
+    for node in model.nodes(ast.ImportFrom):
+        module = node.module or ""
+        if node.level or not root or module.partition(".")[0] != root:
+            continue
+        tail = module.partition(".")[2]
+        for alias in node.names:
+            if alias.name != "*":
+                found.append((alias, "numpy." + (f"{tail}." if tail else "") + alias.name))
+    return found
+
+
+def _is_reference(model: FileModel, node: ast.expr) -> bool:
+    """A whole name (not the head of a longer attribute chain), not called."""
+    parent = model.parent(node)
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        return False
+    return not (isinstance(parent, ast.Call) and parent.func is node)
+
+
 def api_name(model: FileModel, call: ast.Call, table: Manifest | None = None) -> str | None:
-    """``numpy.<tail>`` for a device NumPy function or a device-array method.
+    """``numpy.<tail>`` for a device NumPy function or a method of a device
+    array, random generator or ufunc.
 
     With ``table``, a method the manifest does not list is refused before the
     receiver's kind is worked out (most method calls are on other objects)."""
-    name = model.numpy_name(call.func)
+    return resolved_name(model, call.func, table)
+
+
+def resolved_name(model: FileModel, expr: ast.expr, table: Manifest | None = None,
+                  wanted: Callable[[str], bool] | None = None) -> str | None:
+    """The manifest name ``expr`` stands for (see :func:`api_name`). A method
+    is looked for only when ``wanted`` accepts it for some receiver class."""
+    name = model.numpy_name(expr)
     if name is not None:
-        return name
-    func = call.func
-    if not isinstance(func, ast.Attribute):
+        return _ufunc_method(name, table) or name
+    if not isinstance(expr, ast.Attribute) or model.qualname(expr) is not None:
         return None
-    method = f"numpy.ndarray.{func.attr}"
-    if table is not None and table.lookup(method) is None:
-        return None
-    if model.qualname(func) is None and model.kind(func.value) is Kind.DEVICE:
-        return method
+    wanted = wanted or (lambda method: table is None or table.lookup(method) is not None)
+    if not any(wanted(f"{owner}.{expr.attr}") for owner in RECEIVER_CLASSES):
+        return None  # no class has a method of that name: not worth the receiver's kind
+    owner_of_receiver = receiver_class(model, expr.value)
+    return f"{owner_of_receiver}.{expr.attr}" if owner_of_receiver else None
+
+
+def _ufunc_method(name: str, table: Manifest | None) -> str | None:
+    """``numpy.ufunc.at`` for ``numpy.add.at`` (when ``numpy.add`` is a ufunc)."""
+    head, _, method = name.rpartition(".")
+    if method in UFUNC_METHODS and table is not None and table.is_ufunc(head):
+        return f"numpy.ufunc.{method}"
     return None
+
+
+def receiver_class(model: FileModel, value: ast.expr) -> str | None:
+    """``numpy.ndarray`` for a device array, the generator class for a random
+    generator whose constructor is known; None otherwise."""
+    kind = model.kind(value)
+    if kind is Kind.DEVICE:
+        return "numpy.ndarray"
+    if kind is not Kind.GENERATOR:
+        return None
+    makers = {GENERATOR_CLASSES.get(model.numpy_name(call.func) or "") for call in _constructors(model, value)}
+    return makers.pop() if len(makers) == 1 and None not in makers else None
+
+
+def _constructors(model: FileModel, value: ast.expr) -> list[ast.Call]:
+    """The calls that built a generator: the value itself, or every binding of
+    a name that reaches this use (none when one of them is something else)."""
+    if isinstance(value, ast.Call):
+        return [value]
+    if not isinstance(value, ast.Name):
+        return []
+    values = [binding.value for binding in model.reaching_bindings(value)]
+    return [v for v in values if isinstance(v, ast.Call)] if all(isinstance(v, ast.Call) for v in values) else []
 
 
 def hot_loop(model: FileModel, node: ast.AST) -> LoopFrame | None:
@@ -114,8 +221,15 @@ def where(api_call: ApiCall) -> str:
     return f", inside the {what} at line {frame.line}"
 
 
-def describe_call(model: FileModel, call: ast.Call) -> str:
-    return model.segment(call.func, 40) + "(...)"
+def describe_call(model: FileModel, call: ast.expr | ast.alias) -> str:
+    """How the use is written: ``np.interp(...)`` for a call, ``np.NaN`` otherwise."""
+    if isinstance(call, ast.Call):
+        return model.segment(call.func, 40) + "(...)"
+    if isinstance(call, ast.alias):
+        statement = model.statement_of(call) if hasattr(call, "lineno") else None
+        module = statement.module if isinstance(statement, ast.ImportFrom) else "numpy"
+        return f"from {module} import {call.name}"
+    return model.segment(call, 40)
 
 
 def version_text(table: Manifest | None = None) -> str:
@@ -124,7 +238,9 @@ def version_text(table: Manifest | None = None) -> str:
 
 
 def finding_data(api_call: ApiCall) -> dict[str, object]:
-    data: dict[str, object] = {"api": api_call.entry.api, "status": api_call.entry.status.value}
-    if api_call.entry.note:
-        data["note"] = api_call.entry.note
+    entry = api_call.entry
+    data: dict[str, object] = {"api": entry.api, "status": entry.status.value}
+    optional = {"note": entry.note, "lacks": entry.lacks, "replacement": entry.replacement,
+                "releases": list(entry.releases) or None}
+    data.update({key: value for key, value in optional.items() if value is not None})
     return data

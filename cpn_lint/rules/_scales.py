@@ -20,7 +20,7 @@ What the pass guarantees, for every site it hands out:
 * expressions that only feed a host sink are skipped: ``print``, f-strings,
   ``str``/``len``/``sorted``/builtin ``sum``/``max`` (CPN110), host libraries
   (matplotlib, logging, SciPy, pandas, ...) and the host alias, ``np.testing``,
-  APIs the bundled manifest marks as not implemented (CPN401), ufuncs
+  APIs the API manifest in use marks as not implemented (CPN401), ufuncs
   called with a ``where=`` mask (cuPyNumeric 26.6.1 raises), mask-to-index
   calls (``np.nonzero``, one-argument ``np.where``), and inside a
   loop the scalar conversions ``float``/``int``/``bool``/``.item()`` (CPN104);
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..manifest import bundled
+from ..manifest import active
 from ..model import IterKind, Kind, Role
 from ..model.numpy_api import HOST_BUILTINS, HOST_LIBRARIES
 from ..model.scopes import BindKind
@@ -1002,9 +1002,9 @@ def _is_object_dtype(model: FileModel, dtype: ast.expr) -> bool:
 
 @lru_cache(maxsize=4096)
 def _implemented(name: str) -> bool:
-    """False when the bundled API manifest lists ``name`` as not implemented
+    """False when the API manifest in use lists ``name`` as not implemented
     in cuPyNumeric; APIs it does not list count as implemented."""
-    entry = bundled().lookup(name)
+    entry = active().lookup(name)
     return entry is None or entry.status.implemented
 
 

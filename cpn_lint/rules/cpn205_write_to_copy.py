@@ -2,7 +2,13 @@
 
 Which results are copies was checked on cuPyNumeric 26.6.1 (CPU, 4-million
 element arrays): np.diag and .diagonal() of a matrix, np.flip and .ravel()
-are copies; ``a.flat[i] = v`` writes through to ``a``.
+are copies; ``a.flat[i] = v`` writes through to ``a``. Issue 12 checked every
+view-making function and method by writing through the result and reading
+the base (tests/test_oracle_views.py): np.fliplr, np.flipud, np.rot90 and
+reshape (np.reshape, a.reshape) are copies as well; transposes, swapaxes,
+moveaxis, squeeze, expand_dims, atleast_*d, splits, basic slices and
+a.view() stay views. The .real/.imag of a complex array are copies too (of
+a real array, views), which a static check cannot tell apart: not listed.
 """
 
 from __future__ import annotations
@@ -29,8 +35,10 @@ DIAG = "diag"
 FLIP = "flip"
 RAVEL = "ravel"
 FLATTEN = "flatten"
-_METHOD_COPIES = {"ravel": RAVEL, "flatten": FLATTEN, "diagonal": DIAG}
-_FUNCTION_COPIES = {"diag": DIAG, "diagonal": DIAG, "flip": FLIP, "fliplr": FLIP, "flipud": FLIP, "ravel": RAVEL}
+# View in NumPy, copy in cuPyNumeric 26.6.1 (see the module docstring).
+_METHOD_COPIES = {"ravel": RAVEL, "flatten": FLATTEN, "diagonal": DIAG, "reshape": RAVEL}
+_FUNCTION_COPIES = {"diag": DIAG, "diagonal": DIAG, "flip": FLIP, "fliplr": FLIP, "flipud": FLIP, "rot90": FLIP,
+                    "ravel": RAVEL, "reshape": RAVEL}
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,8 @@ class WriteToCopy(Rule):
     ## What it does
     Reports a write to the result of `np.diag(m)` (of a 2-D array),
     `np.diagonal(m)`/`m.diagonal()`, `np.flip`, `np.fliplr`, `np.flipud`,
-    `a.ravel()` or `np.ravel(a)` of a named array, made through a name
+    `np.rot90`, `a.ravel()`/`np.ravel(a)` or `a.reshape(...)`/`np.reshape`
+    of a named array, made through a name
     (`d = np.diag(m); d[0] = 5`) or directly (`a.ravel()[3] = 1`,
     `np.flip(a)[0] = 2`): an item or slice assignment, an augmented
     assignment, `out=`, an in-place method (`.fill`, `.sort`) or an in-place

@@ -1,32 +1,43 @@
-"""CPN401: a NumPy API the manifest lists as not implemented in cuPyNumeric."""
+"""CPN401: a NumPy name cuPyNumeric 26.6.1 does not implement."""
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..manifest import Status
+from ..manifest import ApiSupport
 from ..model import FileModel
 from ..registry import Category, Invalid, Rule, Valid
-from ._api_support import calls_with_status, describe_call, finding_data, version_text, where
+from ._api_support import ApiCall, describe_call, finding_data, uses_not_implemented, version_text, where
+
+HOST_FALLBACK = "keep it on host NumPy at a boundary or rewrite it with supported calls"
 
 
 class ApiNotImplemented(Rule):
     """
     ## What it does
-    Looks up every NumPy call in the API manifest (`cpn-lint manifest show`)
-    and reports the calls of APIs cuPyNumeric does not implement:
-    `np.interp(...)`, `la.lstsq(...)` after `import numpy.linalg as la`,
-    `interp(...)` after `from numpy import interp`, and methods of arrays such
-    as `a.std()` (`numpy.ndarray.std`). One finding per call; a call inside a
-    loop is marked as being on the hot path, which lowers the verdict by one
-    tier.
+    Reports every use of a NumPy name that cuPyNumeric does not implement.
+    The API manifest (`cpn-lint manifest show`) covers the whole public
+    surface of NumPy 1.26 and 2.x: functions and constants of `numpy`,
+    `numpy.linalg`, `numpy.fft`, `numpy.random`, `numpy.ma`, the methods of
+    arrays, of random generators (`rng.choice`, `RandomState(0).normal`) and
+    of ufuncs (`np.add.at`), and the names NumPy 2 removed (`np.trapz`,
+    `np.product`, `np.NaN`). Calls are reported (`np.interp(...)`,
+    `la.lstsq(...)` after `import numpy.linalg as la`, `a.std()` on an
+    array), and so is any other use of a name cuPyNumeric lacks altogether
+    (`dtype=np.float_`, `isinstance(m, np.ma.MaskedArray)`, and
+    `from numpy import trapz`, which fails at the import). The message
+    says whether the name is missing from cuPyNumeric (the access raises
+    AttributeError) or present but unsupported. A use inside a loop is
+    marked as being on the hot path, which lowers the verdict by one tier.
 
     ## Why it does not scale on cuPyNumeric
-    After `import cupynumeric as np` the name is simply not there: the call
-    fails, or it has to be routed back to host NumPy, which copies the data
-    off the GPUs and computes on one CPU. Inside a loop that round-trip is
-    paid on every iteration and caps the whole program at host speed.
+    cuPyNumeric has no fallback to NumPy: after `import cupynumeric as np` a
+    missing name raises AttributeError where it is used, so the program
+    stops. Keeping such a call working means routing it to host NumPy, which
+    copies the data off the GPUs and computes on one CPU; inside a loop that
+    round trip is paid on every iteration and caps the program at host speed.
 
     ## Example
     ```python
@@ -46,31 +57,30 @@ class ApiNotImplemented(Rule):
     def resample(t, xp, fp):
         return np.asarray(onp.interp(onp.asarray(t), onp.asarray(xp), onp.asarray(fp)))
     ```
-    or express it with supported calls (`a.std()` is
-    `np.sqrt(a.var())`; `np.ptp(a)` is `a.max() - a.min()`).
+    or express it with supported calls (`a.std()` is `np.sqrt(a.var())`;
+    `np.ptp(a)` is `a.max() - a.min()`; `np.add.at(a, i, v)` with unique
+    `i` is `a[i] += v`). For a name NumPy 2 removed, the message names its
+    NumPy 2 spelling when cuPyNumeric has it (`np.product` -> `np.prod`).
 
     ## Known false alarms
-    * The manifest is a dated snapshot (`cpn-lint manifest show`); an API
+    * The manifest is a dated snapshot (`cpn-lint manifest show`); a name
       implemented since then is still reported until the manifest is
       refreshed (`cpn-lint manifest refresh`).
     * `np.vectorize`/`np.frompyfunc` are CPN102's, and `np.ndindex`,
       `np.ndenumerate`, `np.nditer` as the iterable of a loop belong to the
-      loop rules; they are not reported here. APIs the manifest does not list
-      (`np.mgrid`, `np.max`) and the host alias beside cuPyNumeric
-      (`onp.interp`) are never reported.
-    * A method call is looked up only when the receiver is known to be a
-      NumPy array.
+      loop rules; they are not reported here. Names that are in no NumPy
+      release, and the host alias beside cuPyNumeric (`onp.interp`), are
+      never reported.
+    * A method is looked up only when the receiver is known to be a NumPy
+      array, a random generator whose constructor is seen, or a NumPy ufunc.
     """
 
     code = "CPN401"
     slug = "api-not-implemented"
     category = Category.API
     recipe = "RR-host-fallback"
-    summary = "NumPy API that cuPyNumeric does not implement"
-    message = (
-        "{call} calls {api}, which {version} does not implement{where}; keep the call on host NumPy at an "
-        "explicit boundary or rewrite it with supported calls (RR-host-fallback)"
-    )
+    summary = "NumPy name that cuPyNumeric does not implement"
+    message = "{call}: {api} {gap}{where}; {fix} (RR-host-fallback)"
 
     valid = (
         Valid("import numpy as np\nx = np.linspace(0.0, 1.0, 50)\ny = np.sin(x) + np.cumsum(x)\n"),
@@ -79,27 +89,71 @@ class ApiNotImplemented(Rule):
         Valid("import numpy as np\nitems = [3, 1, 2]\nitems.repeat = None\ns = 'np.interp(x, xp, fp)'\n"),
         Valid("from mylib import interp\nimport numpy as np\ny = interp(np.arange(3.0), [0, 1], [0, 2])\n"),
         Valid("import numpy as np\na = np.zeros((4, 4))\nfor idx in np.ndindex(a.shape):\n    pass\n"),
+        Valid("import numpy as np\nx = np.zeros(3, dtype=np.float64)\ny = np.nan + np.pi\nz = np.not_a_numpy_name(x)\n"),
+        Valid("import numpy as np\nrng = np.random.default_rng(0)\nx = rng.normal(0.0, 1.0, 100)\n"),
+        Valid("import numpy as np\ndef draw(gen):\n    return gen.choice(10)\n"),
     )
     invalid = (
-        Invalid("import numpy as np\nxp = np.arange(10.0)\ny = np.interp(2.5, xp, xp ** 2)\n", line=3, contains="numpy.interp"),
+        Invalid("import numpy as np\nxp = np.arange(10.0)\ny = np.interp(2.5, xp, xp ** 2)\n", line=3,
+                contains="numpy.interp is missing from cuPyNumeric 26.6.1 (AttributeError)"),
         Invalid("import numpy.linalg as la\nimport numpy as np\na = np.eye(3)\nx = la.lstsq(a, np.ones(3))\n", line=4, contains="numpy.linalg.lstsq"),
-        Invalid("from numpy import interp, arange\ny = interp(1.5, arange(4.0), arange(4.0))\n", line=2),
+        Invalid("from numpy import random as npr\npicks = npr.choice(5, 2)\n", line=2, contains="numpy.random.choice"),
+        Invalid("from numpy import trapz\n", line=1, contains="from numpy import trapz: numpy.trapz (NumPy 1.x only) is "
+                "missing from cuPyNumeric 26.6.1 (ImportError)"),
         Invalid(
             "import numpy as np\nu = np.random.rand(100, 100)\nfor step in range(50):\n    spread = u.std(axis=0)\n",
             line=4, contains="inside the loop at line 3",
         ),
         Invalid("import cupynumeric as cpn\nv = cpn.ones(8)\nw = cpn.nanstd(v)\n", line=3, contains="numpy.nanstd"),
+        Invalid("import numpy as np\nm = np.ma.masked_array(np.ones(4), mask=[0, 1, 0, 0])\n", line=2, contains="numpy.ma.masked_array"),
+        Invalid("import numpy as np\nh = np.zeros(8)\nnp.add.at(h, [1, 1, 2], 1.0)\n", line=3, contains="numpy.ufunc.at"),
+        Invalid("import numpy as np\nx = np.linspace(0, 1, 9)\narea = np.trapz(x * x, x)\n", line=3, contains="NumPy 1.x only"),
+        Invalid("import numpy as np\nvals = np.arange(5.0)\ntotal = np.product(vals)\n", line=3, contains="use np.prod"),
+        Invalid("import numpy as np\nmissing = np.zeros(3) * np.NaN\n", line=2, contains="use np.nan"),
+        Invalid("import numpy as np\nrng = np.random.default_rng(7)\npick = rng.choice(10, size=3)\n", line=3,
+                contains="numpy.random.Generator.choice"),
+        Invalid("import numpy as np\nrs = np.random.RandomState(1)\nz = rs.normal(size=4)\n", line=3,
+                contains="numpy.random.RandomState.normal"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
         version = version_text()
-        for api_call in calls_with_status(model, Status.NOT_IMPLEMENTED):
+        for use in uses_not_implemented(model):
             yield self.finding(
-                api_call.call,
-                in_loop=api_call.in_loop,
-                data=finding_data(api_call),
-                call=describe_call(model, api_call.call),
-                api=api_call.entry.api,
-                version=version,
-                where=where(api_call),
+                use.call,
+                in_loop=use.in_loop,
+                data=finding_data(use),
+                call=describe_call(model, use.call),
+                api=use.entry.api,
+                gap=gap_text(use.entry, version, "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"),
+                where=where(use),
+                fix=fix_text(model, use),
             )
+
+
+def gap_text(entry: ApiSupport, version: str, error: str = "AttributeError") -> str:
+    """What cuPyNumeric lacks: the name itself (``error`` is what its use
+    raises), or support for a name it has."""
+    only_v1 = "(NumPy 1.x only) " if entry.removed_in_numpy2 else ""
+    if entry.lacks is True:
+        return f"{only_v1}is missing from {version} ({error})"
+    if entry.lacks is False:
+        return f"{only_v1}exists in {version} but is not supported there"
+    return f"{only_v1}is not implemented in {version}"
+
+
+def fix_text(model: FileModel, use: ApiCall) -> str:
+    """The NumPy 2 spelling when cuPyNumeric has it, else the host fallback."""
+    replacement = use.entry.replacement
+    if replacement is None:
+        return HOST_FALLBACK
+    written = use.call.func if isinstance(use.call, ast.Call) else use.call
+    return f"use {_spelled_like(model, written, replacement)}"
+
+
+def _spelled_like(model: FileModel, written: ast.expr, replacement: str) -> str:
+    """``np.prod`` for ``np.product`` (the replacement under the file's own
+    alias); the full NumPy name when the call was imported by name."""
+    if isinstance(written, ast.Attribute):
+        return f"{model.segment(written.value, 40)}.{replacement.rsplit('.', 1)[1]}"
+    return replacement

@@ -39,6 +39,7 @@ CONFIG_KEYS = {
     "pattern": "pattern",
     "format": "format",
     "fail-on": "fail_on",
+    "manifest": "manifest",
 }
 
 
@@ -79,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "Settings may also come from [tool.cpn-lint] in pyproject.toml or [cpn-lint] in setup.cfg "
-            "(keys: elements, gpus, nodes, gpu, compute-capability, pattern, format, fail-on); the command "
+            "(keys: elements, gpus, nodes, gpu, compute-capability, pattern, format, fail-on, manifest); the command "
             "line wins. Exit status: 0, or 1 when --fail-on is reached, or 2 for usage or input errors."
         ),
     )
@@ -100,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--fail-on", type=str.upper, choices=FAIL_ON, metavar="{LIGHT,SIGNIFICANT,NOT-RECOMMENDED}",
                      help="exit 1 when the verdict is this one or worse")
     parser.add_argument("--doctor", metavar="FILE", help="merge a cuPyNumeric Doctor JSON report into the assessment")
+    parser.add_argument("--manifest", metavar="PATH", help="the cuPyNumeric API manifest to check calls against "
+                        "(default: the one 'cpn-lint manifest refresh' wrote to the user's cache, else the shipped one)")
     cfg = parser.add_argument_group("configuration")
     cfg.add_argument("--config", metavar="FILE", help="read settings from this pyproject.toml or setup.cfg only")
     cfg.add_argument("--isolated", action="store_true", help="ignore configuration files")
@@ -204,7 +207,7 @@ def make_context(ns: argparse.Namespace, config: Config | None) -> Context:
             merged.pop("compute_capability", None)
         for key, value in values.items():
             merged[key] = (value, origin)
-    for key in ("format", "fail_on"):
+    for key in ("format", "fail_on", "manifest"):
         if key in merged:
             setattr(ns, key, merged[key][0])
     for key in ("elements", "gpus", "nodes", "pattern"):
@@ -229,17 +232,24 @@ def make_context(ns: argparse.Namespace, config: Config | None) -> Context:
 
 
 # --------------------------------------------------------------------- manifest
+def select_manifest(path: str | None) -> None:
+    """Make the manifest at ``path`` (None: the default one) the one the
+    rules and the report read; a named manifest that cannot be read is a
+    usage error."""
+    from .. import manifest
+
+    try:
+        manifest.select(path)
+    except manifest.ManifestError as exc:
+        raise UsageError(f"--manifest: {exc}") from None
+
+
 def manifest_note() -> ManifestNote | None:
-    """The manifest snapshot's age, from :mod:`cpn_lint.manifest` when present."""
+    """The age of the manifest in use (see :func:`select_manifest`)."""
+    from .. import manifest
+
     try:
-        from .. import manifest  # noqa: F401  (issue 4's package)
-    except ImportError:
-        return None
-    status = getattr(manifest, "staleness", None) or getattr(manifest, "snapshot_status", None)
-    if status is None:
-        return None
-    try:
-        info = status()
+        info = manifest.staleness()
     except Exception:
         return None
     return _as_note(info)
@@ -255,7 +265,7 @@ def _as_note(info: Any) -> ManifestNote | None:
     text = get("message") or get("text") or ""
     if stale and not text:
         text = (f"the API manifest snapshot is {age} days old (taken {date}); support may have changed since — "
-                "refresh it with `cpn-lint manifest refresh` before relying on the API gaps above")
+                "refresh it with `cpn-lint manifest refresh` before relying on the API gaps it lists")
     return ManifestNote(str(date) if date else None, int(age) if isinstance(age, int) else None, stale, text)
 
 
@@ -285,6 +295,7 @@ def run(ns: argparse.Namespace) -> int:
     if ns.from_flake8 and ns.paths:
         raise UsageError("give paths to lint or --from-flake8, not both")
     doctor_findings = _load_doctor(ns.doctor) if ns.doctor else None
+    select_manifest(ns.manifest)
 
     input_errors: list[str] = []
     notes: list[str] = []
@@ -295,7 +306,7 @@ def run(ns: argparse.Namespace) -> int:
         files, input_errors = discover(ns.paths or ["."])
         progress = Progress(len(files))
         try:
-            units = assess_paths(files, LintOptions(assessment=True), progress)
+            units = assess_paths(files, LintOptions(assessment=True, manifest_path=ns.manifest), progress)
         finally:
             progress.close()
         if not files and not input_errors:

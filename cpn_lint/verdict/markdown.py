@@ -11,6 +11,9 @@ def render_markdown(report: Report) -> str:
     out: list[str] = []
     out.append(f"# cuPyNumeric migration readiness: {report.verdict.value}")
     out.append("")
+    if report.manifest is not None and report.manifest.stale:
+        # first, before any row it qualifies (the API gaps of section 6)
+        out += [f"> **Warning:** {report.manifest.text}", ""]
     _context(out, report)
     sections = (_verdict, _what_works, _what_blocks, _fixable, _notes, _api_gaps, _gates, _next_steps)
     for number, (title, render) in enumerate(zip(SECTION_TITLES, sections), start=1):
@@ -161,10 +164,6 @@ def _api_gaps(report: Report) -> list[str]:
         lines += _table(("Location", "Code", "Where", "What the manifest says"), rows)
         if report.api_note:
             lines += ["", report.api_note]
-    if report.manifest is not None and report.manifest.stale:
-        # the warning never stands in for the section's own content
-        lines += [""] if lines else [report.empty_note(), ""]
-        lines.append(f"> **Warning:** {report.manifest.text}")
     return lines
 
 

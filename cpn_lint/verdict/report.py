@@ -43,16 +43,6 @@ SEE_VERDICT = "n/a — see verdict."
 
 # SCALES / INFO codes that tell the dominant compute pattern apart.
 PATTERN_CODES = {"CPN005": "stencil", "CPN003": "gemm", "CPN002": "reduction", "CPN304": "monte-carlo"}
-# The Doctor checks that see the same idiom at runtime (issue 8's mapping).
-DOCTOR_CHECKS = {
-    "CPN101": ("RepeatedItemOps", "RepeatedSliceAccessCheck"),
-    "CPN103": ("IterCheck",),
-    "CPN104": ("BuiltinReductionCheck", "RepeatedItemOps"),
-    "CPN110": ("BuiltinReductionCheck",),
-    "CPN203": ("StackOpsCheck",),
-    "CPN204": ("NonzeroCheck",),
-    "CPN108": ("Mpi4pyCheck",),
-}
 # What a Doctor check with no cpn-lint counterpart means, for runtime-only entries.
 DOCTOR_MEANINGS = {
     "AdvancedIndexingCheck": "indexing with an integer array gathers scattered elements, often across GPUs; "
@@ -278,7 +268,7 @@ def merge_doctor(units: Sequence[Unit], doctor_findings: Sequence[Any] | None) -
     """Reconcile a Doctor report with the static findings (cpn_lint.doctor)."""
     if doctor_findings is None:
         return None
-    from .. import doctor  # the runtime oracle's reader; see issue 8
+    from .. import doctor  # the runtime oracle's reader
 
     reconciliation = doctor.reconcile([u.result for u in units], doctor_findings)
     rules = load_rules()
@@ -746,14 +736,16 @@ def _doctor_look_for(report: Report) -> list[str]:
         "doctor-report.json lists one entry per runtime pattern Doctor saw, with its file, line, check name "
         "and a description; an empty list means Doctor saw none of its patterns on the paths that ran.",
     ]
+    from ..doctor import checks_seeing
+
     by_code: dict[str, list[str]] = {}
     for item in report.what_blocks + [i for grp in report.whats_fixable for i in grp.items]:
-        if item.code in DOCTOR_CHECKS:
+        if item.code and checks_seeing(item.code):
             by_code.setdefault(item.code, []).append(item.citation)
     for code in sorted(by_code):
         cites = by_code[code]
         shown = ", ".join(cites[:3]) + (f" and {len(cites) - 3} more" if len(cites) > 3 else "")
-        checks = " or ".join(DOCTOR_CHECKS[code])
+        checks = " or ".join(checks_seeing(code))
         look.append(f"{checks} entries at the {code} sites ({shown}) until they are fixed; none once they are.")
     look.append("An entry at a line this report does not cite is a pattern the static read missed: feed the report "
                 "back with `cpn-verdict --doctor doctor-report.json PATH...` to merge it into the assessment.")

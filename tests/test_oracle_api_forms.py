@@ -1,0 +1,91 @@
+"""Argument forms cuPyNumeric 26.6.1 rejects (issue 12, groundwork for CPN404).
+
+tests/data/oracle/api_forms.py holds one minimal reproduction per form; under
+NumPy each runs (but the out= dtype case, which NumPy refuses as well), under
+the real cuPyNumeric each fails with the exact error recorded here. The forms,
+and how a static check would recognise each, are in docs/design/cpn404-forms.md.
+A change of cuPyNumeric that lifts a limit fails this test: update the table
+and the design note together.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpn_lint import oracle
+
+from . import oracle_support as support
+
+PROBE = support.ROOT / "tests" / "data" / "oracle" / "api_forms.py"
+DESIGN = support.ROOT / "docs" / "design" / "cpn404-forms.md"
+SCALAR = "only 0-dimensional arrays can be converted to Python scalars"
+# form -> (exception type, exact message) under cuPyNumeric 26.6.1; None: it works.
+EXPECTED: dict[str, tuple[str, str] | None] = {
+    "normal_with_array_mean": ("TypeError", SCALAR),
+    "normal_with_array_scale": ("TypeError", SCALAR),
+    "uniform_with_array_bounds": ("TypeError", SCALAR),
+    "randint_with_0d_bound": ("NotImplementedError", "'low' must be an integer"),
+    "randint_with_array_high": ("NotImplementedError", "'high' must be an integer or None"),
+    "random_without_size_into_slot_picked_by_0d_index": (
+        "ValueError", "std::invalid_argument: Alignment requires the stores to have the same shape, but found [1] and []"),
+    "normal_without_size_added_into_scalar_slot": (
+        "ValueError", "non-broadcastable output operand with shape () doesn't match the broadcast shape (1,)"),
+    "float_of_random_without_size": ("TypeError", SCALAR),
+    "random_without_size_into_scalar_slot": None,
+    "random_without_size_shape": None,  # works, but returns (1,) where NumPy returns ()
+    "generator_normal_with_array_mean": ("TypeError", SCALAR),
+    "ufunc_where_keyword": ("NotImplementedError", "the 'where' keyword is not yet supported"),
+    "ufunc_out_of_a_narrower_dtype": (
+        "TypeError", "Cannot cast ufunc 'multiply' output from float64 to int64 with casting rule 'same_kind'"),
+    "range_of_a_0d_array": None,
+    "index_with_a_0d_array": None,
+    "convolve_default_mode": ("NotImplementedError", "Only support mode='same'"),
+    "matmul_with_keyword": None,
+    "norm_of_order_two": ("NotImplementedError", "2-norm requires SVD decomposition"),
+    "matrix_power_negative": ("NotImplementedError", "Negative exponent in matrix_power"),
+    "qr_of_a_wide_matrix": None,
+    "unique_with_return_index": ("NotImplementedError", "Keyword arguments for `unique` are not yet supported"),
+}
+REFUSED_BY_NUMPY_TOO = {"ufunc_out_of_a_narrower_dtype"}
+
+
+def test_every_form_runs_under_numpy() -> None:
+    done = subprocess.run([sys.executable, str(PROBE)], capture_output=True, text=True, check=True, timeout=120)
+    outcomes = json.loads(done.stdout)
+    assert set(outcomes) == set(EXPECTED)
+    assert {name for name, result in outcomes.items() if "error" in result} == REFUSED_BY_NUMPY_TOO
+    assert outcomes["random_without_size_shape"] == {"ok": "()"}
+
+
+def test_the_design_note_lists_every_failing_form() -> None:
+    text = DESIGN.read_text(encoding="utf-8")
+    for name, expected in EXPECTED.items():
+        if expected is not None:
+            assert f"`{name}`" in text, f"{name} is not in {DESIGN.name}"
+            assert expected[1] in text, f"the error of {name} is not quoted in {DESIGN.name}"
+
+
+@pytest.fixture(scope="module")
+def venv() -> Path:
+    try:
+        return oracle.ensure_venv(support.oracle_venv_path())
+    except oracle.OracleError as exc:
+        if os.environ.get("CPN_ORACLE_REQUIRED"):
+            pytest.fail(f"the oracle environment is required here but could not be created: {exc}")
+        pytest.skip(f"cuPyNumeric oracle environment cannot be created: {exc}")
+
+
+@pytest.mark.oracle
+def test_each_form_fails_with_its_exact_error_on_cupynumeric(venv: Path) -> None:
+    run = support.cached_run(PROBE, venv)
+    assert run.ok, run.stderr_tail
+    outcomes = json.loads(run.stdout.strip().splitlines()[-1])
+    actual = {name: None if "ok" in result else (result["error"], result["message"]) for name, result in outcomes.items()}
+    assert actual == EXPECTED
+    assert outcomes["random_without_size_shape"] == {"ok": "(1,)"}
