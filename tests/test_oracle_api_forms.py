@@ -51,6 +51,32 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "matrix_power_negative": ("NotImplementedError", "Negative exponent in matrix_power"),
     "qr_of_a_wide_matrix": None,
     "unique_with_return_index": ("NotImplementedError", "Keyword arguments for `unique` are not yet supported"),
+    "gamma_with_list_shape": ("TypeError", "float() argument must be a string or a real number, not 'list'"),
+    "generator_integers_with_array_high": (
+        "ValueError", "setting an array element with a sequence. The requested array has an inhomogeneous shape "
+        "after 1 dimensions. The detected shape was (2,) + inhomogeneous part."),
+    "seed_with_array": ("TypeError", "seed must be an integer or None"),
+    "math_of_normal_without_size": ("TypeError", SCALAR),
+    "format_of_random_without_size": ("TypeError", SCALAR),
+    "norm_nuclear": ("NotImplementedError", "nuclear norm requires SVD decomposition"),
+    "isclose_with_equal_nan": ("NotImplementedError", "cuPyNumeric does not support `equal_nan` yet for isclose"),
+    "histogram_with_bin_rule": ("TypeError", "`bins` must be array or integer type"),
+    # forms CPN404 leaves alone, and the recipes its messages give: all run
+    "rand_without_size_as_float": None,
+    "randn_added_into_scalar_slot": None,
+    "draw_added_into_a_row": None,
+    "draw_into_row_through_0d_index": None,
+    "generator_integers_with_0d_bound": None,
+    "normal_with_0d_mean": None,
+    "recipe_one_element_draw_as_float": None,
+    "recipe_one_element_draw_added_into_scalar_slot": None,
+    "recipe_shift_and_scale_standard_normals": None,
+    "recipe_uniform_onto_array_bounds": None,
+    "recipe_int_of_0d_bound": None,
+    "recipe_singular_values_for_spectral_norm": None,
+    "recipe_bincount_for_unique_counts": None,
+    "recipe_convolve_same_on_padded_input": None,
+    "recipe_where_instead_of_ufunc_where": None,
 }
 REFUSED_BY_NUMPY_TOO = {"ufunc_out_of_a_narrower_dtype"}
 
@@ -61,6 +87,34 @@ def test_every_form_runs_under_numpy() -> None:
     assert set(outcomes) == set(EXPECTED)
     assert {name for name, result in outcomes.items() if "error" in result} == REFUSED_BY_NUMPY_TOO
     assert outcomes["random_without_size_shape"] == {"ok": "()"}
+
+
+def test_every_cpn404_form_is_backed_by_failing_reproductions() -> None:
+    from cpn_lint.rules.cpn404_unsupported_argument_form import FORMS
+
+    failing = {name for name, expected in EXPECTED.items() if expected is not None} - REFUSED_BY_NUMPY_TOO
+    backed = {probe for form in FORMS for probe in form.probes}
+    assert all(form.probes for form in FORMS)
+    assert backed <= failing, f"forms cite reproductions that do not fail: {sorted(backed - failing)}"
+    # every failing reproduction is a form CPN404 reports (none is forgotten)
+    assert failing <= backed, f"failing forms CPN404 does not report: {sorted(failing - backed)}"
+
+
+def test_cpn404_reports_each_failing_reproduction_and_no_working_one() -> None:
+    """The rule, run on the reproductions themselves: a finding in each
+    failing case, none in a case that runs."""
+    import ast
+
+    from cpn_lint.engine import lint_source
+
+    source = PROBE.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    lines = {f.line for f in lint_source(source, str(PROBE)) if f.code == "CPN404"}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in EXPECTED:
+            reported = any(node.lineno <= line <= (node.end_lineno or node.lineno) for line in lines)
+            should = EXPECTED[node.name] is not None and node.name not in REFUSED_BY_NUMPY_TOO
+            assert reported == should, f"{node.name}: CPN404 {'misses it' if should else 'reports a form that runs'}"
 
 
 def test_the_design_note_lists_every_failing_form() -> None:

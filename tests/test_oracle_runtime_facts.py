@@ -30,16 +30,18 @@ DEVICE_TYPE = "cupynumeric.ndarray"
 HOST_NUMBER_TYPES = {"builtins.float", "builtins.int", "builtins.bool", "numpy.float64", "numpy.int64", "numpy.bool_"}
 
 
-def _static_probes() -> dict[str, tuple[Kind, tuple | None]]:
-    """label -> (kind, shape) the model infers for each probed expression."""
+def _static_probes() -> dict[str, tuple[Kind, tuple | None, bool]]:
+    """label -> (kind, shape, is a one-element draw) the model infers for
+    each probed expression."""
     source = PROGRAM.read_text(encoding="utf-8")
     model = FileModel(ast.parse(source), source, str(PROGRAM))
-    found: dict[str, tuple[Kind, tuple | None]] = {}
+    found: dict[str, tuple[Kind, tuple | None, bool]] = {}
     for call in model.nodes(ast.Call):
         if isinstance(call.func, ast.Name) and call.func.id == "probe" and len(call.args) == 2:
             label = call.args[0]
             assert isinstance(label, ast.Constant)
-            found[label.value] = (model.kind(call.args[1]), model.shape(call.args[1]))
+            value = call.args[1]
+            found[label.value] = (model.kind(value), model.shape(value), model.unit_draw(value) is not None)
     return found
 
 
@@ -72,9 +74,12 @@ def test_every_probe_is_checked(runtime_facts: dict[str, dict]) -> None:
 
 @pytest.mark.parametrize("label", sorted(_static_probes()))
 def test_model_agrees_with_the_runtime(runtime_facts: dict[str, dict], label: str) -> None:
-    kind, shape = _static_probes()[label]
+    kind, shape, unit_draw = _static_probes()[label]
     fact = runtime_facts[label]
     expected = _runtime_kind(fact)
     assert kind is expected, f"{label}: model says {kind}, cuPyNumeric 26.6.1 gives {fact}"
+    if expected is Kind.DEVICE_SCALAR:
+        # CPN404 relies on telling a one-element draw (shape (1,)) from a 0-d value
+        assert unit_draw == (fact["shape"] == [1]), f"{label}: model unit draw {unit_draw}, runtime {fact}"
     if expected is Kind.DEVICE and shape is not None:
         assert list(shape) == fact["shape"], f"{label}: model shape {shape}, runtime {fact['shape']}"

@@ -272,6 +272,12 @@ def test_report_missing_api_outside_loops_does_not_demote():
     assert report_for({"a.py": [finding("CPN401", 5, in_loop=True, api="x")]}).verdict is Verdict.LIGHT
 
 
+def test_report_rejected_argument_form_in_a_loop_demotes_like_a_missing_api():
+    assert report_for({"a.py": [finding("CPN404", 5, in_loop=False)]}).verdict is Verdict.READY
+    report = report_for({"a.py": [finding("CPN404", 5, in_loop=True)]})
+    assert report.verdict is Verdict.LIGHT and report.decision.demoted
+
+
 def test_report_counts_distinct_blocks_codes_across_files():
     report = report_for({"a.py": [finding("CPN901", 1), finding("CPN902", 2)], "b.py": [finding("CPN901", 7)]})
     assert report.verdict is Verdict.LIGHT

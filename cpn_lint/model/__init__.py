@@ -10,7 +10,9 @@
 * :mod:`.calls` — the file's own functions: their call sites, what those
   pass, and which loops repeat them;
 * :mod:`.loops` — what each loop iterates and how much work each iteration
-  does (element, row, slab).
+  does (element, row, slab);
+* :mod:`.draws` — which values are random draws without ``size`` (a
+  one-element array on cuPyNumeric, not a number).
 
 Questions are answered lazily and memoised. The model never imports or
 executes the code it reads.
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 from .builder import ModelBuilder
 from .calls import CallGraph
 from .dependence import DependenceAnalysis, Recurrence, Role
+from .draws import DrawTracker
 from .hotpath import HotArray, hot_path_arrays
 from .imports import ImportTable
 from .kinds import Kind
@@ -308,6 +311,21 @@ class FileModel:
         """The device arrays the file's hot loops work on, with their sizes
         where the code states them (see :mod:`.hotpath`)."""
         return self.derived(hot_path_arrays, hot_path_arrays)
+
+    def unit_draw(self, expr: ast.expr | None) -> ast.Call | None:
+        """The draw behind ``expr`` when it is a random draw without ``size``:
+        a one-element array of shape (1,) on cuPyNumeric, not a number (see
+        :mod:`.draws`); None otherwise."""
+        return self._draws.unit_draw(expr)
+
+    def draw_name(self, call: ast.Call) -> str | None:
+        """``normal`` for ``np.random.normal(...)`` or a device generator's
+        ``rng.normal(...)``; None for any other call."""
+        return self._draws.draw_name(call)
+
+    @cached_property
+    def _draws(self) -> DrawTracker:
+        return DrawTracker(self)
 
     def is_array(self, expr: ast.expr | None) -> bool:
         """True when ``expr`` is a device array (cuPyNumeric will distribute it)."""

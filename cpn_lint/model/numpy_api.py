@@ -52,6 +52,23 @@ RANDOM_SIZE_POSITION: dict[str, int] = {
     "noncentral_chisquare": 2, "multinomial": 2, "multivariate_normal": 2,
     "hypergeometric": 3, "triangular": 3, "noncentral_f": 3,
 }
+# Draws that, without ``size``, still return a 0-d value on cuPyNumeric
+# 26.6.1; every other distribution then returns a one-element array of shape
+# (1,) (tests/data/runtime_facts.py shows both under the runtime).
+ZERO_D_DRAWS = frozenset({"rand", "randn", "randint", "random_integers", "integers"})
+# The distribution parameters of each draw, in order (``size`` follows them).
+# cuPyNumeric 26.6.1 converts each to a Python number, so an array or a list
+# there raises (tests/data/oracle/api_forms.py).
+DISTRIBUTION_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "normal": ("loc", "scale"), "uniform": ("low", "high"), "lognormal": ("mean", "sigma"),
+    "gamma": ("shape", "scale"), "beta": ("a", "b"), "exponential": ("scale",), "poisson": ("lam",),
+    "binomial": ("n", "p"), "laplace": ("loc", "scale"), "logistic": ("loc", "scale"),
+    "gumbel": ("loc", "scale"), "rayleigh": ("scale",), "weibull": ("a",), "pareto": ("a",),
+    "chisquare": ("df",), "standard_t": ("df",), "vonmises": ("mu", "kappa"), "geometric": ("p",),
+    "triangular": ("left", "mode", "right"), "wald": ("mean", "scale"), "f": ("dfnum", "dfden"),
+    "power": ("a",), "negative_binomial": ("n", "p"), "standard_gamma": ("shape",), "zipf": ("a",),
+    "logseries": ("p",), "hypergeometric": ("ngood", "nbad", "nsample"),
+}
 # Draws whose sample has dimensions of its own, added after ``size``.
 RANDOM_VECTOR_DRAWS = frozenset({"multinomial", "multivariate_normal", "dirichlet"})
 # Legacy draws that take their dimensions as separate arguments: rand(2, 3).

@@ -355,9 +355,12 @@ class ValueEngine:
         if name == "choice" and parameters:
             parameters = parameters[1:]  # choice(a) draws one item of a
         kinds = [self.kind(p) for p in parameters]
-        if any(k in _ARRAYS for k in kinds):
+        if any(k in _ARRAYS for k in kinds) or any(isinstance(p, (ast.List, ast.Tuple)) for p in parameters):
             return Kind.DEVICE  # broadcast over array parameters
-        if all(k in _NUMBERS for k in kinds):
+        # A parameter of unknown kind (``sigma`` passed in) is taken for a
+        # number: distribution parameters are numbers in nearly all code, and
+        # an array one is seen as an array where it is made.
+        if all(k in _NUMBERS or k is Kind.UNKNOWN for k in kinds):
             return Kind.DEVICE_SCALAR
         return Kind.DEVICE
 
@@ -368,6 +371,7 @@ class ValueEngine:
             return Kind.UNKNOWN
         key = ("returns", id(scope))
         if key in self._in_progress:
+            self._pending_hits += 1  # a recursive question: no answer yet, not a final "unknown"
             return Kind.UNKNOWN
         self._in_progress.add(key)
         try:
@@ -421,7 +425,7 @@ class ValueEngine:
             return cached
         marker = ("kind", key)
         if marker in self._in_progress:
-            self._pending_hits += 1
+            self._pending_hits += 1  # a cycle: no information yet (joins as neutral)
             return None
         hits = self._pending_hits
         self._in_progress.add(marker)
@@ -429,6 +433,13 @@ class ValueEngine:
             result = self._compute_binding_kind(binding)
         finally:
             self._in_progress.discard(marker)
+        if result is Kind.UNKNOWN and self._pending_hits > hits and self._in_progress:
+            # unknown only because what it needs is still being decided (the
+            # other half of ``side = sideo2; sideo2 = side // 2``): no
+            # information yet rather than "unknown", so that the cycle's other
+            # bindings decide it; the outermost question is answered with
+            # nothing pending and memoised for good
+            return None
         self._remember(self._binding_kinds, self._transient_kinds, key, result, hits)
         return result
 
@@ -523,6 +534,8 @@ class ValueEngine:
             return Kind.SCALAR
         if isinstance(source, ast.Attribute) and source.attr in api.ARRAY_METADATA:
             return Kind.SCALAR  # n, m = a.shape
+        if isinstance(source, (ast.List, ast.Tuple, ast.Set)) and self._iterated_by(b, source):
+            return self._display_item_kind(source, b.index)
         kind = self.kind(source)
         if kind in _ARRAYS:
             source_shape = self.shape(source)
@@ -532,6 +545,27 @@ class ValueEngine:
         if kind is Kind.SEQ:
             return Kind.DEVICE if self.model.device_root else Kind.UNKNOWN
         return Kind.UNKNOWN
+
+    def _iterated_by(self, b: Binding, source: ast.expr) -> bool:
+        """Is ``b`` the target of a loop (or comprehension) over ``source``?"""
+        node: ast.AST | None = b.node
+        for _ in range(4):  # the name, a tuple target, a nested tuple target
+            node = self.model.parent(node) if node is not None else None
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                return node.iter is source
+        return False
+
+    def _display_item_kind(self, source: ast.List | ast.Tuple | ast.Set, index: int | None) -> Kind:
+        """One item of a literal list/tuple a loop walks: ``for (dx, dy) in
+        ((-1, 0), (1, 0))`` gives ``dx`` the kind of -1 and 1."""
+        items = list(source.elts)
+        if index is not None:
+            if not all(isinstance(i, (ast.Tuple, ast.List)) and len(i.elts) > index for i in items):
+                return Kind.UNKNOWN
+            items = [i.elts[index] for i in items]  # type: ignore[attr-defined]
+        if not items or any(isinstance(i, ast.Starred) for i in items):
+            return Kind.UNKNOWN
+        return join([self.kind(i) for i in items])
 
     def _parameter_kind(self, b: Binding) -> Kind:
         annotated = _annotation_kind(b.value)

@@ -16,8 +16,9 @@ decision framework applies it:
 7. REFACTOR findings only                                 -> LIGHT REFACTOR
 8. otherwise                                              -> READY
 
-then a hot-path API the manifest marks unimplemented (CPN401 in a loop; with
-more than one node also a single-GPU-only API, CPN402) demotes one tier:
+then a hot-path API call that stops the program (in a loop: CPN401, a name
+cuPyNumeric lacks, or CPN404, an argument form it rejects; with more than
+one node also a single-GPU-only API, CPN402) demotes one tier:
 READY -> LIGHT, LIGHT -> SIGNIFICANT; SIGNIFICANT and NOT RECOMMENDED stay.
 """
 

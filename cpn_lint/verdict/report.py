@@ -20,6 +20,10 @@ from .collect import Unit
 from .context import Context, format_count
 from .gates import Decision, Gate, ScopeEvidence, SizeEvidence, Verdict
 
+# API findings that stop the program after the import swap: a name
+# cuPyNumeric lacks (CPN401) and an argument form it rejects (CPN404).
+STOPPING_API_CODES = frozenset({"CPN401", "CPN404"})
+
 REPORT_SCHEMA = "cpn-lint/verdict-report"
 REPORT_SCHEMA_VERSION = 1
 
@@ -341,7 +345,7 @@ def build_report(
     runtime_refactor = [i for i in counted_runtime if i.category == "REFACTOR"]
     blocks_codes = sorted({i.code for i in blocks + runtime_blocks if i.code})
 
-    hot_apis = [i for i in api if i.in_loop and (i.code == "CPN401" or (i.code == "CPN402" and context.nodes > 1))]
+    hot_apis = [i for i in api if i.in_loop and (i.code in STOPPING_API_CODES or (i.code == "CPN402" and context.nodes > 1))]
 
     scope_evidence = _scope_evidence(units, scope, by_category.get("SCALES", []) + by_category.get("INFO", []))
     gate1 = g.gate1_hardware(context)
@@ -641,7 +645,7 @@ def _next_steps(report: Report, context: Context, units: Sequence[Unit], scope: 
                           "Doctor; these cost time on every run",
                           tuple(i.citation for i in confirmed)))
     fixes = report.what_blocks + report.runtime_blocks + [i for grp in report.whats_fixable for i in grp.items]
-    fixes += [i for i in report.api_gaps if i.code == "CPN401" or i in hot_apis]
+    fixes += [i for i in report.api_gaps if i.code in STOPPING_API_CODES or i in hot_apis]
     for group in _recipe_groups([i for i in fixes if i.category in ("BLOCKS", "REFACTOR", "API") and i.code]):
         codes = sorted({i.code for i in group.items if i.code})
         title = f"Apply {group.recipe}" if group.recipe else "Restructure by hand"

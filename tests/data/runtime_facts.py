@@ -63,6 +63,12 @@ def main():
     probe("logspace", np.logspace(0, 1, 1000))
     probe("binomial_sized", np.random.binomial(10, 0.5, 1000))
     probe("exponential_sized", np.random.exponential(1.0, 1000))
+    probe("legacy_uniform_no_size", np.random.uniform(0.0, 1.0))
+    probe("legacy_exponential_no_size", np.random.exponential(1.0))
+    probe("legacy_randn_no_args", np.random.randn())
+    probe("generator_normal_no_size", rng.normal())
+    probe("draw_times_number", 2.0 * np.random.random() + 1.0)
+    probe("element_times_draw", a[2] * np.random.random())
     print("RUNTIME-FACTS " + json.dumps(FACTS))
 
 

@@ -233,3 +233,76 @@ def test_shape_helpers() -> None:
     assert shapes.reduce((4, 5), None) == ()
     assert shapes.literal_size((64, 64)) == 4096 and shapes.literal_size(("n", 3)) is None
     assert shapes.text((1000, 1000)) == "1,000 × 1,000"
+
+
+# ------------------------------------------------------------ cycles and draws
+def test_numbers_bound_in_a_cycle_stay_numbers() -> None:
+    # side -> sideo2 -> side: the cycle alone says nothing, N - 1 decides it
+    kind, _ = _probe("N = 1025\nside = N - 1\nwhile side > 1:\n    sideo2 = side // 2\n    side = sideo2\nprobe = side")
+    assert kind is Kind.SCALAR
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        ("for (dx, dy) in ((-1, 0), (1, 0)):\n    probe = dx", Kind.SCALAR),
+        ("for d in [0.5, 1.5]:\n    probe = d", Kind.SCALAR),
+        ("u = np.zeros(9)\nv = np.ones(9)\nfor f in (u, v):\n    probe = f", Kind.DEVICE),
+        ("for name in ('a', 'b'):\n    probe = name", Kind.NOT),
+        ("pairs = ((1, 2),)\nfor (a, b) in pairs:\n    probe = a", Kind.UNKNOWN),  # not a display at the loop
+    ],
+)
+def test_items_of_a_literal_display_a_loop_walks(body: str, kind: Kind) -> None:
+    assert _probe(body)[0] is kind
+
+
+def test_a_function_returning_into_its_own_callers_cycle_is_decided_whichever_question_comes_first() -> None:
+    source = """
+        import numpy as np
+        def model(v, t):
+            out = 0 * t + v
+            out -= np.cos(t)
+            return out
+        def evaluate(theta, t):
+            return model(theta[0], t)
+        def main():
+            t = np.linspace(0.0, 1.0, 30)
+            data = model(0.5, t)
+            for i in range(len(t)):
+                data[i] += 1.0
+            fit = evaluate(np.zeros(3), t)
+            return data, fit
+        """
+    asked_first = _model(source)
+    target = next(s for s in asked_first.nodes(ast.AugAssign) if isinstance(s.target, ast.Subscript)).target.value
+    first = asked_first.kind(target)
+    asked_last = _model(source)
+    for name in asked_last.nodes(ast.Name):
+        asked_last.kind(name)
+    target = next(s for s in asked_last.nodes(ast.AugAssign) if isinstance(s.target, ast.Subscript)).target.value
+    assert first is asked_last.kind(target) is Kind.DEVICE
+
+
+@pytest.mark.parametrize(
+    ("body", "draw"),
+    [
+        ("probe = np.random.random()", True),
+        ("probe = np.random.normal(0.0, 2.0)", True),
+        ("rng = np.random.default_rng(0)\nprobe = rng.uniform()", True),
+        ("probe = 2.0 * np.random.random() + 1.0", True),
+        ("r = np.random.normal()\nprobe = -r", True),
+        ("def f(sigma):\n    return np.random.normal(0.0, sigma)\nprobe = f", False),  # a function, not a draw
+        ("probe = np.random.rand()", False),  # rand, randn, randint, integers: 0-d on the runtime
+        ("probe = np.random.randint(5)", False),
+        ("probe = np.random.normal(0.0, 1.0, 5)", False),
+        ("probe = np.random.normal(0.0, 1.0, size=None)", True),
+        ("probe = np.random.normal(np.zeros(3), 1.0)", False),  # an array of draws
+        ("probe = np.random.random() * np.ones(3)", False),
+        ("r = np.random.random()\nif r > 0.5:\n    r = 0.0\nprobe = r", False),  # sometimes a Python float
+        ("import numpy as onp\nimport cupynumeric as cnp\nprobe = onp.random.random()", False),  # the host alias
+    ],
+)
+def test_draws_without_size_are_one_element_arrays(body: str, draw: bool) -> None:
+    model = _model("import numpy as np\n" + body + "\n")
+    (binding,) = model.module_scope.bindings["probe"]
+    assert (model.unit_draw(binding.value) is not None) is draw

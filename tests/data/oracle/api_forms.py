@@ -5,6 +5,7 @@ Run under NumPy and under cuPyNumeric by tests/test_oracle_api_forms.py; the
 forms are listed in docs/design/cpn404-forms.md."""
 
 import json
+import math
 
 import numpy as np
 
@@ -112,6 +113,117 @@ def unique_with_return_index():
     return np.unique(np.array([3, 1, 3, 2]), return_index=True)
 
 
+# -- forms added with CPN404 ---------------------------------------------------
+
+
+def gamma_with_list_shape():
+    return np.random.gamma([1.0, 2.0], 1.0, size=2)
+
+
+def generator_integers_with_array_high():
+    return np.random.default_rng(0).integers(0, np.full(4, 5))
+
+
+def seed_with_array():
+    np.random.seed(np.arange(3))
+
+
+def math_of_normal_without_size():
+    return math.exp(np.random.normal(0.0, 1.0))
+
+
+def format_of_random_without_size():
+    return "%.3f" % np.random.random()
+
+
+def norm_nuclear():
+    return np.linalg.norm(np.eye(3), "nuc")
+
+
+def isclose_with_equal_nan():
+    return np.isclose(np.ones(3), np.ones(3), equal_nan=True)
+
+
+def histogram_with_bin_rule():
+    return np.histogram(np.arange(8.0), bins="auto")
+
+
+# -- forms that work: CPN404 stays quiet, and the recipes it gives run --------
+
+
+def rand_without_size_as_float():
+    return float(np.random.rand())
+
+
+def randn_added_into_scalar_slot():
+    x = np.zeros(4)
+    x[0] += np.random.randn()
+    return x
+
+
+def draw_added_into_a_row():
+    x = np.zeros((4, 4))
+    x[1] += np.random.normal()
+    return x
+
+
+def draw_into_row_through_0d_index():
+    x = np.zeros((4, 3))
+    x[np.argmax(np.arange(4.0))] = np.random.random()
+    return x
+
+
+def generator_integers_with_0d_bound():
+    n = np.sum(np.arange(10) > 3)
+    return np.random.default_rng(0).integers(n)
+
+
+def normal_with_0d_mean():
+    return np.random.normal(np.sum(np.ones(3)), 1.0, size=4)
+
+
+def recipe_one_element_draw_as_float():
+    return float(np.random.random(1)[0])
+
+
+def recipe_one_element_draw_added_into_scalar_slot():
+    x = np.zeros(4)
+    x[0] += np.random.normal(0.0, 2.0, 1)[0]
+    return x
+
+
+def recipe_shift_and_scale_standard_normals():
+    mu = np.linspace(0.0, 1.0, 8)
+    return mu + 0.5 * np.random.normal(0.0, 1.0, mu.shape)
+
+
+def recipe_uniform_onto_array_bounds():
+    lo = np.zeros(8)
+    hi = lo + 2.0
+    return lo + (hi - lo) * np.random.random(lo.shape)
+
+
+def recipe_int_of_0d_bound():
+    return np.random.randint(int(np.sum(np.arange(10) > 3)))
+
+
+def recipe_singular_values_for_spectral_norm():
+    return np.linalg.svd(np.eye(3))[1].max()
+
+
+def recipe_bincount_for_unique_counts():
+    return np.bincount(np.array([3, 1, 3, 2]))
+
+
+def recipe_convolve_same_on_padded_input():
+    return np.convolve(np.pad(np.ones(8), 1), np.ones(3), mode="same")
+
+
+def recipe_where_instead_of_ufunc_where():
+    a = np.arange(8.0)
+    return np.where(a > 3, np.add(a, 1.0), np.zeros(8))
+
+
 CASES = [
     normal_with_array_mean, normal_with_array_scale, uniform_with_array_bounds, randint_with_0d_bound,
     randint_with_array_high, random_without_size_into_slot_picked_by_0d_index,
@@ -119,6 +231,13 @@ CASES = [
     random_without_size_shape, generator_normal_with_array_mean, ufunc_where_keyword,
     ufunc_out_of_a_narrower_dtype, range_of_a_0d_array, index_with_a_0d_array, convolve_default_mode,
     matmul_with_keyword, norm_of_order_two, matrix_power_negative, qr_of_a_wide_matrix, unique_with_return_index,
+    gamma_with_list_shape, generator_integers_with_array_high, seed_with_array, math_of_normal_without_size,
+    format_of_random_without_size, norm_nuclear, isclose_with_equal_nan, histogram_with_bin_rule,
+    rand_without_size_as_float, randn_added_into_scalar_slot, draw_added_into_a_row, draw_into_row_through_0d_index,
+    generator_integers_with_0d_bound, normal_with_0d_mean, recipe_one_element_draw_as_float,
+    recipe_one_element_draw_added_into_scalar_slot, recipe_shift_and_scale_standard_normals,
+    recipe_uniform_onto_array_bounds, recipe_int_of_0d_bound, recipe_singular_values_for_spectral_norm,
+    recipe_bincount_for_unique_counts, recipe_convolve_same_on_padded_input, recipe_where_instead_of_ufunc_where,
 ]
 
 

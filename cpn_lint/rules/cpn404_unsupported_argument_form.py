@@ -1,0 +1,440 @@
+"""CPN404: a call cuPyNumeric implements, made with an argument form it rejects."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..findings import Finding
+from ..model import FileModel, Kind
+from ..model import numpy_api as api
+from ..model.shapes import rank
+from ..model.syntax import positional_or_keyword
+from ..registry import Category, Invalid, Rule, Valid
+from ._api_support import hot_loop, manifest, version_text
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One use of a rejected form: where, what is wrong, the error it raises."""
+
+    node: ast.AST
+    what: str
+    error: str
+    fix: str
+    shown: ast.expr | None = None  # the call the message names, when not ``node``
+
+
+@dataclass(frozen=True)
+class Form:
+    """One argument form cuPyNumeric 26.6.1 rejects.
+
+    ``probes`` name the reproductions in tests/data/oracle/api_forms.py that
+    show the error under the runtime; when a release lifts the limit, the
+    oracle test fails for them and the row goes."""
+
+    key: str
+    probes: tuple[str, ...]
+    find: Callable[[FileModel], Iterator[Hit]]
+
+
+class UnsupportedArgumentForm(Rule):
+    """
+    ## What it does
+    Reports a call of a function cuPyNumeric implements, made in a form that
+    cuPyNumeric 26.6.1 rejects at run time. Each form was reproduced under
+    the real runtime (`tests/data/oracle/api_forms.py`):
+
+    * an array (or a list) as a distribution parameter of a random draw,
+      `np.random.normal(mu, 0.1)` with `mu` an array, in the legacy
+      functions and the generator methods alike (TypeError);
+    * a 0-d array or an array as a bound of `np.random.randint`
+      (`randint(np.sum(mask))`), an array bound of `rng.integers`, an array
+      seed in `np.random.seed`;
+    * a draw without `size` used as a Python number: cuPyNumeric returns it
+      as a one-element array of shape (1,), so `float(np.random.random())`,
+      `int(np.random.uniform(0, n))`, `math.exp(draw)` and `"%.3f" % draw`
+      raise, and so do `x[i] += np.random.normal(0, s)` into one element and
+      `x[k] = np.random.random()` through a 0-d index `k`;
+    * `where=` on a ufunc, `np.convolve` in any mode but `'same'`,
+      `np.linalg.norm` of order 2, -2 or `'nuc'` of a matrix,
+      `np.linalg.matrix_power` with a negative exponent, `np.unique` with
+      `return_counts=` (or any other option), `equal_nan=` in `np.isclose`
+      and `np.allclose`, and a bin rule given as a string to `np.histogram`.
+
+    ## Why it does not scale on cuPyNumeric
+    None of these forms falls back to NumPy: after the import swap the
+    program stops at the call with a TypeError, ValueError or
+    NotImplementedError. The draws are the trap most often met in
+    simulation code: without `size`, cuPyNumeric returns a one-element
+    array where NumPy returns a float. It behaves as a number in
+    arithmetic and comparisons, but not where Python needs a real number or
+    one array element is updated in place.
+
+    ## Example
+    ```python
+    import numpy as np
+
+    x = np.zeros(n)
+    for i in range(n):
+        x[i] += np.random.normal(0.0, sigma)
+    ```
+
+    ## Use instead
+    Draw every value at once with `size=` (which also removes the element
+    loop), or take element `[0]` of a one-element draw:
+    ```python
+    x += np.random.normal(0.0, sigma, size=n)
+    kick = float(np.random.normal(0.0, sigma, 1)[0])
+    ```
+    For an array mean or scale, shift and scale standard draws:
+    `mu + s * np.random.normal(0.0, 1.0, mu.shape)`. Convert a 0-d bound
+    once with `int(...)`. The other forms have the recipe in the message.
+
+    ## Known false alarms
+    * The forms are those of cuPyNumeric 26.6.1; a later release may lift a
+      limit (the oracle test `tests/test_oracle_api_forms.py` tells which).
+    * A parameter counts as an array only when the model knows its rank is
+      at least 1 (an array constructor, arithmetic on one, a list display);
+      a value it cannot see (a function parameter nobody calls) stays quiet.
+    * An in-place update counts as touching one element only when the
+      array's rank is known and every index is an integer.
+    """
+
+    code = "CPN404"
+    slug = "unsupported-argument-form"
+    category = Category.API
+    recipe = "RR-host-fallback"
+    summary = "call in an argument form cuPyNumeric rejects at run time"
+    message = "{call}: {what} raises {error} on cuPyNumeric; {fix}"
+
+    valid = (
+        Valid("import numpy as np\nx = np.random.normal(0.0, 1.0, size=100)\ny = 2.0 + 0.5 * x\n"),
+        Valid("import numpy as np\nmu = np.linspace(0, 1, 8)\nz = mu + 0.1 * np.random.normal(0.0, 1.0, mu.shape)\n"),
+        Valid("import numpy as np\ntotal = np.sum(np.ones(4))\nv = np.random.normal(total, 1.0)\n"),
+        Valid("import numpy as np\nx = np.zeros(4)\nx[0] = np.random.random()\nif np.random.random() < 0.5:\n    x += 1\n"),
+        Valid("import numpy as np\nx = np.zeros(4)\nfor i in range(4):\n    x[i] += np.random.randn()\n"),
+        Valid("import numpy as np\nx = np.zeros((4, 4))\nx[1] += np.random.normal()\nx[1:2] += np.random.normal()\n"),
+        Valid("import numpy as np\nn = int(np.sum(np.ones(5) > 0))\nk = np.random.randint(n)\nm = np.random.randint(len([1, 2]))\n"),
+        Valid("import numpy as np\nr = float(np.random.rand())\ns = float(np.random.random(1)[0])\nq = int(np.random.randint(4))\n"),
+        Valid("import numpy as np\nrng = np.random.default_rng(0)\nk = rng.integers(np.sum(np.ones(3)))\n"),
+        Valid("import numpy as np\nsteps = [0.0, 1.0]\nsteps[0] += np.random.normal()\n"),
+        Valid("import cupynumeric as np\nimport numpy as onp\nv = float(onp.random.random())\nw = onp.random.normal(onp.zeros(3), 1.0)\n"),
+        Valid("import numpy as np\na = np.arange(8.0)\nb = np.add(a, 1.0, where=True)\nc = np.sum(a, where=a > 2)\n"),
+        Valid("import numpy as np\nc = np.convolve(np.ones(8), np.ones(3), mode='same')\nm = np.linalg.norm(np.eye(3), 'fro')\n"),
+        Valid("import numpy as np\nv = np.linalg.norm(np.ones(3), 2)\np = np.linalg.matrix_power(np.eye(3), 3)\nu = np.unique(v)\n"),
+        Valid("import numpy as np\nh, e = np.histogram(np.ones(8), bins=10)\nok = np.isclose(1.0, 1.0, equal_nan=False)\n"),
+        Valid("import numpy as np\ndef jitter(mu):\n    return np.random.normal(mu, 0.1)\n"),
+        Valid("import numpy as np\nimport math\nr = math.exp(np.random.rand())\nlabel = '%.2f' % np.random.randn()\n"),
+    )
+    invalid = (
+        Invalid("import numpy as np\nmu = np.linspace(0.0, 1.0, 8)\nv = np.random.normal(mu, 0.1)\n", line=3,
+                contains="np.random.normal(...): array loc raises TypeError on cuPyNumeric; use loc + scale"),
+        Invalid("import numpy as np\nlo = np.zeros(8)\nv = np.random.uniform(lo, lo + 1.0)\n", line=3, contains="array low"),
+        Invalid("import numpy as np\nrng = np.random.default_rng(1)\nv = rng.normal(0.0, scale=np.full(8, 0.5))\n", line=3,
+                contains="rng.normal(...): array scale"),
+        Invalid("import numpy as np\ng = np.random.gamma([1.0, 2.0], 1.0, size=2)\n", line=2, contains="array shape"),
+        Invalid("import numpy as np\nmask = np.arange(10) > 3\nk = np.random.randint(np.sum(mask))\n", line=3,
+                contains="0-d array low raises NotImplementedError on cuPyNumeric"),
+        Invalid("import numpy as np\nk = np.random.randint(0, np.full(4, 5))\n", line=2, contains="array high"),
+        Invalid("import numpy as np\nnp.random.seed(np.arange(3))\n", line=2, contains="array seed"),
+        Invalid("import numpy as np\nx = float(np.random.random())\n", line=2,
+                contains="np.random.random(...): size-less draw used as a number by float() raises TypeError"),
+        Invalid("import numpy as np\nwidth = int(np.random.uniform(1, 10))\ncells = range(width)\n", line=2, contains="used as a number by int()"),
+        Invalid("import numpy as np\nimport math\nr = 2.0 * np.random.normal(0.0, 1.0)\nf = math.exp(r)\n", line=4,
+                contains="np.random.normal(...): size-less draw used as a number by math.exp()"),
+        Invalid("import numpy as np\nprint('%.3f' % np.random.random())\n", line=2, contains="formatted by %"),
+        Invalid("import numpy as np\nrng = np.random.default_rng(0)\nprint(f'{rng.random():.2f}')\n", line=3, contains="rng.random(...): size-less draw formatted by an f-string"),
+        Invalid("import numpy as np\nx = np.zeros(5)\nfor i in range(5):\n    x[i] += np.random.normal(0.0, 2.0)\n", line=4,
+                contains="np.random.normal(...): size-less draw += into x[i] raises ValueError"),
+        Invalid("import numpy as np\ngrid = np.zeros((4, 4))\nr = np.random.random()\ngrid[1, 2] *= r\n", line=4, contains="size-less draw *= into grid[1, 2]"),
+        Invalid("import numpy as np\nx = np.zeros(4)\nk = np.argmax(np.arange(4.0))\nx[k] = np.random.random()\n", line=4,
+                contains="size-less draw stored via 0-d index x[k]"),
+        Invalid("import numpy as np\na = np.arange(8.0)\nout = np.zeros(8)\nnp.add(a, 1.0, out=out, where=a > 3)\n", line=4,
+                contains="where= on a ufunc"),
+        Invalid("import numpy as np\nc = np.convolve(np.ones(8), np.ones(3))\n", line=2, contains="mode='full' (the default)"),
+        Invalid("import numpy as np\nc = np.convolve(np.ones(8), np.ones(3), 'valid')\n", line=2, contains="mode='valid'"),
+        Invalid("import numpy as np\nm = np.linalg.norm(np.eye(3), 2)\n", line=2, contains="ord=2 of a matrix"),
+        Invalid("import numpy as np\nm = np.linalg.norm(np.eye(3), ord='nuc')\n", line=2, contains="ord='nuc'"),
+        Invalid("import numpy as np\nm = np.linalg.matrix_power(np.eye(3), -1)\n", line=2, contains="negative exponent"),
+        Invalid("import numpy as np\nv, c = np.unique(np.arange(4), return_counts=True)\n", line=2, contains="return_counts="),
+        Invalid("import numpy as np\nsame = np.isclose(np.ones(3), np.ones(3), equal_nan=True)\n", line=2, contains="equal_nan="),
+        Invalid("import numpy as np\nh, e = np.histogram(np.ones(8), bins='auto')\n", line=2, contains="bins='auto'"),
+    )
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        if not model.uses_numpy():
+            return
+        version = version_text()  # the forms are those of this release (in each finding's data)
+        hits = sorted((hit for form in FORMS for hit in form.find(model)),
+                      key=lambda h: (h.node.lineno, h.node.col_offset))  # type: ignore[attr-defined]
+        for hit in hits:
+            frame = hot_loop(model, hit.node)
+            yield self.finding(hit.node, in_loop=frame is not None, data={"form": hit.what, "error": hit.error, "release": version},
+                               call=_written(model, hit.shown or hit.node), what=hit.what, error=hit.error, fix=hit.fix)
+
+
+def _written(model: FileModel, node: ast.AST) -> str:
+    if isinstance(node, ast.Call):
+        return model.segment(node.func, 40) + "(...)"
+    return model.segment(node, 40)
+
+
+# ------------------------------------------------------------------ helpers
+def _is_array_argument(model: FileModel, expr: ast.expr) -> bool:
+    """A value of rank >= 1 the model can see: a list or tuple display, or an
+    array whose rank is known."""
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        return True
+    if model.kind(expr) not in (Kind.DEVICE, Kind.HOST):
+        return False
+    known = rank(model.shape(expr))
+    return known is not None and known >= 1
+
+
+def _is_zero_d_device(model: FileModel, expr: ast.expr) -> bool:
+    return model.kind(expr) is Kind.DEVICE_SCALAR
+
+
+def _argument(call: ast.Call, position: int, name: str) -> ast.expr | None:
+    return positional_or_keyword(call, position, name)
+
+
+def _is_const(expr: ast.expr | None, *values: object) -> bool:
+    return isinstance(expr, ast.Constant) and any(expr.value == v and type(expr.value) is type(v) for v in values)
+
+
+def _numpy_calls(model: FileModel, *names: str) -> Iterator[ast.Call]:
+    """Calls resolving to one of the device NumPy ``names`` (``numpy.convolve``)."""
+    wanted = set(names)
+    for call in model.nodes(ast.Call):
+        if model.numpy_name(call.func) in wanted:
+            yield call
+
+
+def _draw_calls(model: FileModel) -> Iterator[tuple[ast.Call, str, bool]]:
+    """(call, draw name, is a generator method) for every device random call."""
+    for call in model.nodes(ast.Call):
+        name = model.draw_name(call)
+        if name is not None:
+            yield call, name, model.qualname(call.func) is None
+
+
+# ------------------------------------------------------- random-number forms
+_AFFINE_FIXES = {
+    "normal": "use loc + scale * normal(0, 1, shape)",
+    "uniform": "use low + (high - low) * random(shape)",
+    "lognormal": "use exp(mean + sigma * normal(0, 1, shape))",
+}
+
+
+def _array_distribution_parameters(model: FileModel) -> Iterator[Hit]:
+    for call, name, _ in _draw_calls(model):
+        parameters = api.DISTRIBUTION_PARAMETERS.get(name)
+        if parameters is None:
+            continue
+        for position, parameter in enumerate(parameters):
+            value = _argument(call, position, parameter)
+            if value is not None and _is_array_argument(model, value):
+                yield Hit(call, f"array {parameter}", "TypeError", _AFFINE_FIXES.get(name, "draw it on host NumPy"))
+                break
+
+
+def _random_bounds(model: FileModel) -> Iterator[Hit]:
+    for call, name, generator in _draw_calls(model):
+        if name not in ("randint", "integers") or (name == "randint") == generator:
+            continue
+        for position, parameter in enumerate(("low", "high")):
+            value = _argument(call, position, parameter)
+            if value is None:
+                continue
+            if _is_array_argument(model, value):
+                error = "ValueError" if generator else "NotImplementedError"
+                yield Hit(call, f"array {parameter}", error, "draw with scalar bounds or on host NumPy")
+                break
+            if not generator and _is_zero_d_device(model, value):
+                yield Hit(call, f"0-d array {parameter}", "NotImplementedError", "convert it once with int()")
+                break
+
+
+def _array_seeds(model: FileModel) -> Iterator[Hit]:
+    for call, name, generator in _draw_calls(model):
+        seed = _argument(call, 0, "seed") if name == "seed" and not generator else None
+        if seed is not None and (_is_array_argument(model, seed) or _is_zero_d_device(model, seed)):
+            yield Hit(call, "array seed", "TypeError", "seed with one Python int")
+
+
+_CONVERTERS = frozenset({"float", "int", "complex", "round"})
+_DRAW_FIX = "draw all at once with size="
+
+
+def _draws_used_as_numbers(model: FileModel) -> Iterator[Hit]:
+    """float()/int()/math.*() of a size-less draw, and format specs applied to one."""
+    for call in model.nodes(ast.Call):
+        func = call.func
+        converter = isinstance(func, ast.Name) and func.id in _CONVERTERS and model.lookup(func) is None
+        qualname = model.qualname(func) or ""
+        if converter or qualname.startswith("math.") or _is_format_call(call):
+            by = f"{func.id}()" if converter else f"{qualname}()" if qualname else "str.format"  # type: ignore[attr-defined]
+            draw = next((d for d in map(model.unit_draw, call.args) if d is not None), None)
+            if draw is not None:
+                yield Hit(call, f"size-less draw used as a number by {by}", "TypeError", _DRAW_FIX, shown=draw)
+    for binop in model.nodes(ast.BinOp):
+        if isinstance(binop.op, ast.Mod) and _is_str(binop.left):
+            values = binop.right.elts if isinstance(binop.right, ast.Tuple) else [binop.right]
+            draw = next((d for d in map(model.unit_draw, values) if d is not None), None)
+            if draw is not None:
+                yield Hit(binop, "size-less draw formatted by %", "TypeError", _DRAW_FIX, shown=draw)
+    for formatted in model.nodes(ast.FormattedValue):
+        draw = model.unit_draw(formatted.value) if formatted.format_spec is not None else None
+        if draw is not None:
+            yield Hit(formatted.value, "size-less draw formatted by an f-string", "TypeError", _DRAW_FIX, shown=draw)
+
+
+def _is_str(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, str)
+
+
+def _is_format_call(call: ast.Call) -> bool:
+    """``"{:.3f}".format(...)``: a literal template with a format spec."""
+    func = call.func
+    return (isinstance(func, ast.Attribute) and func.attr == "format" and _is_str(func.value)
+            and ":" in func.value.value)  # type: ignore[attr-defined]
+
+
+def _element_indices(model: FileModel, target: ast.Subscript) -> list[ast.expr] | None:
+    """The indices of ``target`` when they pick one element of a device array
+    of known rank (every index an integer); None otherwise."""
+    if model.kind(target.value) is not Kind.DEVICE:
+        return None
+    index = target.slice
+    indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+    if rank(model.shape(target.value)) != len(indices):
+        return None
+    for i in indices:
+        if isinstance(i, (ast.Slice, ast.Starred)) or model.unit_draw(i) is not None:
+            return None
+        if not (_is_int_literal(i) or model.kind(i) in (Kind.SCALAR, Kind.DEVICE_SCALAR)):
+            return None
+    return indices
+
+
+def _is_int_literal(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) is int
+
+
+_OPERATORS = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/=", ast.Pow: "**=",
+              ast.FloorDiv: "//=", ast.Mod: "%="}
+
+
+def _draws_updated_into_one_element(model: FileModel) -> Iterator[Hit]:
+    for statement in model.nodes(ast.AugAssign):
+        target = statement.target
+        draw = model.unit_draw(statement.value)
+        if draw is not None and isinstance(target, ast.Subscript) and _element_indices(model, target) is not None:
+            operator = _OPERATORS.get(type(statement.op), "update")
+            what = f"size-less draw {operator} into {model.segment(target, 24)}"
+            yield Hit(statement, what, "ValueError", _DRAW_FIX, shown=draw)
+
+
+def _draws_stored_through_zero_d_index(model: FileModel) -> Iterator[Hit]:
+    for statement in model.nodes(ast.Assign):
+        draw = model.unit_draw(statement.value)
+        if draw is None:
+            continue
+        for target in statement.targets:
+            indices = _element_indices(model, target) if isinstance(target, ast.Subscript) else None
+            if indices and any(not _is_int_literal(i) and model.kind(i) is Kind.DEVICE_SCALAR for i in indices):
+                what = f"size-less draw stored via 0-d index {model.segment(target, 24)}"
+                yield Hit(statement, what, "ValueError", "int() the index", shown=draw)
+
+
+# ------------------------------------------------------------- other forms
+def _ufunc_where(model: FileModel) -> Iterator[Hit]:
+    table = manifest()
+    for call in model.nodes(ast.Call):
+        where = next((k.value for k in call.keywords if k.arg == "where"), None)
+        if where is None or _is_const(where, True):
+            continue
+        name = model.numpy_name(call.func)
+        if name is not None and table.is_ufunc(name):
+            yield Hit(call, "where= on a ufunc", "NotImplementedError", "use np.where(mask, result, out)")
+
+
+def _convolve_modes(model: FileModel) -> Iterator[Hit]:
+    for call in _numpy_calls(model, "numpy.convolve"):
+        mode = _argument(call, 2, "mode")
+        if mode is None:
+            yield Hit(call, "mode='full' (the default)", "NotImplementedError", "pad, then mode='same'")
+        elif _is_str(mode) and mode.value != "same":  # type: ignore[attr-defined]
+            yield Hit(call, f"mode={mode.value!r}", "NotImplementedError", "pad, then mode='same'")  # type: ignore[attr-defined]
+
+
+def _matrix_norms(model: FileModel) -> Iterator[Hit]:
+    for call in _numpy_calls(model, "numpy.linalg.norm"):
+        order = _argument(call, 1, "ord")
+        if order is None or _argument(call, 2, "axis") is not None:
+            continue
+        spectral = _is_const(order, 2, -2) or (isinstance(order, ast.UnaryOp) and _is_const(order.operand, 2))
+        matrix = call.args and rank(model.shape(call.args[0])) == 2
+        if _is_const(order, "nuc") or (spectral and matrix):
+            written = "'nuc'" if _is_const(order, "nuc") else model.segment(order, 10)
+            what = f"ord={written}" + ("" if _is_const(order, "nuc") else " of a matrix")
+            yield Hit(call, what, "NotImplementedError", "use np.linalg.svd's singular values")
+
+
+def _negative_matrix_powers(model: FileModel) -> Iterator[Hit]:
+    for call in _numpy_calls(model, "numpy.linalg.matrix_power"):
+        exponent = _argument(call, 1, "n")
+        if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub) and _is_int_literal(exponent):
+            yield Hit(call, "negative exponent", "NotImplementedError", "np.linalg.inv once, then a positive power")
+
+
+_UNIQUE_OPTIONS = ("return_index", "return_inverse", "return_counts", "axis", "equal_nan")
+
+
+def _unique_options(model: FileModel) -> Iterator[Hit]:
+    for call in _numpy_calls(model, "numpy.unique"):
+        given = [k.arg for k in call.keywords if k.arg in _UNIQUE_OPTIONS and not _is_const(k.value, False, None)]
+        given += [_UNIQUE_OPTIONS[i] for i, a in enumerate(call.args[1:]) if i < len(_UNIQUE_OPTIONS) and not _is_const(a, False, None)]
+        if given:
+            yield Hit(call, f"{given[0]}=", "NotImplementedError", "np.unique(a) alone; count with np.bincount")
+
+
+def _equal_nan(model: FileModel) -> Iterator[Hit]:
+    for call in _numpy_calls(model, "numpy.isclose", "numpy.allclose"):
+        flag = _argument(call, 4, "equal_nan")
+        if flag is not None and not _is_const(flag, False):
+            yield Hit(call, "equal_nan=", "NotImplementedError", "or it with np.isnan(a) & np.isnan(b)")
+
+
+def _histogram_bin_rules(model: FileModel) -> Iterator[Hit]:
+    for call in _numpy_calls(model, "numpy.histogram"):
+        bins = _argument(call, 1, "bins")
+        if bins is not None and _is_str(bins):
+            yield Hit(call, f"bins={bins.value!r}", "TypeError", "pass a bin count or edges")  # type: ignore[attr-defined]
+
+
+FORMS: tuple[Form, ...] = (
+    Form("array-distribution-parameter", ("normal_with_array_mean", "normal_with_array_scale",
+         "uniform_with_array_bounds", "generator_normal_with_array_mean", "gamma_with_list_shape"),
+         _array_distribution_parameters),
+    Form("random-bound", ("randint_with_0d_bound", "randint_with_array_high", "generator_integers_with_array_high"),
+         _random_bounds),
+    Form("array-seed", ("seed_with_array",), _array_seeds),
+    Form("draw-used-as-number", ("float_of_random_without_size", "math_of_normal_without_size",
+         "format_of_random_without_size"), _draws_used_as_numbers),
+    Form("draw-updated-into-one-element", ("normal_without_size_added_into_scalar_slot",), _draws_updated_into_one_element),
+    Form("draw-stored-through-0d-index", ("random_without_size_into_slot_picked_by_0d_index",),
+         _draws_stored_through_zero_d_index),
+    Form("ufunc-where", ("ufunc_where_keyword",), _ufunc_where),
+    Form("convolve-mode", ("convolve_default_mode",), _convolve_modes),
+    Form("matrix-norm-order", ("norm_of_order_two", "norm_nuclear"), _matrix_norms),
+    Form("negative-matrix-power", ("matrix_power_negative",), _negative_matrix_powers),
+    Form("unique-options", ("unique_with_return_index",), _unique_options),
+    Form("isclose-equal-nan", ("isclose_with_equal_nan",), _equal_nan),
+    Form("histogram-bin-rule", ("histogram_with_bin_rule",), _histogram_bin_rules),
+)
