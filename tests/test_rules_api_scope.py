@@ -146,7 +146,7 @@ def test_cpn401_hot_path_and_data() -> None:
     assert {line: f.in_loop for line, f in findings.items()} == {3: False, 5: True, 7: False, 9: True, 11: True, 13: False}
     assert "inside the loop at line 4" in findings[5].message
     assert "inside the comprehension at line 11" in findings[11].message
-    assert dict(findings[3].data) == {"api": "numpy.interp", "status": "not-implemented", "lacks": True}
+    assert dict(findings[3].data) == {"api": "numpy.interp", "status": "not-implemented", "lacks": True, "data_path": True}
     assert findings[3].message.startswith("np.interp(...): numpy.interp is missing from cuPyNumeric 26.6.1 (AttributeError); ")
     assert len(findings[3].message.split(";")[0]) <= 100
     assert findings[3].message.endswith("(RR-host-fallback)")
@@ -289,7 +289,8 @@ def test_cpn410_recurrence_is_reported_at_the_loop_and_not_as_cpn101() -> None:
     findings = _findings(src)
     assert [(f.line, f.code) for f in findings if f.code in ("CPN101", "CPN410")] == [(4, "CPN410")]
     (finding,) = [f for f in findings if f.code == "CPN410"]
-    assert finding.in_loop and dict(finding.data) == {"kind": "recurrence", "array": "y", "form": "element"}
+    assert finding.in_loop and dict(finding.data) == {"kind": "recurrence", "array": "y", "form": "element",
+                                                      "regions": [[4, 5]], "library_work": 0}
     assert "y[n] = 0.5 * y[n - 1] + x[n]" in finding.message
 
 

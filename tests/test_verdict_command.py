@@ -105,10 +105,16 @@ def test_usage_errors_exit_two_with_one_line(project, capsys):
 def test_a_bad_file_among_good_ones_is_reported_and_the_rest_assessed(project, capsys):
     (project / "good.py").write_text(VECTORIZE)
     (project / "broken.py").write_text("def f(:\n")
-    status, out, err = verdict(capsys, ".", "missing.py")
+    status, out, err = verdict(capsys, ".")
     assert status == 2
-    assert "broken.py: does not parse" in out and "missing.py: no such file or directory" in out
+    assert "broken.py: does not parse" in out and "the verdict rests on the files that could be read" in out
     assert "`good.py:3`" in out and "LIGHT REFACTOR" in out
+
+
+def test_a_missing_path_is_a_usage_error(project, capsys):
+    (project / "good.py").write_text(VECTORIZE)
+    status, out, err = verdict(capsys, ".", "missing.py")
+    assert status == 2 and out == "" and err.strip() == "cpn-verdict: missing.py: no such file or directory"
 
 
 def test_unreadable_file_is_an_input_error(project, capsys, monkeypatch):

@@ -237,6 +237,8 @@ class FileModel:
     def _resolve_qualname(self, expr: ast.expr) -> str | None:
         name = self.imports.resolve(expr)
         if name is None:
+            if self.imports.star_imports:
+                return self._star_qualname(expr)
             return None  # not an imported name (the common case): no scope lookup
         base = expr
         while isinstance(base, ast.Attribute):
@@ -246,6 +248,26 @@ class FileModel:
             if scope is not None and any(b.kind is not BindKind.NOT_ARRAY for b in scope.bindings.get(base.id, ())):
                 return None
         return name
+
+    def _star_qualname(self, expr: ast.expr) -> str | None:
+        """``sum`` after ``from numpy import *``: a name no scope binds that
+        the starred NumPy module exports (it shadows Python's builtin, as the
+        star import does at run time)."""
+        parts: list[str] = []
+        base = expr
+        while isinstance(base, ast.Attribute):
+            parts.append(base.attr)
+            base = base.value
+        if not isinstance(base, ast.Name) or self.lookup(base) is not None:
+            return None
+        for module in reversed(self.imports.star_imports):
+            root, _, tail = module.partition(".")
+            if root not in ("numpy", "cupynumeric"):
+                continue
+            numpy_module = "numpy" + (f".{tail}" if tail else "")
+            if _exports(numpy_module, base.id):
+                return ".".join([module, base.id, *reversed(parts)])
+        return None
 
     def array_api(self, expr: ast.expr) -> str | None:
         """``"zeros"``/``"linalg.svd"`` when ``expr`` names a device-array API.
@@ -412,41 +434,110 @@ class FileModel:
 
     # ---------------------------------------------------------- constants
     def const_int(self, expr: ast.expr | None, _depth: int = 0) -> int | None:
-        """The integer value of a literal, or of a module constant bound once."""
+        """The integer value of a literal, or of arithmetic on literals and
+        module constants bound once (``N = 2**n + 1``,
+        ``Nt = int(np.ceil(t_end / dt))``); None when it is not one."""
+        value = self.const_number(expr, _depth)
+        if isinstance(value, float):
+            return int(value) if value.is_integer() and abs(value) < 2**62 else None
+        return value
+
+    def const_number(self, expr: ast.expr | None, _depth: int = 0) -> int | float | None:
+        """The number a constant expression evaluates to (see :meth:`const_int`)."""
         if expr is None or _depth > 8:
             return None
-        if isinstance(expr, ast.Constant) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
-            return expr.value
-        if isinstance(expr, ast.Constant) and isinstance(expr.value, float) and expr.value.is_integer():
-            return int(expr.value)
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-            inner = self.const_int(expr.operand, _depth + 1)
-            return -inner if inner is not None else None
+        if isinstance(expr, ast.Constant):
+            value = expr.value
+            return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            inner = self.const_number(expr.operand, _depth + 1)
+            return None if inner is None else (-inner if isinstance(expr.op, ast.USub) else inner)
         if isinstance(expr, ast.BinOp):
-            left = self.const_int(expr.left, _depth + 1)
-            right = self.const_int(expr.right, _depth + 1)
-            if left is None or right is None:
-                return None
-            op = type(expr.op)
-            try:
-                if op is ast.Add:
-                    return left + right
-                if op is ast.Sub:
-                    return left - right
-                if op is ast.Mult:
-                    return left * right
-                if op is ast.FloorDiv and right:
-                    return left // right
-                if op is ast.Pow and 0 <= right <= 64:
-                    return left**right
-            except (OverflowError, ValueError):
-                return None
-            return None
+            return _fold(expr.op, self.const_number(expr.left, _depth + 1), self.const_number(expr.right, _depth + 1))
+        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
+            return _rounding(self._rounding_name(expr.func), self.const_number(expr.args[0], _depth + 1))
         if isinstance(expr, ast.Name):
             scope = self.lookup(expr)
             if scope is None:
                 return None
             bindings = scope.bindings.get(expr.id, [])
             if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE:
-                return self.const_int(bindings[0].value, _depth + 1)
+                return self.const_number(bindings[0].value, _depth + 1)
         return None
+
+    def _rounding_name(self, func: ast.expr) -> str | None:
+        """``int``, ``round``, ``ceil`` or ``floor`` for a builtin, math or NumPy rounding call."""
+        if isinstance(func, ast.Name) and func.id in ("int", "round", "float", "abs") and self.lookup(func) is None:
+            return func.id
+        qual = self.qualname(func) or ""
+        head, _, tail = qual.partition(".")
+        if head in ("math", "numpy", "cupynumeric") and tail in ("ceil", "floor", "trunc", "round", "rint"):
+            return tail
+        return None
+
+
+def _fold(op: ast.operator, left: int | float | None, right: int | float | None) -> int | float | None:
+    """``left op right`` for two known numbers (None when unknown or invalid)."""
+    if left is None or right is None:
+        return None
+    try:
+        if isinstance(op, ast.Add):
+            return left + right
+        if isinstance(op, ast.Sub):
+            return left - right
+        if isinstance(op, ast.Mult):
+            return left * right
+        if isinstance(op, ast.Div) and right:
+            return left / right
+        if isinstance(op, ast.FloorDiv) and right:
+            return left // right
+        if isinstance(op, ast.Mod) and right:
+            return left % right
+        if isinstance(op, ast.Pow) and abs(right) <= 64 and abs(left) < 2**20:
+            return left**right
+    except (OverflowError, ValueError, ZeroDivisionError, TypeError):
+        return None
+    return None
+
+
+def _rounding(name: str | None, value: int | float | None) -> int | float | None:
+    import math
+
+    if name is None or value is None:
+        return None
+    try:
+        if name in ("int", "trunc"):
+            return int(value)
+        if name == "float":
+            return float(value)
+        if name == "abs":
+            return abs(value)
+        if name in ("round", "rint"):
+            return round(value)
+        if name == "ceil":
+            return math.ceil(value)
+        if name == "floor":
+            return math.floor(value)
+    except (OverflowError, ValueError):
+        return None
+    return None
+
+
+_SUBMODULES = frozenset({"linalg", "fft", "random", "ma", "polynomial", "testing", "lib", "char", "emath", "rec"})
+# Names ``from numpy import *`` binds that are not functions of the manifest's
+_STAR_EXTRAS = frozenset({"pi", "e", "inf", "nan", "newaxis", "euler_gamma"})
+
+
+def _exports(module: str, name: str) -> bool:
+    """Does ``from <module> import *`` bind ``name``? (Public NumPy names the
+    API manifest lists, its submodules and constants.)"""
+    if name.startswith("_"):
+        return False
+    if module == "numpy" and (name in _SUBMODULES or name in _STAR_EXTRAS):
+        return True
+    from ..manifest import active
+
+    try:
+        return active().lookup(f"{module}.{name}") is not None
+    except Exception:  # a manifest that cannot be read: no star resolution
+        return False

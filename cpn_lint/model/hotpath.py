@@ -42,8 +42,10 @@ def hot_path_arrays(model: "FileModel") -> list[HotArray]:
     for name in model.nodes(ast.Name):
         if not isinstance(name.ctx, ast.Load) or model.kind(name) is not Kind.DEVICE or not _is_hot(model, name):
             continue
+        if _only_kept_or_shown(model, name):
+            continue
         for made_by in _origins(model, name):
-            size = literal_size(model.shape(made_by)) if made_by is not name else None
+            size = _size_or_bound(model, made_by) if made_by is not name else None
             target = found if size is not None else unknown
             target.setdefault(id(made_by), HotArray(made_by, size))
     for attr in model.nodes(ast.Attribute):
@@ -61,10 +63,131 @@ def _is_hot(model: "FileModel", node: ast.AST) -> bool:
     return model.calling_loop(node) is not None
 
 
+# Calls whose result is at most as large as their first argument: the
+# positions or values they pick out of it.
+_PICKERS = frozenset({"nonzero", "where", "argwhere", "flatnonzero", "unique", "extract", "compress"})
+
+
+def _size_or_bound(model: "FileModel", made_by: ast.AST, depth: int = 0) -> int | None:
+    """The array's size when every extent is a literal; else an upper bound,
+    which is as good for a size floor: what picks from an array of known size
+    (``np.where(grid == 1)``, ``a[mask]``, ``a[i, :]``) is at most as large,
+    and elementwise arithmetic on such arrays is as large as the largest."""
+    if not isinstance(made_by, ast.expr) or depth > 6:
+        return None
+    size = literal_size(model.shape(made_by))
+    if size is not None:
+        return size
+    if isinstance(made_by, ast.Name):
+        bindings = model.reaching_bindings(made_by)
+        values = [b.value for b in bindings if b.kind is BindKind.VALUE and b.value is not None]
+        if not values or len(values) != len(bindings):
+            return None
+        return _largest(_size_or_bound(model, v, depth + 1) for v in values)
+    if isinstance(made_by, ast.Subscript):
+        index = made_by.slice.elts if isinstance(made_by.slice, ast.Tuple) else [made_by.slice]
+        if all(isinstance(i, ast.Slice) or model.kind(i) in (Kind.SCALAR, Kind.DEVICE_SCALAR) for i in index):
+            return _size_or_bound(model, made_by.value, depth + 1)  # basic indexing: a part of the base
+        if len(index) == 1 and model.kind(index[0]) is Kind.DEVICE and _is_mask(model, index[0]):
+            return _size_or_bound(model, made_by.value, depth + 1)  # a mask picks from the base
+        return None
+    if isinstance(made_by, ast.BinOp):
+        operands = [made_by.left, made_by.right]
+    elif isinstance(made_by, ast.UnaryOp):
+        operands = [made_by.operand]
+    elif isinstance(made_by, ast.Call) and made_by.args:
+        api = model.call_api(made_by)
+        if api in _PICKERS and (api != "where" or len(made_by.args) == 1):
+            return _size_or_bound(model, made_by.args[0], depth + 1)
+        if api is None or not _is_elementwise(api):
+            return None
+        operands = [a for a in made_by.args if not isinstance(a, ast.Starred)]
+    else:
+        return None
+    arrays = [o for o in operands if model.kind(o) is Kind.DEVICE]
+    if not arrays:
+        return None
+    return _largest(_size_or_bound(model, o, depth + 1) for o in arrays)
+
+
+def _largest(bounds) -> int | None:  # type: ignore[no-untyped-def]
+    """The largest bound, or None when one is unknown."""
+    found = list(bounds)
+    if not found or any(b is None for b in found):
+        return None
+    return max(found)
+
+
+def _is_mask(model: "FileModel", index: ast.expr) -> bool:
+    """A boolean mask: a comparison, a logical combination, or a name bound to one."""
+    if isinstance(index, ast.Compare) or (isinstance(index, ast.BinOp) and isinstance(index.op, (ast.BitAnd, ast.BitOr, ast.BitXor))):
+        return True
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.Invert):
+        return True
+    if isinstance(index, ast.Name):
+        bindings = model.reaching_bindings(index)
+        return bool(bindings) and all(b.kind is BindKind.VALUE and b.value is not None and _is_mask(model, b.value) for b in bindings)
+    return False
+
+
+def _is_elementwise(api: str) -> bool:
+    from . import numpy_api
+
+    return api in numpy_api.ELEMENTWISE
+
+
+def _only_kept_or_shown(model: "FileModel", name: ast.Name) -> bool:
+    """A use that does no compute: the array a result is stored into
+    (``history[:, i] = pos``, a record kept for plotting) or an argument of
+    a host call (``plt.plot(history[0])``, ``print(x)``)."""
+    parent = model.parent(name)
+    if isinstance(parent, ast.Subscript) and parent.value is name and isinstance(parent.ctx, ast.Store):
+        return True
+    node: ast.AST = name
+    for ancestor in model.ancestors(name):
+        if isinstance(ancestor, ast.Call) and node is not ancestor.func and model.is_host_call(ancestor):
+            return True
+        if isinstance(ancestor, ast.stmt):
+            return _feeds_only_host_calls(model, ancestor)
+        node = ancestor
+    return False
+
+
+def _feeds_only_host_calls(model: "FileModel", statement: ast.stmt) -> bool:
+    """``xx = history[:, 0, :i]`` whose names are then only shown
+    (``plt.scatter(xx, yy)``): the read is for plotting, not compute."""
+    if not isinstance(statement, ast.Assign):
+        return False
+    targets = [t for t in statement.targets if isinstance(t, ast.Name)]
+    if not targets or len(targets) != len(statement.targets):
+        return False
+    frame = model.loop_of(statement)
+    scope = model.scope_of(statement)
+    uses = [n for n in (model.nodes_in_loop(frame, ast.Name) if frame is not None else model.nodes(ast.Name))
+            if n.id in {t.id for t in targets} and isinstance(n.ctx, ast.Load) and model.scope_of(n) is scope]
+    if not uses:
+        return False
+    for use in uses:
+        inside_host = False
+        child: ast.AST = use
+        for ancestor in model.ancestors(use):
+            if isinstance(ancestor, ast.Call) and child is not ancestor.func and model.is_host_call(ancestor):
+                inside_host = True
+                break
+            if isinstance(ancestor, ast.stmt):
+                break
+            child = ancestor
+        if not inside_host:
+            return False
+    return True
+
+
 def _origins(model: "FileModel", name: ast.Name, depth: int = 0, seen: set[int] | None = None) -> list[ast.AST]:
     """The expressions that made the array ``name`` holds: the values of its
-    reaching bindings, through plain renames and in-place updates; the use
-    itself when a binding gives no expression (a parameter, an unpacked item)."""
+    reaching bindings, through plain renames and in-place updates, through a
+    parameter to what its call sites pass and through a call of the file's
+    own function to what it returns; the use itself when nothing more is
+    known (an unpacked item, a parameter of a function used as a value)."""
     seen = set() if seen is None else seen
     origins: list[ast.AST] = []
     for binding in model.reaching_bindings(name):
@@ -80,8 +203,65 @@ def _origins(model: "FileModel", name: ast.Name, depth: int = 0, seen: set[int] 
         value = binding.value
         if binding.kind is BindKind.VALUE and isinstance(value, ast.Name):
             origins += _origins(model, value, depth + 1, seen)
+        elif binding.kind is BindKind.VALUE and isinstance(value, ast.Call) and model.calls.callee(value) is not None:
+            origins += _returned(model, value, name, depth, seen)
         elif binding.kind is BindKind.VALUE and value is not None:
             origins.append(value)
+        elif binding.kind is BindKind.PARAM:
+            origins += _passed(model, binding, name, depth, seen)
+        elif binding.kind is BindKind.ELEMENT and isinstance(value, ast.Call) and binding.index is not None:
+            items = _returned_items(model, value, binding.index)
+            if items is None:
+                origins.append(value)  # i, j = np.where(mask): at most as large as the mask
+            for item in items or ():
+                if model.kind(item) is Kind.DEVICE:
+                    origins += _expression_origins(model, item, name, depth, seen)
         else:
             origins.append(name)
     return origins if origins or seen else [name]
+
+
+def _expression_origins(model: "FileModel", value: ast.expr, use: ast.Name, depth: int, seen: set[int]) -> list[ast.AST]:
+    return _origins(model, value, depth + 1, seen) if isinstance(value, ast.Name) else [value]
+
+
+def _returned_items(model: "FileModel", call: ast.Call, index: int) -> list[ast.expr] | None:
+    """Item ``index`` of every tuple the file's own function returns."""
+    scope = model.calls.callee(call)
+    if scope is None or not scope.returns:
+        return None
+    items = []
+    for value in scope.returns:
+        if not isinstance(value, ast.Tuple) or index >= len(value.elts):
+            return None
+        items.append(value.elts[index])
+    return items
+
+
+def _passed(model: "FileModel", binding, use: ast.Name, depth: int, seen: set[int]) -> list[ast.AST]:  # type: ignore[no-untyped-def]
+    """What the call sites pass for a parameter (all of them known)."""
+    scope = binding.scope
+    sites = model.calls.sites(scope)
+    if not sites or model.calls.escapes(scope):
+        return [use]
+    found: list[ast.AST] = []
+    for call in sites:
+        given = model.calls.argument(call, scope, binding.name)
+        if given is None:
+            return [use]
+        if model.kind(given) is Kind.DEVICE:
+            found += _expression_origins(model, given, use, depth, seen)
+    return found
+
+
+def _returned(model: "FileModel", call: ast.Call, use: ast.Name, depth: int, seen: set[int]) -> list[ast.AST]:
+    """What a call of the file's own function returns (its array returns)."""
+    scope = model.calls.callee(call)
+    returns = scope.returns if scope is not None else []
+    if not returns:
+        return [use]
+    found: list[ast.AST] = []
+    for value in returns:
+        if model.kind(value) is Kind.DEVICE:
+            found += _expression_origins(model, value, use, depth, seen)
+    return found or [call]

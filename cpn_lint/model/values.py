@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scopes import Scope
 
 _ARRAYS = (Kind.DEVICE, Kind.HOST, Kind.CUPY)
+# joining functions -> the axis their parts are joined along
+_JOIN_AXES = {"concatenate": 0, "hstack": 1, "vstack": 0, "row_stack": 0, "stack": 0}
 _NUMBERS = (Kind.SCALAR, Kind.DEVICE_SCALAR)
 _MAX_SHAPE_DEPTH = 24
 SMALL_ARRAY = 64  # at most this many elements, written as literals where the array is made: a few numbers
@@ -639,6 +641,8 @@ class ValueEngine:
         if isinstance(expr, ast.Compare):
             return shapes.broadcast_all(self._operand_shape(o) for o in (expr.left, *expr.comparators))
         if isinstance(expr, ast.Subscript):
+            if self.kind(expr.value) is Kind.SEQ and self._index_vectors(expr.value) and self.kind(expr.slice) in _NUMBERS:
+                return (None,)  # np.nonzero(m)[0]: a vector of positions
             return self._index_shape(expr.value, expr.slice)
         if isinstance(expr, ast.Attribute):
             base = self.shape(expr.value)
@@ -740,9 +744,42 @@ class ValueEngine:
             if b.index is None:
                 source = self.shape(b.value)
                 return source[1:] if source else None
+            grid = self._meshgrid_shape(b.value)
+            if grid is not None:
+                return grid
         if b.kind is BindKind.PARAM:
             return self.model.calls.argument_shape(b)
         return None
+
+    def _index_vectors(self, value: ast.expr, depth: int = 0) -> bool:
+        """Is ``value`` the tuple of index vectors ``np.nonzero``/one-argument
+        ``np.where`` return (directly or through a name bound to it)?"""
+        if isinstance(value, ast.Name) and depth < 3:
+            bindings = self.model.reaching_bindings(value)
+            return bool(bindings) and all(b.kind is BindKind.VALUE and b.value is not None
+                                          and self._index_vectors(b.value, depth + 1) for b in bindings)
+        if isinstance(value, ast.Call):
+            api_name = self.model.call_api(value)
+            return api_name == "nonzero" or (api_name == "where" and len(value.args) == 1)
+        return False
+
+    def _meshgrid_shape(self, value: ast.expr) -> MaybeShape:
+        """The shape every array of ``X, Y = np.meshgrid(x, y)`` has: the
+        vectors' lengths, reversed for the first two under ``indexing='xy'``."""
+        if not isinstance(value, ast.Call) or self.model.call_api(value) != "meshgrid":
+            return None
+        if any(isinstance(a, ast.Starred) for a in value.args) or not value.args:
+            return None
+        lengths = []
+        for vector in value.args:
+            shape = self._array_shape(vector)
+            if shape is None or len(shape) != 1:
+                return None
+            lengths.append(shape[0])
+        indexing = next((k.value for k in value.keywords if k.arg == "indexing"), None)
+        if len(lengths) >= 2 and not (isinstance(indexing, ast.Constant) and indexing.value == "ij"):
+            lengths[0], lengths[1] = lengths[1], lengths[0]
+        return tuple(lengths)
 
     def _other_reaching(self, b: Binding) -> list[Binding]:
         if not isinstance(b.node, ast.Name):
@@ -757,6 +794,10 @@ class ValueEngine:
         base = self.shape(base_expr)
         if base is None:
             return None
+        if not isinstance(index, ast.Tuple) and self._is_boolean_mask(index):
+            mask = self.shape(index)
+            if mask is not None and len(mask) == len(base):
+                return (None,)  # a mask over every axis picks an unknown number of elements
         components = list(index.elts) if isinstance(index, ast.Tuple) else [index]
         explicit = sum(1 for c in components if not _is_ellipsis(c) and not self._is_newaxis(c))
         out: list[Extent] = []
@@ -784,6 +825,25 @@ class ValueEngine:
         if axis > len(base):
             return None
         return tuple(out) + base[axis:]
+
+    def _is_boolean_mask(self, expr: ast.expr, depth: int = 0) -> bool:
+        """A comparison of arrays, a logical combination of them, or a name
+        every binding of which is one."""
+        if depth > 4:
+            return False
+        if isinstance(expr, ast.Compare):
+            return self.kind(expr) is Kind.DEVICE
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            return self._is_boolean_mask(expr.left, depth + 1) or self._is_boolean_mask(expr.right, depth + 1)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
+            return self._is_boolean_mask(expr.operand, depth + 1)
+        if isinstance(expr, ast.Call) and self.model.call_api(expr) in ("logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isfinite", "isinf"):
+            return self.kind(expr) is Kind.DEVICE
+        if isinstance(expr, ast.Name):
+            bindings = self.model.reaching_bindings(expr)
+            return bool(bindings) and all(b.kind is BindKind.VALUE and b.value is not None
+                                          and self._is_boolean_mask(b.value, depth + 1) for b in bindings)
+        return False
 
     def _is_newaxis(self, expr: ast.expr) -> bool:
         if isinstance(expr, ast.Constant) and expr.value is None:
@@ -911,6 +971,8 @@ class ValueEngine:
             return tuple(reversed(inner)) if inner is not None else None
         if tail == "reshape" and len(args) >= 2:
             return self.shape_argument(args[1])
+        if tail in _JOIN_AXES and isinstance(first, (ast.Tuple, ast.List)):
+            return self._joined_shape(tail, first.elts, call)
         if tail == "diag" and first is not None:
             inner = self._array_shape(first)
             if inner is not None and len(inner) == 1:
@@ -992,6 +1054,37 @@ class ValueEngine:
         if axis_expr is None or (isinstance(axis_expr, ast.Constant) and axis_expr.value is None):
             return (shapes.size_extent(base),) if base is not None else None
         return base
+
+    def _joined_shape(self, tail: str, parts: list[ast.expr], call: ast.Call) -> MaybeShape:
+        """The shape of ``np.hstack((a, b))`` and its kin when every part's
+        shape is known: the parts' extents add up along the joining axis."""
+        if not parts or any(isinstance(p, ast.Starred) for p in parts):
+            return None
+        shapes_ = [self._array_shape(p) for p in parts]
+        if any(sh is None or len(sh) == 0 for sh in shapes_):
+            return None
+        rank_ = len(shapes_[0])  # type: ignore[arg-type]
+        if any(len(sh) != rank_ for sh in shapes_):  # type: ignore[arg-type]
+            return None
+        if tail == "stack":
+            axis = self.model.const_int(positional_or_keyword(call, 1, "axis")) or 0
+            new = (len(parts),) + shapes_[0]  # type: ignore[operator]
+            return new if axis == 0 else None
+        axis = _JOIN_AXES[tail] if tail != "concatenate" else (self.model.const_int(positional_or_keyword(call, 1, "axis")) or 0)
+        if rank_ == 1 and tail == "hstack":
+            axis = 0
+        if tail == "vstack" and rank_ == 1:
+            return (len(parts), shapes_[0][0])  # type: ignore[index]
+        if not -rank_ <= axis < rank_:
+            return None
+        axis %= rank_
+        joined: list = list(shapes_[0])  # type: ignore[arg-type]
+        extents = [sh[axis] for sh in shapes_]  # type: ignore[index]
+        joined[axis] = sum(extents) if all(isinstance(e, int) for e in extents) else None  # type: ignore[arg-type]
+        for i in range(rank_):
+            if i != axis and len({sh[i] for sh in shapes_}) != 1:  # type: ignore[index]
+                return None
+        return tuple(joined)
 
     def _draw_shape(self, name: str, call: ast.Call) -> MaybeShape:
         if name in api.RANDOM_DIMS_AS_ARGS:

@@ -237,9 +237,37 @@ def version_text(table: Manifest | None = None) -> str:
     return f"cuPyNumeric {table.cupynumeric_version}" if table.cupynumeric_version else "cuPyNumeric"
 
 
-def finding_data(api_call: ApiCall) -> dict[str, object]:
+# NumPy APIs that read, write or print data: a call of one sits at the
+# program's boundary, not on the data path the main computation works on.
+BOUNDARY_APIS = frozenset({
+    "numpy.load", "numpy.save", "numpy.savez", "numpy.savez_compressed", "numpy.loadtxt", "numpy.savetxt",
+    "numpy.genfromtxt", "numpy.fromfile", "numpy.fromregex", "numpy.memmap", "numpy.ndarray.tofile",
+    "numpy.ndarray.dump", "numpy.ndarray.dumps", "numpy.array2string", "numpy.array_repr", "numpy.array_str",
+    "numpy.set_printoptions", "numpy.get_printoptions", "numpy.printoptions", "numpy.format_float_positional",
+    "numpy.format_float_scientific", "numpy.binary_repr", "numpy.base_repr", "numpy.info", "numpy.source",
+})
+
+
+def on_data_path(model: FileModel, node: ast.AST, api: str | None = None) -> bool:
+    """Is the use on the program's data path — does it make or consume the
+    arrays the computation works on? Not so for I/O and printing APIs, for
+    an import line, and for a call made only to hand its value to a host
+    call (``plt.plot(np.trapz(y, x))``, ``print(...)``)."""
+    if isinstance(node, ast.alias) or (api is not None and (api in BOUNDARY_APIS or api.startswith("numpy.testing."))):
+        return False
+    for ancestor in model.ancestors(node):
+        if isinstance(ancestor, ast.Call) and ancestor is not node and model.is_host_call(ancestor):
+            return False
+        if isinstance(ancestor, ast.stmt):
+            break
+    return True
+
+
+def finding_data(api_call: ApiCall, model: FileModel | None = None) -> dict[str, object]:
     entry = api_call.entry
     data: dict[str, object] = {"api": entry.api, "status": entry.status.value}
+    if model is not None:
+        data["data_path"] = on_data_path(model, api_call.call, entry.api)
     optional = {"note": entry.note, "lacks": entry.lacks, "replacement": entry.replacement,
                 "releases": list(entry.releases) or None}
     data.update({key: value for key, value in optional.items() if value is not None})

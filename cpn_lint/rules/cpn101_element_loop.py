@@ -6,7 +6,7 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel, LoopFrame, Role, Work
+from ..model import FileModel, IterKind, LoopFrame, Role, Work
 from ..registry import Category, Invalid, Rule, Valid
 
 
@@ -190,8 +190,20 @@ class ElementLoop(Rule):
                 arrays=shown,
                 unit="row" if rows else "element",
                 fix="broadcast over the rows instead" if rows else "vectorise the body",
-                data={"arrays": names, "accesses": len(work.picks), "work": work.work.name.lower()},
+                data={"arrays": names, "accesses": len(work.picks), "work": work.work.name.lower(),
+                      "repeated_by": _repeated_by(model, frame)},
             )
+
+
+def _repeated_by(model: FileModel, frame: LoopFrame) -> int | None:
+    """The line of the loop that runs this element loop over and over (an
+    enclosing loop, or one calling its function every iteration): then the
+    element loop is the program's main work, which the verdict weighs."""
+    for outer in frame.chain()[1:]:
+        if outer.iter_kind is not IterKind.SMALL_CONSTANT:
+            return outer.line
+    found = model.calling_loop(frame.node)
+    return found[0].line if found is not None else None
 
 
 def _describe(model: FileModel, frame: LoopFrame) -> str:

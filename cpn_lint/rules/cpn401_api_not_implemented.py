@@ -122,7 +122,7 @@ class ApiNotImplemented(Rule):
             yield self.finding(
                 use.call,
                 in_loop=use.in_loop,
-                data=finding_data(use),
+                data=finding_data(use, model),
                 call=describe_call(model, use.call),
                 api=use.entry.api,
                 gap=gap_text(use.entry, version, "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"),

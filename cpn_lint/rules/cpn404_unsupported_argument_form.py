@@ -12,7 +12,7 @@ from ..model import numpy_api as api
 from ..model.shapes import rank
 from ..model.syntax import positional_or_keyword
 from ..registry import Category, Invalid, Rule, Valid
-from ._api_support import hot_loop, manifest, version_text
+from ._api_support import hot_loop, manifest, on_data_path, version_text
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,8 @@ class UnsupportedArgumentForm(Rule):
                       key=lambda h: (h.node.lineno, h.node.col_offset))  # type: ignore[attr-defined]
         for hit in hits:
             frame = hot_loop(model, hit.node)
-            yield self.finding(hit.node, in_loop=frame is not None, data={"form": hit.what, "error": hit.error, "release": version},
+            yield self.finding(hit.node, in_loop=frame is not None, data={"form": hit.what, "error": hit.error, "release": version,
+                                                            "data_path": on_data_path(model, hit.node)},
                                call=_written(model, hit.shown or hit.node), what=hit.what, error=hit.error, fix=hit.fix)
 
 

@@ -231,11 +231,90 @@ class OutOfScopeWorkload(Rule):
             yield self.finding(
                 item.node,
                 in_loop=item.in_loop,
-                data={"kind": item.kind, **dict(item.extra)},
+                data={"kind": item.kind, **dict(item.extra), "regions": _regions(model, item),
+                      "library_work": _library_work(model, item)},
                 evidence=item.text,
                 workload=_WORKLOAD[item.kind],
                 advice=_ADVICE[item.kind],
             )
+
+
+# ------------------------------------------------------------------ regions
+def _regions(model: FileModel, item: _Evidence) -> list[list[int]]:
+    """The lines whose work the evidence covers, as ``[first, last]`` spans,
+    for the verdict's share of array work (Gate 4): a loop's own lines; for
+    an import, every function that uses the library (a use outside
+    functions: its statement)."""
+    module = dict(item.extra).get("module")
+    if module is None or not isinstance(item.node, (ast.Import, ast.ImportFrom, ast.Attribute)):
+        node = item.node
+        spans = {(getattr(node, "lineno", 1), getattr(node, "end_lineno", None) or getattr(node, "lineno", 1))}
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            spans |= _called_from(model, node)  # a chain's step: the functions each iteration calls
+        return [list(span) for span in sorted(spans)]
+    root = _import_root(str(module))
+    spans: set[tuple[int, int]] = set()
+    for node in [*model.nodes(ast.Name), *model.nodes(ast.Attribute)]:
+        if not isinstance(getattr(node, "ctx", None), ast.Load) or isinstance(model.parent(node), ast.Attribute):
+            continue
+        if not _within(model.qualname(node) or "", root):
+            continue
+        scope = model.scope_of(node).function_like()
+        owner = scope.node if scope.parent is not None else model.statement_of(node)
+        if owner is not None and hasattr(owner, "lineno"):
+            spans.add((owner.lineno, getattr(owner, "end_lineno", None) or owner.lineno))
+    return [list(span) for span in sorted(spans)]
+
+
+def _called_from(model: FileModel, loop: ast.AST, depth: int = 3) -> set[tuple[int, int]]:
+    """The spans of the file's own functions a loop calls, and those they call."""
+    spans: set[tuple[int, int]] = set()
+    todo: list[tuple[ast.AST, int]] = [(loop, 0)]
+    seen: set[int] = set()
+    while todo:
+        node, level = todo.pop()
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+            scope = model.calls.callee(call)
+            if scope is None or id(scope) in seen or level >= depth:
+                continue
+            seen.add(id(scope))
+            definition = scope.node
+            spans.add((definition.lineno, getattr(definition, "end_lineno", None) or definition.lineno))  # type: ignore[attr-defined]
+            todo.append((definition, level + 1))
+    return spans
+
+
+LOOP_WEIGHT = 5  # a call repeated by a loop stands for more work than one made once
+
+
+def _library_work(model: FileModel, item: _Evidence) -> int:
+    """How much work the file hands to the out-of-scope library: its calls
+    (``nx.shortest_path(...)``, and methods of what it made: ``g.neighbors``),
+    each weighing LOOP_WEIGHT inside a loop, 1 outside. The verdict adds it
+    to the array work when it weighs Gate 4. Evidence that is not an import
+    (a recurrence loop, a string call) has none: its work is array work."""
+    module = dict(item.extra).get("module")
+    if module is None:
+        return 0
+    root = _import_root(str(module))
+    work = 0
+    for call in model.nodes(ast.Call):
+        func = call.func
+        made_by_library = _within(model.qualname(func) or "", root)
+        if not made_by_library and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            made_by_library = any(_within(origin, root) for origin in _constructors(model, func.value))
+        if made_by_library:
+            work += LOOP_WEIGHT if hot_loop(model, call) is not None else 1
+    return work
+
+
+def _import_root(qualname: str) -> str:
+    """The module prefix an evidence import stands for (``scipy.sparse`` for
+    ``scipy.sparse.linalg.spsolve``)."""
+    for prefix, _ in _IMPORT_KINDS:
+        if _within(qualname, prefix):
+            return prefix
+    return qualname
 
 
 # ------------------------------------------------------------------ imports

@@ -60,6 +60,9 @@ class Unit:
     uses_numpy: bool | None = None  # None: unknown (no model), judged from findings
     imported_roots: frozenset[str] = frozenset()
     sizes: SizeEvidence = field(default_factory=SizeEvidence)
+    # (first line, last line, qualified name) of every function and method,
+    # so that a citation can name the function it is in
+    functions: list[tuple[int, int, str]] = field(default_factory=list)
 
     def summarise(self) -> "Unit":
         """Keep the model's facts the report needs, then release the model."""
@@ -69,8 +72,17 @@ class Unit:
             self.uses_numpy = model.uses_numpy()
             self.imported_roots = frozenset(model.imports.imported_roots())
             self.sizes = self._size_evidence(model)
+            self.functions = function_spans(model)
             self.result.model = None
         return self
+
+    def function_at(self, line: int) -> str | None:
+        """The innermost function or method holding ``line`` (``Class.method``)."""
+        best: tuple[int, int, str] | None = None
+        for start, end, name in self.functions:
+            if start <= line <= end and (best is None or start >= best[0]):
+                best = (start, end, name)
+        return best[2] if best else None
 
     def _size_evidence(self, model: FileModel) -> SizeEvidence:
         """Gate 2 evidence from the model's hot-path arrays: the ones with a
@@ -114,10 +126,36 @@ class Unit:
         return self.raw_line(line).strip()
 
 
+def function_spans(model: FileModel) -> list[tuple[int, int, str]]:
+    """(first line, last line, ``Outer.name``) of each function of the file;
+    for a notebook the lines are those of the joined cells."""
+    from ..model import ScopeKind
+
+    spans: list[tuple[int, int, str]] = []
+    for scope in model.scopes:
+        if scope.kind is not ScopeKind.FUNCTION or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        names = [scope.name]
+        parent = scope.parent
+        while parent is not None and parent.kind in (ScopeKind.FUNCTION, ScopeKind.CLASS) and parent.name:
+            names.append(parent.name)
+            parent = parent.parent
+        node = scope.node
+        spans.append((node.lineno, getattr(node, "end_lineno", None) or node.lineno, ".".join(reversed(names))))
+    return spans
+
+
 # ------------------------------------------------------------------ discovery
 def discover(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     """The files to assess under ``paths`` (sorted, unique), and input errors."""
-    files: list[str] = []
+    found, errors = discover_with_roots(paths)
+    return [path for path, _ in found], errors
+
+
+def discover_with_roots(paths: Sequence[str]) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """As :func:`discover`, each file paired with the folder it was found
+    under (None for a file named itself)."""
+    files: list[tuple[str, str | None]] = []
     errors: list[str] = []
     seen: set[str] = set()
     for raw in paths:
@@ -132,13 +170,14 @@ def discover(paths: Sequence[str]) -> tuple[list[str], list[str]]:
             continue
         if stat.S_ISDIR(mode):
             found = list(_walk(path, errors))
+            root: str | None = str(path)
         else:
-            found = [str(path)]
+            found, root = [str(path)], None
         for item in found:
             key = os.path.normcase(os.path.abspath(item))
             if key not in seen:
                 seen.add(key)
-                files.append(item)
+                files.append((item, root))
     return files, errors
 
 

@@ -20,10 +20,12 @@ from .. import __version__
 from ..engine import LintOptions
 from ..registry import Category, load_rules
 from . import gates as g
-from .collect import Progress, assess_paths, discover
+from .collect import Progress, Unit, assess_paths, discover_with_roots
 from .context import FROM_CLI, PATTERNS, Context
 from .from_flake8 import Flake8InputError, read_flake8_output
 from .report import ManifestNote, build_report
+from .scope import Scope, plan_scope
+from .suppress import Flake8ConfigError, Flake8Settings, Suppressions, find_flake8_config, read_flake8_settings, split_findings
 
 FORMATS = ("markdown", "json", "sarif")
 FAIL_ON = ("LIGHT", "SIGNIFICANT", "NOT-RECOMMENDED")
@@ -40,6 +42,8 @@ CONFIG_KEYS = {
     "format": "format",
     "fail-on": "fail_on",
     "manifest": "manifest",
+    "include-tests": "include_tests",
+    "exclude": "exclude",
 }
 
 
@@ -80,8 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "Settings may also come from [tool.cpn-lint] in pyproject.toml or [cpn-lint] in setup.cfg "
-            "(keys: elements, gpus, nodes, gpu, compute-capability, pattern, format, fail-on, manifest); the command "
-            "line wins. Exit status: 0, or 1 when --fail-on is reached, or 2 for usage or input errors."
+            "(keys: elements, gpus, nodes, gpu, compute-capability, pattern, format, fail-on, manifest, include-tests, "
+            "exclude); the command line wins. '# noqa' comments and flake8's ignore, extend-ignore and "
+            "per-file-ignores apply as in flake8. Exit status: 0, or 1 when --fail-on is reached, or 2 for usage "
+            "or input errors and when no file could be read (NO VERDICT)."
         ),
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or notebooks to assess (default: .)")
@@ -100,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--output", "-o", metavar="PATH", help="write the report to PATH instead of stdout")
     out.add_argument("--fail-on", type=str.upper, choices=FAIL_ON, metavar="{LIGHT,SIGNIFICANT,NOT-RECOMMENDED}",
                      help="exit 1 when the verdict is this one or worse")
+    scope = parser.add_argument_group("scope")
+    scope.add_argument("--include-tests", action="store_true", default=None,
+                       help="let tests, docs, examples, benchmarks and setup scripts decide the verdict too "
+                       "(by default they are read and counted, but only the program's own source decides)")
+    scope.add_argument("--exclude", action="append", metavar="GLOB",
+                       help="do not read files matching GLOB (repeatable; flake8's exclude and extend-exclude apply too)")
     parser.add_argument("--doctor", metavar="FILE", help="merge a cuPyNumeric Doctor JSON report into the assessment")
     parser.add_argument("--manifest", metavar="PATH", help="the cuPyNumeric API manifest to check calls against "
                         "(default: the one 'cpn-lint manifest refresh' wrote to the user's cache, else the shipped one)")
@@ -188,6 +200,16 @@ def _convert(origin: str, dest: str, value: Any) -> Any:
             if upper not in FAIL_ON:
                 raise argparse.ArgumentTypeError(f"fail-on must be one of {', '.join(FAIL_ON)}")
             return upper
+        if dest == "include_tests":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+                raise argparse.ArgumentTypeError(f"include-tests must be true or false, not {value!r}")
+            return text in ("true", "yes", "1", "on")
+        if dest == "exclude":
+            items = value if isinstance(value, list) else re.split(r"[,\n]+", str(value))
+            return [str(item).strip() for item in items if str(item).strip()]
         return str(value)
     except argparse.ArgumentTypeError as exc:
         raise UsageError(f"{origin}: {dest.replace('_', '-')}: {exc}") from None
@@ -207,9 +229,12 @@ def make_context(ns: argparse.Namespace, config: Config | None) -> Context:
             merged.pop("compute_capability", None)
         for key, value in values.items():
             merged[key] = (value, origin)
-    for key in ("format", "fail_on", "manifest"):
+    for key in ("format", "fail_on", "manifest", "include_tests"):
         if key in merged:
             setattr(ns, key, merged[key][0])
+    # excludes add up: the config's, then the command line's
+    from_config = layers[0][1].get("exclude", []) if config is not None else []
+    ns.exclude = list(from_config) + list(getattr(ns, "exclude", None) or [])
     for key in ("elements", "gpus", "nodes", "pattern"):
         if key in merged:
             context = context.with_values(merged[key][1], **{key: merged[key][0]})
@@ -296,24 +321,36 @@ def run(ns: argparse.Namespace) -> int:
         raise UsageError("give paths to lint or --from-flake8, not both")
     doctor_findings = _load_doctor(ns.doctor) if ns.doctor else None
     select_manifest(ns.manifest)
+    settings = Flake8Settings() if ns.isolated or ns.from_flake8 else _flake8_settings()
 
     input_errors: list[str] = []
     notes: list[str] = []
+    scope = Scope(include_tests=bool(ns.include_tests))
+    suppressions = Suppressions(settings=settings if settings.origin else None)
     if ns.from_flake8:
+        # flake8 has applied # noqa and its own ignores already
         units, flake8_errors, notes = _from_flake8(ns.from_flake8)
         input_errors += flake8_errors
     else:
-        files, input_errors = discover(ns.paths or ["."])
+        found, input_errors = discover_with_roots(ns.paths or ["."])
+        missing = [e for e in input_errors if e.endswith(": no such file or directory")]
+        if missing:
+            raise UsageError(missing[0])
+        files, scope = plan_scope(found, [*settings.exclude, *(ns.exclude or [])], bool(ns.include_tests))
         progress = Progress(len(files))
         try:
             units = assess_paths(files, LintOptions(assessment=True, manifest_path=ns.manifest), progress)
         finally:
             progress.close()
-        if not files and not input_errors:
-            notes.append("No Python files or notebooks were found under the paths given.")
-    evidence = g.SizeEvidence.merge([u.sizes for u in units])
+        _suppress(units, settings, suppressions)
+        units, scope = _displayed(units, scope, found)
+    no_verdict = _no_verdict_reason(units)
+    if no_verdict is not None:
+        return _emit_no_verdict(no_verdict, units, input_errors, ns)
+    evidence = g.SizeEvidence.merge([u.sizes for u in units if scope.decides(u.path)])
     report = build_report(units, context, input_errors=input_errors, input_notes=notes, size_evidence=evidence,
-                          doctor_findings=doctor_findings, manifest=manifest_note())
+                          doctor_findings=doctor_findings, manifest=manifest_note(), scope=scope,
+                          suppressions=suppressions)
     text = render(report, ns.format or "markdown")
     _emit(text, ns.output)
     if report.input_errors:
@@ -321,6 +358,109 @@ def run(ns: argparse.Namespace) -> int:
     if ns.fail_on and report.verdict.rank >= g.Verdict.parse(ns.fail_on).rank:
         return 1
     return 0
+
+
+def _flake8_settings() -> Flake8Settings:
+    """flake8's configuration for the working folder (none found: empty)."""
+    path = find_flake8_config(Path.cwd())
+    if path is None:
+        return Flake8Settings()
+    try:
+        settings = read_flake8_settings(path)
+    except Flake8ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    from dataclasses import replace
+
+    return replace(settings, origin=display_path(str(path), None, Path.cwd().resolve()))
+
+
+def _suppress(units: list[Unit], settings: Flake8Settings, suppressions: Suppressions) -> None:
+    """Drop what ``# noqa`` and flake8's ignores hide, keeping count."""
+    for unit in units:
+        lines = unit.source_lines
+        kept, hidden = split_findings(unit.path, unit.result.findings, lines, settings.ignored_for(unit.path))
+        unit.result.findings = kept
+        suppressions.hidden.extend(hidden)
+
+
+def _displayed(units: list[Unit], scope: Scope, found: Sequence[tuple[str, str | None]]) -> tuple[list[Unit], Scope]:
+    """Paths as the report shows them: relative to the working folder when
+    under it, else below the name of the folder given."""
+    roots = dict(found)
+    cwd = Path.cwd().resolve()
+    single_root = len({root for root in roots.values()}) == 1 and None not in roots.values()
+    shown: dict[str, str] = {}
+    for unit in units:
+        shown[unit.path] = display_path(unit.path, roots.get(unit.path), cwd, keep_root_name=not single_root)
+    for unit in units:
+        unit.path = shown[unit.path]
+    scope.roles = {shown.get(path, path): role for path, role in scope.roles.items()}
+    scope.excluded = {display_path(path, roots.get(path), cwd): glob for path, glob in scope.excluded.items()}
+    return units, scope
+
+
+def display_path(path: str, root: str | None, cwd: Path, keep_root_name: bool = True) -> str:
+    """``path`` relative to ``cwd`` when under it; else below the folder it was
+    found in (prefixed with that folder's name when several were given)."""
+    absolute = Path(path).resolve()
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        pass
+    if root is not None:
+        base = Path(root).resolve()
+        try:
+            below = absolute.relative_to(base)
+            return (Path(base.name) / below if keep_root_name else below).as_posix()
+        except ValueError:
+            pass
+    return Path(path).as_posix()
+
+
+def _no_verdict_reason(units: Sequence[Unit]) -> str | None:
+    """Why no verdict can be given, or None when there is evidence."""
+    readable = [u for u in units if u.result.error is None]
+    if not readable:
+        if not units:
+            return "no Python file or notebook was found under the paths given"
+        return "no Python file could be read"
+    if not any(u.uses_numpy or u.result.findings for u in readable):
+        return "none of the files read uses NumPy, so there is nothing to assess"
+    return None
+
+
+def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[str], ns: argparse.Namespace) -> int:
+    """No verdict word at all: a short document on stdout (or --output), one
+    line on stderr; exit 2 when nothing could be read, else 0."""
+    errors = list(input_errors) + [e for u in units for e in u.errors]
+    fmt = ns.format or "markdown"
+    if fmt == "json":
+        import json
+
+        from .report import REPORT_SCHEMA, REPORT_SCHEMA_VERSION
+
+        text = json.dumps({"schema": REPORT_SCHEMA, "schema_version": REPORT_SCHEMA_VERSION, "tool": "cpn-lint",
+                           "tool_version": __version__, "verdict": None, "no_verdict": reason,
+                           "files": [u.path for u in units], "input_errors": errors}, indent=2) + "\n"
+    elif fmt == "sarif":
+        import json
+
+        from .sarif import SARIF_SCHEMA_URI, SARIF_VERSION
+
+        notes = [{"level": "error", "message": {"text": e}} for e in errors]
+        notes.append({"level": "error", "message": {"text": f"NO VERDICT: {reason}"}})
+        run_ = {"tool": {"driver": {"name": "cpn-lint", "version": __version__}}, "results": [],
+                "invocations": [{"executionSuccessful": False, "toolExecutionNotifications": notes}]}
+        text = json.dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run_]}, indent=2) + "\n"
+    else:
+        lines = ["# cuPyNumeric migration readiness: NO VERDICT", "", f"No verdict: {reason}."]
+        if errors:
+            lines += ["", f"**Inputs not assessed ({len(errors)}):**", ""] + [f"- {e}" for e in errors]
+        text = "\n".join(lines) + "\n"
+    _emit(text, ns.output)
+    print(f"cpn-verdict: NO VERDICT: {reason}", file=sys.stderr)
+    readable = any(u.result.error is None for u in units)
+    return 0 if readable and not errors else 2
 
 
 def render(report, fmt: str) -> str:  # type: ignore[no-untyped-def]

@@ -12,6 +12,8 @@ decision framework applies it:
 3. Gate 2 fails (hot arrays below 65,536 per GPU)         -> NOT RECOMMENDED
 4. any CPN108 (mpi4py)                                    -> SIGNIFICANT REFACTOR
 5. three or more distinct BLOCKS codes                    -> SIGNIFICANT REFACTOR
+   an element loop that is the hot path (CPN101 repeated
+   by an outer loop: the main work, one element at a time) -> SIGNIFICANT REFACTOR
 6. one or two distinct BLOCKS codes                       -> LIGHT REFACTOR
 7. REFACTOR findings only                                 -> LIGHT REFACTOR
 8. otherwise                                              -> READY
@@ -288,8 +290,8 @@ class ScopeEvidence:
 
     kinds: tuple[str, ...] = ()  # sparse, graph, ml, nlp, recurrence (sorted, unique)
     citations: tuple[str, ...] = ()
-    share: float = 0.0  # fraction of the assessed NumPy code in files with evidence
-    share_basis: str = "lines"  # "lines" or "files"
+    share: float = 0.0  # fraction of the array work the evidence covers (or of lines/files holding it)
+    share_basis: str = "lines"  # "work" (sites weighted by loops), else "lines" or "files"
     inferred_pattern: str | None = None  # from the SCALES findings
     pattern_detail: str = ""
 
@@ -327,7 +329,8 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
                     "no sparse, graph, ML, string/NLP or sequential-recurrence work found; "
                     "the dominant pattern could not be inferred — give --pattern")
     what = kinds_text(evidence.kinds)
-    share = f"{evidence.share:.0%} of the assessed NumPy code {'lines' if evidence.share_basis == 'lines' else 'files'}"
+    share = (f"{evidence.share:.0%} of the array work" if evidence.share_basis == "work"
+             else f"{evidence.share:.0%} of the assessed NumPy code {'lines' if evidence.share_basis == 'lines' else 'files'}")
     if context.pattern in DENSE_PATTERNS:
         return Gate(4, name, Status.PARTIAL,
                     f"you named {context.pattern} as the dominant pattern; the {what} found ({share}) "
@@ -335,11 +338,11 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
                     evidence.citations)
     if evidence.share >= 0.5:
         return Gate(4, name, Status.FAIL,
-                    f"the dominant compute is {what} (files with that evidence hold {share}), "
+                    f"the dominant compute is {what} ({'it covers' if evidence.share_basis == 'work' else 'files with that evidence hold'} {share}), "
                     "which cuPyNumeric does not accelerate",
                     evidence.citations)
     return Gate(4, name, Status.PARTIAL,
-                f"mixed: {what} in files holding {share}; port the dense array code and "
+                f"mixed: {what} {'covering' if evidence.share_basis == 'work' else 'in files holding'} {share}; port the dense array code and "
                 "keep the rest at a host boundary",
                 evidence.citations)
 
@@ -383,6 +386,7 @@ RULE_IDS = (
     "gate2-size",
     "mpi4py",
     "many-blocks",
+    "hot-element-loop",
     "few-blocks",
     "refactor-only",
     "clean",
@@ -397,6 +401,7 @@ def decide(
     blocks_codes: Collection[str],
     has_refactor: bool,
     hot_missing_api: bool,
+    hot_element_loop: bool = False,
 ) -> Decision:
     """Apply the verdict order; see the module docstring."""
     blocks = set(blocks_codes)
@@ -410,6 +415,8 @@ def decide(
         base, rule = Verdict.SIGNIFICANT, "mpi4py"
     elif len(blocks) >= SIGNIFICANT_BLOCKS:
         base, rule = Verdict.SIGNIFICANT, "many-blocks"
+    elif hot_element_loop:
+        base, rule = Verdict.SIGNIFICANT, "hot-element-loop"
     elif blocks:
         base, rule = Verdict.LIGHT, "few-blocks"
     elif has_refactor:

@@ -1,10 +1,28 @@
-"""The report as Markdown: readable in a terminal, rendered on GitHub."""
+"""The report as Markdown: readable in a terminal, rendered on GitHub.
+
+It stays readable whatever the project's size: section 1 is followed by a
+summary (counts per code, the files and functions with most blocking work,
+what was left out); every list of sites is ranked (see
+:func:`cpn_lint.verdict.report.ranked`) and capped, the full lists being in
+the JSON report; an appendix lists the sites per file; no line is longer than
+:data:`MAX_LINE` characters.
+"""
 
 from __future__ import annotations
 
 from typing import Iterable, Sequence
 
 from .report import SECTION_TITLES, Item, Report
+from .summary import Hotspot
+
+PER_CODE = 10  # sites shown per code in a section
+PER_SECTION = 25  # sites shown per section (each code keeps at least MIN_PER_CODE)
+MIN_PER_CODE = 3
+APPENDIX_FILES = 30
+INPUT_ERRORS_SHOWN = 20
+MAX_LINE = 300
+CELL = 180  # characters of a message kept in a table cell
+STEP_CITATIONS = 3  # sites a next step names
 
 
 def render_markdown(report: Report) -> str:
@@ -22,13 +40,26 @@ def render_markdown(report: Report) -> str:
         body = render(report)
         out.extend(body if body else [report.empty_note()])
         out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"
+    out += _appendix(report)
+    return "\n".join(_fit(line) for line in out).rstrip("\n") + "\n"
+
+
+def _fit(line: str) -> str:
+    """A line cut to MAX_LINE characters (a table row keeps its closing bar)."""
+    if len(line) <= MAX_LINE:
+        return line
+    if line.startswith("|") and line.endswith("|"):
+        return line[: MAX_LINE - 4].rstrip() + " … |"
+    return line[: MAX_LINE - 1].rstrip() + "…"
 
 
 # ------------------------------------------------------------------ helpers
-def cell(text: str) -> str:
-    """Text safe inside a Markdown table cell."""
-    return " ".join(text.split()).replace("|", "\\|")
+def cell(text: str, limit: int | None = None) -> str:
+    """Text safe inside a Markdown table cell (cut to ``limit`` characters)."""
+    text = " ".join(text.split())
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text.replace("|", "\\|")
 
 
 def code(text: str) -> str:
@@ -48,14 +79,40 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
 
 
 def _location(item: Item) -> str:
-    text = code(item.citation)
+    text = code(item.citation) + (f" (in {code(item.function)})" if item.function else "")
     if item.runtime:
         text += " (confirmed at runtime by Doctor)"
     return text
 
 
-def _sites(citations: Sequence[str]) -> str:
-    return ", ".join(code(c) for c in citations)
+def _sites(citations: Sequence[str], limit: int = PER_CODE) -> str:
+    shown = ", ".join(code(c) for c in citations[:limit])
+    more = len(citations) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def capped(items: Sequence[Item]) -> tuple[list[Item], dict[str, int]]:
+    """The sites a section shows — up to PER_CODE per code, PER_SECTION in
+    all, each code keeping MIN_PER_CODE — and how many each code leaves out.
+    ``items`` arrive ranked; the order is kept."""
+    by_code: dict[str, list[Item]] = {}
+    for item in items:
+        by_code.setdefault(item.code or item.name, []).append(item)
+    quota = {c: min(len(v), PER_CODE) for c, v in by_code.items()}
+    while sum(quota.values()) > PER_SECTION and any(q > MIN_PER_CODE for q in quota.values()):
+        largest = max(quota, key=lambda c: (quota[c], c))
+        quota[largest] -= 1
+    shown_ids = {id(i) for c, v in by_code.items() for i in v[: quota[c]]}
+    shown = [i for i in items if id(i) in shown_ids]
+    left = {c: len(v) - quota[c] for c, v in by_code.items() if len(v) > quota[c]}
+    return shown, left
+
+
+def _more_rows(left: dict[str, int]) -> list[str]:
+    if not left:
+        return []
+    parts = ", ".join(f"{n} more {c}" for c, n in sorted(left.items()))
+    return ["", f"… and {parts} (every site: the appendix below and `--format json`)."]
 
 
 # ------------------------------------------------------------------ sections
@@ -67,9 +124,12 @@ def _context(out: list[str], report: Report) -> None:
     out += _table(("Item", "Value", "Source"), ((r.label, cell(r.value), r.source) for r in report.context))
     out.append("")
     if report.input_errors:
-        out.append(f"**Inputs not assessed ({len(report.input_errors)}):**")
+        out.append(f"**Inputs not assessed ({len(report.input_errors)}):** the verdict rests on the files that "
+                   "could be read.")
         out.append("")
-        out += [f"- {cell(e)}" for e in report.input_errors]
+        out += [f"- {cell(e)}" for e in report.input_errors[:INPUT_ERRORS_SHOWN]]
+        if len(report.input_errors) > INPUT_ERRORS_SHOWN:
+            out.append(f"- … and {len(report.input_errors) - INPUT_ERRORS_SHOWN} more (see `--format json`)")
         out.append("")
     if report.internal_errors:
         out.append("**cpn-lint could not finish every check** (please report; other findings are unaffected):")
@@ -82,7 +142,53 @@ def _context(out: list[str], report: Report) -> None:
 
 
 def _verdict(report: Report) -> list[str]:
-    return [report.summary]
+    return [report.summary, ""] + _overview(report)
+
+
+def _overview(report: Report) -> list[str]:
+    o = report.overview
+    lines = ["### Summary", ""]
+    read = f"{o.files_read} file{'s' if o.files_read != 1 else ''} read"
+    if o.files_deciding != o.files_read:
+        read += f", {o.files_deciding} of them the program's own source, which decides the verdict"
+    if o.unreadable:
+        read += f"; {o.unreadable} could not be read (listed above)"
+    lines.append(f"- **Files:** {read}.")
+    if o.per_family:
+        families = ", ".join(f"{family} {n}" for family, n in sorted(o.per_family.items(), key=lambda kv: -kv[1]))
+        lines.append(f"- **Findings per family:** {families}.")
+    outside = [f"{x.role} {x.files} file{'s' if x.files != 1 else ''} ({x.findings} finding{'s' if x.findings != 1 else ''}"
+               f"{f', {x.blocking} blocking' if x.blocking else ''})" for x in o.outside]
+    if outside:
+        lines.append(f"- **Read but not in the verdict:** {', '.join(outside)}; `--include-tests` counts them.")
+    if o.excluded:
+        excluded = ", ".join(f"{code(glob)} ({n})" for glob, n in sorted(o.excluded.items()))
+        lines.append(f"- **Excluded, not read:** {sum(o.excluded.values())} files by {excluded}.")
+    if o.suppressed:
+        kinds = ", ".join(f"{KIND_WORDS.get(k, k)} {n}" for k, n in sorted(o.suppressed_by_kind.items()))
+        codes = ", ".join(f"{c} ×{n}" for c, n in o.suppressed_by_code.items())
+        where = ", ".join(f"{code(p)} ({n})" for p, n in o.suppressed_files[:5])
+        origin = f"; settings from {code(o.flake8_config)}" if o.flake8_config else ""
+        lines.append(f"- **Suppressed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} ({kinds}): {codes}; "
+                     f"most in {where}{origin}.")
+    if o.per_code:
+        lines += ["", *_table(("Code", "Family", "Sites", "In loops"),
+                              ((f"{c.code} {c.name}", c.family, str(c.count), str(c.in_loops)) for c in o.per_code))]
+    if o.top_files:
+        lines += ["", "Where the blocking work is (BLOCKS weigh 3, API calls that stop the program 2, fixes 1; "
+                  "doubled inside loops):", ""]
+        lines += _hotspot_table("File", o.top_files)
+    if o.top_functions:
+        lines += [""] + _hotspot_table("Function", o.top_functions)
+    return lines
+
+
+KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings"}
+
+
+def _hotspot_table(what: str, spots: Sequence[Hotspot]) -> list[str]:
+    return _table((what, "Weight", "BLOCKS", "Other", "Codes"),
+                  ((code(s.where), str(s.weight), str(s.blocks), str(s.fixes), ", ".join(s.codes)) for s in spots))
 
 
 def _what_works(report: Report) -> list[str]:
@@ -95,22 +201,24 @@ def _what_works(report: Report) -> list[str]:
         lines.append(f"**{group.code} {group.name}** — {group.summary} ({n} site{'s' if n > 1 else ''})")
         lines.append("")
         for example in group.examples:
-            lines.append(f"- {code(example.citation)}: {code(example.quote)}")
+            lines.append(f"- {_location(example)}: {code(cell(example.quote, 120))}")
         rest = [i.citation for i in group.items if i not in group.examples]
         if rest:
             lines.append(f"- also at {_sites(rest)}")
     return lines
 
 
-def _finding_rows(items: Sequence[Item], with_recipe: bool = True) -> list[str]:
+def _finding_rows(items: Sequence[Item], with_recipe: bool = True, cap: bool = True) -> list[str]:
+    """A capped table of ``items`` (ranked), with a line for what it leaves out."""
+    shown, left = capped(items) if cap else (list(items), {})
     header = ["Location", "Code", "What was found"] + (["Recipe"] if with_recipe else [])
     rows = []
-    for item in items:
-        row = [_location(item), f"{item.code} {item.name}" if item.code else item.name, cell(item.message)]
+    for item in shown:
+        row = [_location(item), f"{item.code} {item.name}" if item.code else item.name, cell(item.message, CELL)]
         if with_recipe:
             row.append(item.recipe or "—")
         rows.append(row)
-    return _table(header, rows)
+    return _table(header, rows) + _more_rows(left)
 
 
 def _what_blocks(report: Report) -> list[str]:
@@ -135,6 +243,10 @@ def _what_blocks(report: Report) -> list[str]:
 
 
 def _fixable(report: Report) -> list[str]:
+    """One table per recipe; the section as a whole is capped like the others."""
+    everything = [i for group in report.whats_fixable for i in group.items]
+    shown, left = capped(everything)
+    kept = {id(i) for i in shown}
     lines: list[str] = []
     for group in report.whats_fixable:
         if lines:
@@ -142,8 +254,9 @@ def _fixable(report: Report) -> list[str]:
         n = len(group.items)
         lines.append(f"**{group.recipe or 'No recipe'}** — {group.description} ({n} site{'s' if n > 1 else ''})")
         lines.append("")
-        lines += _finding_rows(group.items, with_recipe=False)
-    return lines
+        rows = [i for i in group.items if id(i) in kept]
+        lines += _finding_rows(rows, with_recipe=False, cap=False) if rows else ["(sites listed in the appendix)"]
+    return lines + _more_rows(left)
 
 
 def _notes(report: Report) -> list[str]:
@@ -157,11 +270,12 @@ def _notes(report: Report) -> list[str]:
 def _api_gaps(report: Report) -> list[str]:
     lines: list[str] = []
     if report.api_gaps:
+        shown, left = capped(report.api_gaps)
         rows = []
-        for item in report.api_gaps:
+        for item in shown:
             where = "inside a loop" if item.in_loop else "outside loops"
-            rows.append([_location(item), f"{item.code} {item.name}", where, cell(item.message)])
-        lines += _table(("Location", "Code", "Where", "What the manifest says"), rows)
+            rows.append([_location(item), f"{item.code} {item.name}", where, cell(item.message, CELL)])
+        lines += _table(("Location", "Code", "Where", "What the manifest says"), rows) + _more_rows(left)
         if report.api_note:
             lines += ["", report.api_note]
     return lines
@@ -169,7 +283,7 @@ def _api_gaps(report: Report) -> list[str]:
 
 def _gates(report: Report) -> list[str]:
     rows = [(f"{gate.number}. {gate.name}", gate.status.value, cell(gate.reason)
-             + (f" ({_sites(gate.evidence[:5])}{' …' if len(gate.evidence) > 5 else ''})" if gate.evidence else ""))
+             + (f" ({_sites(gate.evidence, 5)})" if gate.evidence else ""))
             for gate in report.gates]
     return _table(("Gate", "Status", "Reason"), rows)
 
@@ -179,9 +293,33 @@ def _next_steps(report: Report) -> list[str]:
     for number, step in enumerate(report.next_steps, start=1):
         text = f"{number}. **{step.title}** — {step.detail}"
         if step.citations:
-            text += f": {_sites(step.citations)}"
+            text += f": {_sites(step.citations, STEP_CITATIONS)}"
         lines.append(text + ("" if text.endswith(".") else "."))
     if report.doctor_command:
         lines += ["", "```bash", report.doctor_command, "```", "", "What to look for in its output:", ""]
         lines += [f"- {item}" for item in report.doctor_look_for]
+    return lines
+
+
+def _appendix(report: Report) -> list[str]:
+    """Every static site, one line per file, codes with their lines."""
+    per_file: dict[str, dict[str, list[int]]] = {}
+    for item in report.all_items():
+        if item.code and item.source == "static" and item.category != "SCALES":
+            per_file.setdefault(item.location.path, {}).setdefault(item.code, []).append(item.location.line)
+    if not per_file:
+        return []
+    lines = ["## Appendix: sites by file", "",
+             "Every site the sections above count, except what scales (the JSON report has each with its message).", ""]
+    ordered = sorted(per_file.items(), key=lambda kv: (-sum(len(v) for v in kv[1].values()), kv[0]))
+    for path, codes in ordered[:APPENDIX_FILES]:
+        parts = []
+        for code_, numbers in sorted(codes.items()):
+            numbers = sorted(set(numbers))
+            shown = ", ".join(str(n) for n in numbers[:12]) + (f", … ({len(numbers)} in all)" if len(numbers) > 12 else "")
+            parts.append(f"{code_} ({shown})")
+        lines.append(f"- {code(path)}: " + "; ".join(parts))
+    if len(ordered) > APPENDIX_FILES:
+        lines.append(f"- … and {len(ordered) - APPENDIX_FILES} more files (`--format json` lists every site).")
+    lines.append("")
     return lines

@@ -19,6 +19,9 @@ from . import gates as g
 from .collect import Unit
 from .context import Context, format_count
 from .gates import Decision, Gate, ScopeEvidence, SizeEvidence, Verdict
+from .scope import Scope
+from .summary import Overview, build_overview
+from .suppress import Suppressions
 
 # API findings that stop the program after the import swap: a name
 # cuPyNumeric lacks (CPN401) and an argument form it rejects (CPN404).
@@ -103,10 +106,17 @@ class Item:
     data: dict[str, Any] = field(default_factory=dict)
     source: str = "static"  # "static" (cpn-lint) or "doctor" (runtime only)
     runtime: tuple[RuntimeEvidence, ...] = ()  # Doctor's confirmations of a static finding
+    function: str | None = None  # the function or method the site is in
+    span: int = 1  # lines the reported construct covers (a loop: its body)
 
     @property
     def citation(self) -> str:
         return self.location.citation
+
+    @property
+    def where(self) -> str:
+        """The citation naming the function: ``src/flow.py:38 (in advect)``."""
+        return f"{self.location.citation} (in {self.function})" if self.function else self.location.citation
 
 
 @dataclass(frozen=True)
@@ -172,6 +182,7 @@ class Report:
     doctor_command: str | None
     doctor_look_for: list[str]
     doctor_supplied: bool = False
+    overview: Overview = field(default_factory=Overview)
     schema: str = REPORT_SCHEMA
     schema_version: int = REPORT_SCHEMA_VERSION
     tool_version: str = __version__
@@ -215,6 +226,8 @@ def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[Ru
         in_loop=finding.in_loop,
         data=dict(finding.data),
         runtime=runtime,
+        function=unit.function_at(finding.line),
+        span=max(1, (finding.end_line or finding.line) - finding.line + 1),
     )
 
 
@@ -315,9 +328,18 @@ def build_report(
     size_evidence: SizeEvidence | None = None,
     doctor_findings: Sequence[Any] | None = None,
     manifest: ManifestNote | None = None,
+    scope: Scope | None = None,
+    suppressions: Suppressions | None = None,
 ) -> Report:
-    """Apply the decision framework to the units and assemble the report."""
+    """Apply the decision framework to the units and assemble the report.
+
+    Only the units ``scope`` says decide (the program's own source, by
+    default) feed the verdict and the sections; the rest are counted in the
+    summary."""
     rules = load_rules()
+    all_units = list(units)
+    file_scope = scope or Scope()
+    units = _deciding(all_units, file_scope)
     merged = merge_doctor(units, doctor_findings)
     items: list[Item] = []
     internal: list[Item] = []
@@ -328,7 +350,7 @@ def build_report(
                 runtime = merged.confirmed.get((_norm(unit.path), finding.code, finding.line, finding.col), ())
             item = _item(unit, finding, rules, runtime)
             (internal if item.category == Category.INTERNAL.value else items).append(item)
-    items = _by_position(items)
+    items = ranked(_unique(items))
     by_category: dict[str, list[Item]] = {}
     for item in items:
         by_category.setdefault(item.category, []).append(item)
@@ -345,9 +367,10 @@ def build_report(
     runtime_refactor = [i for i in counted_runtime if i.category == "REFACTOR"]
     blocks_codes = sorted({i.code for i in blocks + runtime_blocks if i.code})
 
-    hot_apis = [i for i in api if i.in_loop and (i.code in STOPPING_API_CODES or (i.code == "CPN402" and context.nodes > 1))]
+    hot_apis = [i for i in api if _demotes(i, context)]
+    hot_loops = [i for i in blocks if i.code == "CPN101" and i.data.get("repeated_by")]
 
-    scope_evidence = _scope_evidence(units, scope, by_category.get("SCALES", []) + by_category.get("INFO", []))
+    scope_evidence = _scope_evidence(units, scope, by_category.get("SCALES", []) + by_category.get("INFO", []), items)
     gate1 = g.gate1_hardware(context)
     gate4 = g.gate4_pattern(context, scope_evidence)
     size_evidence = size_evidence or SizeEvidence()
@@ -359,6 +382,7 @@ def build_report(
         blocks_codes=blocks_codes,
         has_refactor=bool(refactor or runtime_refactor),
         hot_missing_api=bool(hot_apis),
+        hot_element_loop=bool(hot_loops),
     )
     gates = _gates(context, decision, gate1, gate2, gate4, blocks_codes, refactor + runtime_refactor, units,
                    by_category.get("INFO", []), merged is not None)
@@ -366,10 +390,10 @@ def build_report(
         verdict=decision.verdict,
         decision=decision,
         summary=_summary(decision, gate1, gate2, gate4, scope_evidence, size_evidence, blocks + runtime_blocks,
-                         refactor + runtime_refactor, hot_apis),
-        context=_context_rows(context, units, scope_evidence),
-        files=[u.path for u in units],
-        input_errors=list(input_errors) + [e for u in units for e in u.errors],
+                         refactor + runtime_refactor, hot_apis, hot_loops),
+        context=_context_rows(context, units, scope_evidence, len(all_units) - len(units)),
+        files=[u.path for u in all_units],
+        input_errors=list(input_errors) + [e for u in all_units for e in u.errors],
         input_notes=list(input_notes) + (
             ["None of the assessed files uses NumPy, so the verdict has nothing to rest on."]
             if units and not any(_is_compute(u) for u in units) else []),
@@ -389,22 +413,103 @@ def build_report(
         doctor_look_for=[],
         doctor_supplied=merged is not None,
     )
+    report.overview = build_overview(report.all_items(), all_units, file_scope, suppressions)
+    if file_scope.fallback:
+        report.input_notes.append("No file of the program's own source uses NumPy, so the tests, docs and examples "
+                                  "found decide the verdict.")
     _next_steps(report, context, units, scope_evidence, hot_apis)
     return report
 
 
+def _demotes(item: Item, context: Context) -> bool:
+    """An API gap on the hot path lowers the verdict one tier: a call that
+    stops the program (CPN401, CPN404) inside a loop or anywhere on the data
+    path (not at a load, save or plot boundary); a single-GPU-only call
+    (CPN402) inside a loop when the target has several nodes."""
+    if item.code in STOPPING_API_CODES:
+        return item.in_loop or bool(item.data.get("data_path"))
+    return item.code == "CPN402" and item.in_loop and context.nodes > 1
+
+
+def _deciding(units: list[Unit], scope: Scope) -> list[Unit]:
+    """The units that decide the verdict; all of them when no source file
+    holds NumPy code (a folder of examples), noted on the scope."""
+    deciding = [u for u in units if scope.decides(u.path)]
+    if not any(_is_compute(u) for u in deciding) and any(_is_compute(u) for u in units):
+        scope.fallback = True
+        return units
+    return deciding
+
+
+def _unique(items: Iterable[Item]) -> list[Item]:
+    """One item per code, site (line and column) and message: the same call
+    reported twice is one site."""
+    seen: set[tuple[str | None, str, int, str]] = set()
+    unique = []
+    for item in items:
+        key = (item.code, item.citation, item.location.column, item.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(item)
+    return unique
+
+
+def ranked(items: Iterable[Item]) -> list[Item]:
+    """Most important first: inside loops before outside, then the sites
+    covering most of their file (a loop over forty lines before a one-line
+    call), then source order."""
+    return sorted(items, key=lambda i: (not i.in_loop, -i.span, i.location.path, i.location.line, i.location.column,
+                                        i.code or "", i.message))
+
+
 # ---------------------------------------------------------------- evidence
-def _scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list[Item]) -> ScopeEvidence:
+# A site inside a loop stands for far more work than one run once.
+LOOP_WORK = 5
+
+
+def _work_share(scope: list[Item], items: list[Item]) -> float | None:
+    """The share of the work that is out of scope: NumPy work (SCALES,
+    BLOCKS, REFACTOR, API and INFO sites; those in loops weigh LOOP_WORK) in
+    the regions the evidence covers (the functions using a sparse or ML
+    library, a recurrence loop and what it calls), plus the calls handed to
+    the out-of-scope libraries themselves, over all of it. None when a
+    region is unknown (older flake8 input) or there is no work at all."""
+    regions: dict[str, list[tuple[int, int]]] = {}
+    library = 0  # work handed to the out-of-scope libraries themselves
+    for item in scope:
+        spans = item.data.get("regions")
+        if not isinstance(spans, list):
+            return None  # flake8 input from an older cpn-lint: no regions
+        regions.setdefault(item.location.path, []).extend((int(a), int(b)) for a, b in spans)
+        library += int(item.data.get("library_work") or 0)
+    total = inside = library
+    for item in items:
+        if item.category in ("SCOPE", "INTERNAL") or item.source != "static":
+            continue
+        weight = LOOP_WORK if item.in_loop else 1
+        total += weight
+        line = item.location.line
+        if any(a <= line <= b for a, b in regions.get(item.location.path, ())):
+            inside += weight
+    return inside / total if total else None
+
+
+def _scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list[Item],
+                    items: list[Item] = ()) -> ScopeEvidence:  # type: ignore[assignment]
     compute = [u for u in units if _is_compute(u)]
     out_paths = {i.location.path for i in scope}
-    if compute and all(u.line_count for u in compute):
+    work = _work_share(scope, list(items)) if scope else None
+    if work is not None:
+        basis, share = "work", work
+    elif compute and all(u.line_count for u in compute):
         basis = "lines"
         total = sum(u.line_count or 0 for u in compute)
         out = sum(u.line_count or 0 for u in compute if u.path in out_paths)
     else:
         basis = "files"
         total, out = len(compute), sum(1 for u in compute if u.path in out_paths)
-    share = out / total if total else (1.0 if scope else 0.0)
+    if work is None:
+        share = out / total if total else (1.0 if scope else 0.0)
     kinds = tuple(sorted({str(i.data.get("kind")) for i in scope if i.data.get("kind")}))
     counts = Counter(PATTERN_CODES[i.code] for i in pattern_items if i.code in PATTERN_CODES)
     inferred, detail = _infer_pattern(counts)
@@ -529,12 +634,14 @@ def _api_note(api: list[Item], context: Context) -> str:
             "they run, but on one GPU at a time (give --nodes if the target is multi-node).")
 
 
-def _context_rows(context: Context, units: Sequence[Unit], scope: ScopeEvidence) -> list[ContextRow]:
+def _context_rows(context: Context, units: Sequence[Unit], scope: ScopeEvidence, others: int = 0) -> list[ContextRow]:
     rows = []
     notebooks = sum(1 for u in units if u.is_notebook)
     scripts = len(units) - notebooks
     parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((scripts, "Python file"), (notebooks, "notebook")) if n]
     source = ", ".join(parts) or "nothing (no Python files or notebooks found)"
+    if others:
+        source += f" (and {others} test, doc or example file{'s' if others != 1 else ''} outside the verdict)"
     rows.append(ContextRow("source", "Source assessed", source, "paths given"))
     if context.elements is not None:
         elements = f"{format_count(context.elements)} elements"
@@ -578,6 +685,7 @@ def _summary(
     blocks: list[Item],
     refactor: list[Item],
     hot_apis: list[Item],
+    hot_loops: Sequence[Item] = (),
 ) -> str:
     verdict = decision.verdict.value
     rule = decision.rule
@@ -598,6 +706,13 @@ def _summary(
             why += f", besides {len(others)} other blocking idiom{'s' if len(others) > 1 else ''} ({', '.join(others)})"
     elif rule == "many-blocks":
         why = f"{len(codes)} distinct blocking idioms ({', '.join(codes)}) must be rewritten before the code can scale, each with a known recipe"
+    elif rule == "hot-element-loop":
+        first = hot_loops[0]
+        more = len(hot_loops) - 1
+        why = (f"the program's main work runs one element at a time: the element loop at {first.where} runs on every "
+               f"pass of the loop at line {first.data.get('repeated_by')}"
+               + (f" (and {more} more such loop{'s' if more > 1 else ''})" if more > 0 else "")
+               + ", so vectorising it is the port itself, not a mechanical fix")
     elif rule == "few-blocks":
         if len(codes) == 1:
             why = f"one blocking idiom ({codes[0]}), which has a known recipe, stands between this code and scaling"
@@ -608,14 +723,17 @@ def _summary(
     elif rule == "refactor-only":
         recipes = sorted({i.recipe for i in refactor if i.recipe}, key=recipe_rank)
         why = f"nothing blocks scaling; {len(refactor)} mechanical fix{'es' if len(refactor) > 1 else ''} ({', '.join(recipes)}) will remove avoidable overhead"
+    elif decision.demoted:
+        why = "no idiom blocks scaling and nothing needs a mechanical fix"
     else:
         why = "nothing in the code blocks scaling or needs refactoring: swap the import and benchmark"
     sentence = f"**{verdict}** — {why}"
     if decision.demoted:
-        apis = sorted({str(i.data.get("api") or i.code) for i in hot_apis})
-        sentence += (f"; demoted one tier from {decision.base.value} because {', '.join(apis)} "
-                     f"{'is' if len(apis) == 1 else 'are'} not available on the distributed path and run{'s' if len(apis) == 1 else ''} "
-                     f"inside a loop ({_cites(hot_apis, 2)})")
+        apis = sorted({str(i.data.get("api") or i.data.get("form") or i.code) for i in hot_apis})
+        shown = ", ".join(apis[:3]) + (f" and {len(apis) - 3} more" if len(apis) > 3 else "")
+        where = "inside a loop" if all(i.in_loop for i in hot_apis) else "on the data path"
+        sentence += (f", but it is one tier lower than {decision.base.value} because {shown} "
+                     f"{'stops' if len(apis) == 1 else 'stop'} the ported program {where} ({_cites(hot_apis, 2)})")
     return sentence + "."
 
 
@@ -748,7 +866,7 @@ def _doctor_look_for(report: Report) -> list[str]:
             by_code.setdefault(item.code, []).append(item.citation)
     for code in sorted(by_code):
         cites = by_code[code]
-        shown = ", ".join(cites[:3]) + (f" and {len(cites) - 3} more" if len(cites) > 3 else "")
+        shown = ", ".join(cites[:2]) + (f" and {len(cites) - 2} more" if len(cites) > 2 else "")
         checks = " or ".join(checks_seeing(code))
         look.append(f"{checks} entries at the {code} sites ({shown}) until they are fixed; none once they are.")
     look.append("An entry at a line this report does not cite is a pattern the static read missed: feed the report "

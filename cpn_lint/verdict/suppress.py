@@ -1,0 +1,202 @@
+"""Suppressions: ``# noqa`` comments and flake8's ignore settings, applied to
+``cpn-verdict`` as flake8 applies them, and counted for the report.
+
+* ``# noqa`` on the reported line hides every finding there; ``# noqa:
+  CPN101,CPN104`` hides those codes (a listed prefix such as ``CPN1`` hides
+  every code it starts); ``# flake8: noqa`` on a line of its own skips the
+  whole file.
+* ``ignore``, ``extend-ignore`` and ``per-file-ignores`` from the ``[flake8]``
+  section of ``setup.cfg``, ``tox.ini`` or ``.flake8`` (the first of them
+  that has one, looking in the working folder and then its parents, as
+  flake8 does) hide codes by prefix; ``exclude`` and ``extend-exclude``
+  name files not to read at all.
+"""
+
+from __future__ import annotations
+
+import configparser
+import fnmatch
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from ..findings import Finding
+
+# flake8's own forms: "# noqa", "# noqa: X1,X2", "# NOQA:X1 X2"
+NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+FILE_NOQA = re.compile(r"#\s*flake8[:=]\s*noqa(?P<codes>:\s?[A-Z].*)?\s*$", re.IGNORECASE)
+CONFIG_FILES = ("setup.cfg", "tox.ini", ".flake8")
+CODE_TOKEN = re.compile(r"^[A-Z]+[0-9]*$")
+
+
+class Flake8ConfigError(ValueError):
+    """A flake8 configuration file that cannot be read (one-line reason)."""
+
+
+@dataclass(frozen=True)
+class Flake8Settings:
+    """The parts of flake8's configuration that decide what is reported."""
+
+    origin: str | None = None  # the file they came from
+    ignore: tuple[str, ...] = ()  # ignore + extend-ignore, as code prefixes
+    per_file: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, code prefixes)
+    exclude: tuple[str, ...] = ()  # exclude + extend-exclude
+
+    def ignored_for(self, path: str) -> tuple[str, ...]:
+        """The code prefixes ignored in ``path`` (global and per-file)."""
+        extra = [codes for glob, codes in self.per_file if _path_matches(path, glob)]
+        return self.ignore + tuple(code for codes in extra for code in codes)
+
+
+def _path_matches(path: str, glob: str) -> bool:
+    normal = os.path.normpath(path)
+    candidates = (normal, os.path.basename(normal), os.path.abspath(normal), os.path.relpath(os.path.abspath(normal)))
+    pattern = os.path.normpath(glob)
+    return any(fnmatch.fnmatch(c, pattern) for c in candidates)
+
+
+def find_flake8_config(start: Path) -> Path | None:
+    """The first of setup.cfg, tox.ini, .flake8 with a [flake8] section, in
+    ``start`` or one of its parents."""
+    for folder in (start, *start.parents):
+        for name in CONFIG_FILES:
+            candidate = folder / name
+            if candidate.is_file() and _has_flake8_section(candidate):
+                return candidate
+    return None
+
+
+def _has_flake8_section(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return re.search(r"^\s*\[flake8\]", text, re.MULTILINE) is not None
+
+
+def read_flake8_settings(path: Path) -> Flake8Settings:
+    parser = configparser.RawConfigParser()
+    try:
+        parser.read_string(path.read_text(encoding="utf-8"), source=str(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Flake8ConfigError(f"{path}: cannot be read ({exc})") from None
+    except configparser.Error as exc:
+        raise Flake8ConfigError(f"{path}: not a valid configuration file ({str(exc).splitlines()[0]})") from None
+    if not parser.has_section("flake8"):
+        return Flake8Settings(origin=str(path))
+    section = {key.replace("_", "-"): value for key, value in parser.items("flake8")}
+    ignore = _codes(section.get("ignore", "")) + _codes(section.get("extend-ignore", ""))
+    exclude = _list(section.get("exclude", "")) + _list(section.get("extend-exclude", ""))
+    return Flake8Settings(str(path), tuple(ignore), tuple(parse_per_file_ignores(section.get("per-file-ignores", ""))),
+                          tuple(exclude))
+
+
+def _list(value: str) -> list[str]:
+    return [item for item in re.split(r"[,\s]+", value) if item]
+
+
+def _codes(value: str) -> list[str]:
+    return [item.upper() for item in _list(value) if CODE_TOKEN.match(item.upper())]
+
+
+def parse_per_file_ignores(value: str) -> list[tuple[str, tuple[str, ...]]]:
+    """``"tests/*: CPN101,E501  scripts/x.py:CPN2"`` -> [(glob, codes), ...],
+    flake8's format: a file glob followed by a colon and its codes."""
+    pairs: list[tuple[str, tuple[str, ...]]] = []
+    glob: str | None = None
+    codes: list[str] = []
+    for token in re.findall(r"[^\s,:]+:?|:", value):
+        if token == ":":
+            continue
+        if token.endswith(":") or (glob is None and not CODE_TOKEN.match(token)):
+            if glob is not None:
+                pairs.append((glob, tuple(codes)))
+            glob, codes = token.rstrip(":"), []
+        elif CODE_TOKEN.match(token.upper()):
+            codes.append(token.upper())
+        else:  # a second file name after codes
+            if glob is not None:
+                pairs.append((glob, tuple(codes)))
+            glob, codes = token, []
+    if glob is not None:
+        pairs.append((glob, tuple(codes)))
+    return [(g, c) for g, c in pairs if c]
+
+
+# ------------------------------------------------------------------ applying
+@dataclass(frozen=True)
+class Suppressed:
+    """One finding hidden by a suppression, and by which."""
+
+    path: str
+    finding: Finding
+    by: str  # "noqa", "file noqa", "config"
+
+
+@dataclass
+class Suppressions:
+    """Everything hidden, for the summary."""
+
+    hidden: list[Suppressed] = field(default_factory=list)
+    settings: Flake8Settings | None = None
+
+    def count(self) -> int:
+        return len(self.hidden)
+
+    def by_code(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for item in self.hidden:
+            counts[item.finding.code] = counts.get(item.finding.code, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def by_kind(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for item in self.hidden:
+            counts[item.by] = counts.get(item.by, 0) + 1
+        return counts
+
+
+def noqa_codes(line: str) -> tuple[str, ...] | None:
+    """The codes a ``# noqa`` on ``line`` names: () for a bare ``# noqa``
+    (everything), None when the line has none."""
+    match = NOQA.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    return tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c) if codes else ()
+
+
+def file_is_skipped(lines: Sequence[str]) -> bool:
+    """``# flake8: noqa`` on a line of its own (with codes flake8 ignores it)."""
+    for line in lines:
+        match = FILE_NOQA.search(line)
+        if match and not match.group("codes") and line.strip().startswith("#"):
+            return True
+    return False
+
+
+def split_findings(path: str, findings: Iterable[Finding], lines: Sequence[str] | None,
+                   ignored: Sequence[str]) -> tuple[list[Finding], list[Suppressed]]:
+    """(kept, hidden) for one file's findings. Internal errors are never hidden."""
+    kept: list[Finding] = []
+    hidden: list[Suppressed] = []
+    skip_file = bool(lines) and file_is_skipped(lines)  # type: ignore[arg-type]
+    prefixes = tuple(ignored)
+    for finding in findings:
+        if finding.code == "CPN000":
+            kept.append(finding)
+            continue
+        if skip_file:
+            hidden.append(Suppressed(path, finding, "file noqa"))
+            continue
+        line = lines[finding.line - 1] if lines and 1 <= finding.line <= len(lines) else ""
+        codes = noqa_codes(line)
+        if codes is not None and (not codes or finding.code.startswith(codes)):
+            hidden.append(Suppressed(path, finding, "noqa"))
+        elif prefixes and finding.code.startswith(prefixes):
+            hidden.append(Suppressed(path, finding, "config"))
+        else:
+            kept.append(finding)
+    return kept, hidden
