@@ -350,7 +350,7 @@ def build_report(
                 runtime = merged.confirmed.get((_norm(unit.path), finding.code, finding.line, finding.col), ())
             item = _item(unit, finding, rules, runtime)
             (internal if item.category == Category.INTERNAL.value else items).append(item)
-    items = ranked(_unique(items))
+    items = _unique(ranked(items))  # ranked first: of two copies, the in-loop one is kept
     by_category: dict[str, list[Item]] = {}
     for item in items:
         by_category.setdefault(item.category, []).append(item)
