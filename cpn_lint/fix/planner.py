@@ -1,0 +1,189 @@
+"""Which findings of one source text can be fixed, and the fixed text.
+
+Fixes are planned on one model and applied together when they cannot
+interfere: their edits do not touch, and a fix that moves or inserts
+statements (CPN201, CPN203) is the only fix of its function in that pass.
+The text is then linted again and the next pass plans on the new model,
+until nothing is left to fix. Every pass must parse; a pass that does not is
+dropped and its fixes are reported as failed.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from dataclasses import dataclass, field
+
+from ..engine import LintOptions, lint_tree, parse
+from ..findings import Finding
+from ..model import FileModel
+from ..registry import RECIPES, load_rules
+from .base import Fix, FixContext, Fixer, Refusal, Refused
+from .builtins import fix_builtin
+from .collect import fix_stack
+from .edits import overlaps
+from .hoist import fix_allocation
+from .inplace import fix_rebind
+from .mask import fix_nonzero
+
+FIXERS: dict[str, Fixer] = {
+    "CPN110": fix_builtin,
+    "CPN201": fix_allocation,
+    "CPN202": fix_rebind,
+    "CPN203": fix_stack,
+    "CPN204": fix_nonzero,
+}
+MAX_PASSES = 20
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A fix made, at its line in the text it was made on (mapped back to
+    the original text where that line survives)."""
+
+    code: str
+    line: int
+    description: str
+
+
+@dataclass
+class TextFix:
+    """The outcome for one source text."""
+
+    original: str
+    fixed: str
+    applied: list[Applied] = field(default_factory=list)
+    left: list[Refusal] = field(default_factory=list)  # in the fixed text's lines
+    error: str | None = None  # a fix produced text that does not parse
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed != self.original
+
+
+def plan(model: FileModel, findings: list[Finding]) -> tuple[list[Fix], list[Refusal]]:
+    """A fix or a refusal for every finding."""
+    ctx = FixContext(model)
+    fixes: list[Fix] = []
+    refusals: list[Refusal] = []
+    for finding in findings:
+        fixer = FIXERS.get(finding.code)
+        if fixer is None:
+            refusals.append(Refusal(finding, no_fix_reason(finding.code)))
+            continue
+        try:
+            fixes.append(fixer(ctx, finding))
+        except Refused as refused:
+            refusals.append(Refusal(finding, refused.reason))
+        except RecursionError:
+            refusals.append(Refusal(finding, "the code is nested too deeply to prove the rewrite safe"))
+    return fixes, refusals
+
+
+def no_fix_reason(code: str) -> str:
+    rule = load_rules().get(code)
+    if rule is None:
+        return "no automatic fix"
+    recipe = f" ({rule.recipe}: {RECIPES[rule.recipe]})" if rule.recipe in RECIPES else ""
+    if rule.fix_examples and not rule.fixable():
+        return f"no automatic fix: {rule.fix_note.rstrip('.')}" if rule.fix_note else f"no automatic fix{recipe}"
+    return f"no automatic fix{recipe}"
+
+
+def choose(fixes: list[Fix]) -> list[Fix]:
+    """Fixes that can be applied together in one pass."""
+    chosen: list[Fix] = []
+    moving: set[int] = set()  # scopes with a fix that moves statements
+    touched: set[int] = set()
+    for fix in sorted(fixes, key=lambda f: (f.moves_statements, f.finding.line, f.finding.col)):
+        scope = id(fix.scope)
+        if scope in moving or (fix.moves_statements and scope in touched):
+            continue
+        if any(overlaps(fix.edits, other.edits) for other in chosen):
+            continue
+        chosen.append(fix)
+        touched.add(scope)
+        if fix.moves_statements:
+            moving.add(scope)
+    return chosen
+
+
+def fix_text(text: str, filename: str, codes: frozenset[str]) -> TextFix:
+    """Apply every proven fix for ``codes`` to one source text (which must parse)."""
+    options = LintOptions(codes=codes)
+    result = TextFix(text, text)
+    current = text
+    back: list[dict[int, int]] = []  # per pass: line in the new text -> line in the text before
+    for _ in range(MAX_PASSES):
+        model, findings = _lint(current, filename, options)
+        fixes, refusals = plan(model, findings) if model is not None else ([], [Refusal(f, no_fix_reason(f.code)) for f in findings])
+        chosen = choose(fixes)
+        result.left = refusals + [Refusal(f.finding, "waits for another fix in the same place; run the fix again")
+                                  for f in fixes if f not in chosen]
+        if not chosen or model is None:
+            break
+        new = FixContext(model).rewriter.apply([e for fix in chosen for e in fix.edits])
+        try:
+            parse(new, filename)
+        except (SyntaxError, ValueError, RecursionError) as exc:
+            result.error = f"a fix produced code that does not parse ({exc}); the file was left as it was (please report)"
+            return TextFix(text, text, error=result.error)
+        result.applied += [Applied(f.finding.code, _original_line(f.finding.line, back), f.description) for f in chosen]
+        back.append(_line_map(current, new))
+        current = new
+    result.fixed = current
+    result.left.sort(key=lambda r: (r.finding.line, r.finding.col, r.finding.code))
+    return result
+
+
+def _lint(text: str, filename: str, options: LintOptions) -> tuple[FileModel | None, list[Finding]]:
+    tree = parse(text, filename)
+    findings = lint_tree(tree, text, filename, options)
+    findings = [f for f in findings if f.code != "CPN000"] + [f for f in findings if f.code == "CPN000"]
+    if not findings:
+        return None, []
+    return FileModel(tree, text, filename), findings
+
+
+def _line_map(old: str, new: str) -> dict[int, int]:
+    """Line numbers of ``new`` that are unchanged lines of ``old``."""
+    matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+    mapping: dict[int, int] = {}
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            mapping[block.b + k + 1] = block.a + k + 1
+    return mapping
+
+
+def _original_line(line: int, back: list[dict[int, int]]) -> int:
+    for mapping in reversed(back):
+        line = mapping.get(line, line)
+    return line
+
+
+def original_line(result: TextFix, line: int) -> int:
+    """A line of the fixed text in the original text (the nearest when it is new)."""
+    mapping = _line_map(result.original, result.fixed)
+    return mapping.get(line, line)
+
+
+def fixable_count(model: FileModel, findings: list[Finding]) -> int:
+    """How many of ``findings`` ``cpn-lint fix`` can rewrite in the file the
+    model describes (planned on the model as it is; the passes that follow a
+    fix may fix a few more)."""
+    wanted = [f for f in findings if f.code in FIXERS]
+    if not wanted:
+        return 0
+    try:
+        fixes, _ = plan(model, wanted)
+    except Exception:  # the count is advice: a failure here never sinks a report
+        return 0
+    return len(fixes)
+
+
+def parse_ok(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return True
