@@ -15,6 +15,6 @@ Every other finding is left, with the reason.
 
 from __future__ import annotations
 
-from .planner import FIXERS, TextFix, fix_text, fixable_count
+from .planner import FIXERS, TextFix, fix_text, fixable_findings
 
-__all__ = ["FIXERS", "TextFix", "fix_text", "fixable_count"]
+__all__ = ["FIXERS", "TextFix", "fix_text", "fixable_findings"]

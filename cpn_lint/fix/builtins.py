@@ -16,6 +16,7 @@ import ast
 from ..findings import Finding
 from .base import Fix, FixContext, Refused
 from .dtypes import dtype_of
+from .shapes import known_rank
 
 REDUCTIONS = frozenset({"sum", "min", "max", "any", "all"})
 # dtypes whose builtin sum equals np.sum (NumPy accumulates in these too)
@@ -38,8 +39,7 @@ def fix_builtin(ctx: FixContext, finding: Finding) -> Fix:
         raise Refused("the argument is not known to be an array")
     if name == "sum" and dtype_of(model, array) not in _SUMMABLE:
         raise Refused("the array's dtype is not known: a narrow integer sum can wrap where np.sum does not")
-    shape = model.shape(array)
-    axis = "" if shape is not None and len(shape) == 1 else ", axis=0"
+    axis = "" if known_rank(model, array) == 1 else ", axis=0"
     replacement = f"{ctx.numpy_alias(call)}.{name}({ctx.text(array)}{axis})"
     edit = ctx.edit(ctx.rewriter.replace(call, replacement))
     return Fix(finding, f"{model.segment(call, 40)} -> {replacement}", [edit], ctx.scope_node(call))

@@ -32,6 +32,7 @@ from ..model import BindKind, Kind
 from ..model.scopes import Binding, LoopFrame, Scope, ScopeKind
 from .base import Fix, FixContext, Refused
 from .ownership import fresh, keeping_site, loads_of
+from .shapes import known_rank
 
 # The join that collects, the join after the loop, and the smallest rank of the start value.
 _JOINS: dict[str, tuple[str, int]] = {
@@ -144,8 +145,8 @@ def _check_start(model, name: str, scope: Scope, frame: LoopFrame, first: ast.Na
     for b in starts:
         if b.kind is not BindKind.VALUE or b.value is None or not (fresh(model, b.value) or _array_literal(model, b.value)):
             raise Refused(f"'{name}' does not start as a new array (line {b.pos[0]})")
-        shape = model.shape(b.value)
-        if shape is None or len(shape) < least or (api == "append" and axis is None and len(shape) != 1):
+        rank = known_rank(model, b.value)
+        if rank is None or rank < least or (api == "append" and axis is None and rank != 1):
             raise Refused(f"the rank '{name}' starts with is not known to be one the join keeps (line {b.pos[0]})")
     start_line = frame.node.lineno  # type: ignore[attr-defined]
     for load in loads_of(model, name, scope):
@@ -170,8 +171,7 @@ def _part_text(ctx: FixContext, part: ast.expr, api: str, axis: ast.expr | None,
     if not owned:
         text = f"{text}.copy()" if model.kind(part) is Kind.DEVICE and _atom(part) else f"{alias}.array({text})"
     if api == "append" and axis is None:
-        shape = model.shape(part)
-        if not (owned and shape is not None and len(shape) == 1):
+        if not (owned and known_rank(model, part) == 1):
             text = f"{alias}.ravel({text})"
     return text
 

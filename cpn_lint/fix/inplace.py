@@ -18,12 +18,12 @@ from __future__ import annotations
 import ast
 
 from ..findings import Finding
-from ..model import BindKind, Kind
+from ..model import BindKind
 from ..model.scopes import Binding, LoopFrame, Scope, ScopeKind
-from ..model.shapes import broadcast
 from .base import Fix, FixContext, Refused
 from .dtypes import dtype_of, is_weak
 from .ownership import fresh, sharing_reason
+from .shapes import broadcasts_into
 
 OPERATORS: dict[type, tuple[str, str]] = {
     ast.Add: ("+", "add"),
@@ -137,16 +137,10 @@ def _check_owned(model, name: str, scope: Scope, family: list[Binding], frame: L
 
 
 def _check_shape(ctx: FixContext, use: ast.Name, others: list[ast.expr]) -> None:
-    model = ctx.model
-    shape = model.shape(use)
-    if shape is None or any(extent is None for extent in shape):
-        raise Refused(f"the shape of '{use.id}' is not known")
     for other in others:
-        kind = model.kind(other)
-        if kind in (Kind.SCALAR, Kind.DEVICE_SCALAR):
-            continue
-        if broadcast(shape, model.shape(other)) != shape:
-            raise Refused(f"'{model.segment(other, 30)}' may broadcast '{use.id}' to another shape")
+        if not broadcasts_into(ctx.model, other, use):
+            raise Refused(f"'{ctx.model.segment(other, 30)}' is not known to keep the shape of '{use.id}' "
+                          "(an in-place update cannot grow it)")
 
 
 def _check_dtype(model, name: str, scope: Scope, family: list[Binding], frame: LoopFrame) -> None:  # type: ignore[no-untyped-def]

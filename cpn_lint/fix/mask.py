@@ -18,6 +18,7 @@ from ..findings import Finding
 from ..model import Kind
 from ..rules.cpn204_nonzero_index import FLAT, TUPLE, _is_boolean, _mask_of
 from .base import Fix, FixContext, Refused
+from .shapes import known_shape, same_shape
 
 
 def fix_nonzero(ctx: FixContext, finding: Finding) -> Fix:
@@ -36,11 +37,12 @@ def fix_nonzero(ctx: FixContext, finding: Finding) -> Fix:
         raise Refused("the indexed value is not known to be an array")
     if not _is_boolean(model, mask):
         raise Refused(f"'{model.segment(mask, 30)}' is not known to be boolean (index with '... != 0' by hand)")
-    shape = model.shape(array)
-    if shape is None or any(extent is None for extent in shape) or model.shape(mask) != shape:
-        raise Refused("the mask is not known to have the indexed array's shape")
-    if not whole and len(shape) != 1:
-        raise Refused("one axis of the indices is used: the mask replaces it only for 1-D arrays")
+    shape = known_shape(model, array)
+    if not same_shape(model, mask, array) if isinstance(array, ast.Name) else True:
+        if shape is None or known_shape(model, mask) != shape:
+            raise Refused("the mask is not known to have the indexed array's shape")
+    if not whole and (shape is None or len(shape) != 1):
+        raise Refused("one axis of the indices is used: the mask replaces it only for arrays known to be 1-D")
     text = ctx.text(mask)
     if isinstance(mask, (ast.NamedExpr, ast.Starred)):
         text = f"({text})"

@@ -83,7 +83,7 @@ VIEW_NUMPY = frozenset(
 FRESH_CONSTRUCTORS = frozenset(
     {
         "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange",
-        "linspace", "logspace", "geomspace", "eye", "identity", "copy", "diag", "tri", "tril", "triu",
+        "linspace", "logspace", "geomspace", "eye", "identity", "copy", "tri", "tril", "triu",
         "meshgrid", "indices", "fromfunction",
     }
 )
@@ -104,13 +104,13 @@ def fresh(model: "FileModel", expr: ast.expr) -> bool:
         return False
     api = model.call_api(expr)
     if api is not None:
-        if api in ("array",):
-            return not any(k.arg == "copy" for k in expr.keywords)
+        if any(k.arg in ("copy", "out") for k in expr.keywords):
+            return False  # copy=False and out= may hand back an array the caller holds
+        if api == "array":
+            return True
         if api == "asarray":
             return bool(expr.args) and isinstance(expr.args[0], (ast.List, ast.Tuple))
-        if api in FRESH_CONSTRUCTORS or api.startswith("random.") or (api in FRESH_NUMPY and api not in _INPUT_PASSING):
-            return not any(k.arg == "out" for k in expr.keywords)
-        return False
+        return api in FRESH_CONSTRUCTORS or api.startswith("random.") or (api in FRESH_NUMPY and api not in _INPUT_PASSING)
     func = expr.func
     if isinstance(func, ast.Attribute):
         receiver = model.kind(func.value)
@@ -119,7 +119,7 @@ def fresh(model: "FileModel", expr: ast.expr) -> bool:
         if receiver is Kind.DEVICE and func.attr in ("copy", "flatten") :
             return True
         if receiver is Kind.DEVICE and func.attr == "astype":
-            return not any(k.arg == "copy" for k in expr.keywords)
+            return not any(k.arg in ("copy", "out") for k in expr.keywords)
     return False
 
 
@@ -146,9 +146,11 @@ def keeping_site(model: "FileModel", node: ast.expr) -> ast.AST | None:
         return _attribute_site(model, parent)
     if isinstance(parent, ast.keyword):
         call = model.parent(parent)
-        if isinstance(call, ast.Call) and parent.arg == "out" and model.call_api(call) is not None:
-            return None
-        return _argument_site(model, call, parent) if isinstance(call, ast.Call) else parent
+        if not isinstance(call, ast.Call):
+            return parent
+        if parent.arg == "out":
+            return keeping_site(model, call)  # written into, and handed back as the call's result
+        return _argument_site(model, call, parent)
     if isinstance(parent, ast.Call):
         return parent if node is parent.func else _argument_site(model, parent, node)
     if isinstance(parent, ast.AugAssign):
@@ -170,6 +172,8 @@ def _attribute_site(model: "FileModel", attribute: ast.Attribute) -> ast.AST | N
     call = model.parent(attribute)
     if isinstance(call, ast.Call) and call.func is attribute:
         if attribute.attr in FRESH_METHODS:
+            if any(k.arg == "copy" for k in call.keywords):
+                return keeping_site(model, call)  # a.astype(t, copy=False) may be a itself
             return None
         if attribute.attr in VIEW_METHODS:
             return keeping_site(model, call)
@@ -181,12 +185,11 @@ def _argument_site(model: "FileModel", call: ast.Call, argument: ast.AST) -> ast
     reading builtins; any other callee may keep it."""
     api = model.call_api(call)
     if api is not None:
-        if api in FRESH_NUMPY and not (api == "array" and any(k.arg == "copy" for k in call.keywords)):
-            return None
-        if api == "array" and not any(k.arg == "copy" for k in call.keywords):
-            return None
-        if api in VIEW_NUMPY:
+        hands_back = any(k.arg == "copy" for k in call.keywords) or _positional_out(call, argument)
+        if api in VIEW_NUMPY or hands_back:
             return keeping_site(model, call)  # np.asarray(x) + 1: the view is only read
+        if api in FRESH_NUMPY or api == "array":
+            return None
         return call
     func = call.func
     if isinstance(func, ast.Name) and func.id in READING_BUILTINS and model.lookup(func) is None:
@@ -194,6 +197,13 @@ def _argument_site(model: "FileModel", call: ast.Call, argument: ast.AST) -> ast
     if isinstance(func, ast.Attribute) and func.attr in FRESH_METHODS and model.kind(func.value) is Kind.DEVICE:
         return None  # other.dot(x)
     return call
+
+
+def _positional_out(call: ast.Call, argument: ast.AST) -> bool:
+    """A third or later positional argument of a NumPy function may be its
+    ``out`` (``np.add(a, b, x)``, ``np.sum(a, 0, None, x)``): the result is then
+    that very array."""
+    return any(a is argument for a in call.args[2:])
 
 
 def loads_of(model: "FileModel", name: str, scope: Scope) -> list[ast.Name]:

@@ -10,7 +10,6 @@ dropped and its fixes are reported as failed.
 
 from __future__ import annotations
 
-import ast
 import difflib
 from dataclasses import dataclass, field
 
@@ -85,8 +84,8 @@ def no_fix_reason(code: str) -> str:
     if rule is None:
         return "no automatic fix"
     recipe = f" ({rule.recipe}: {RECIPES[rule.recipe]})" if rule.recipe in RECIPES else ""
-    if rule.fix_examples and not rule.fixable():
-        return f"no automatic fix: {rule.fix_note.rstrip('.')}" if rule.fix_note else f"no automatic fix{recipe}"
+    if rule.fix_note and not rule.fixable():
+        return rule.fix_note[0].lower() + rule.fix_note[1:].rstrip(".")
     return f"no automatic fix{recipe}"
 
 
@@ -167,23 +166,15 @@ def original_line(result: TextFix, line: int) -> int:
     return mapping.get(line, line)
 
 
-def fixable_count(model: FileModel, findings: list[Finding]) -> int:
-    """How many of ``findings`` ``cpn-lint fix`` can rewrite in the file the
-    model describes (planned on the model as it is; the passes that follow a
-    fix may fix a few more)."""
+def fixable_findings(model: FileModel, findings: list[Finding]) -> list[Finding]:
+    """The findings ``cpn-lint fix`` can rewrite in the file the model
+    describes, planned on the model as it is (the passes that follow a fix
+    may fix a few more). Advice for reports: it never raises."""
     wanted = [f for f in findings if f.code in FIXERS]
     if not wanted:
-        return 0
+        return []
     try:
         fixes, _ = plan(model, wanted)
     except Exception:  # the count is advice: a failure here never sinks a report
-        return 0
-    return len(fixes)
-
-
-def parse_ok(text: str) -> bool:
-    try:
-        ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return False
-    return True
+        return []
+    return [fix.finding for fix in fixes]

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from ..engine import FileResult, LintOptions, analyze_source
+from ..findings import Finding
 from ..model import FileModel
 from .gates import SizedArray, SizeEvidence
 
@@ -60,6 +61,7 @@ class Unit:
     uses_numpy: bool | None = None  # None: unknown (no model), judged from findings
     imported_roots: frozenset[str] = frozenset()
     sizes: SizeEvidence = field(default_factory=SizeEvidence)
+    fixable: list[tuple[int, str]] = field(default_factory=list)  # (line, code) `cpn-lint fix` can rewrite
 
     def summarise(self) -> "Unit":
         """Keep the model's facts the report needs, then release the model."""
@@ -69,6 +71,7 @@ class Unit:
             self.uses_numpy = model.uses_numpy()
             self.imported_roots = frozenset(model.imports.imported_roots())
             self.sizes = self._size_evidence(model)
+            self.fixable = _fixable(model, self.result.findings)
             self.result.model = None
         return self
 
@@ -112,6 +115,12 @@ class Unit:
 
     def quote(self, line: int) -> str:
         return self.raw_line(line).strip()
+
+
+def _fixable(model: FileModel, findings: list[Finding]) -> list[tuple[int, str]]:
+    from ..fix import fixable_findings  # the fix planner is needed only here
+
+    return [(f.line, f.code) for f in fixable_findings(model, findings)]
 
 
 # ------------------------------------------------------------------ discovery
