@@ -38,7 +38,7 @@ def fix_builtin(ctx: FixContext, finding: Finding) -> Fix:
     if not model.is_array(array):
         raise Refused("the argument is not known to be an array")
     if name == "sum" and dtype_of(model, array) not in _SUMMABLE:
-        raise Refused("the array's dtype is not known: a narrow integer sum can wrap where np.sum does not")
+        raise Refused("the array's dtype is not known (or is a narrow integer type): the builtin sum can wrap where np.sum widens")
     axis = "" if known_rank(model, array) == 1 else ", axis=0"
     replacement = f"{ctx.numpy_alias(call)}.{name}({ctx.text(array)}{axis})"
     edit = ctx.edit(ctx.rewriter.replace(call, replacement))

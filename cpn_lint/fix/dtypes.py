@@ -159,14 +159,14 @@ def dtype_of(model: "FileModel", expr: ast.expr | None, assume: "dict[str, DType
     """The dtype of ``expr``; with ``assume``, the names it maps (read from
     ``scope``) are taken to have those dtypes (the induction step for a
     value a loop carries)."""
-    return final(_Inference(model, assume or {}, scope).of(expr, 0))
+    assumed = {(name, id(scope)): dtype for name, dtype in (assume or {}).items()}
+    return final(_Inference(model, assumed).of(expr, 0))
 
 
 class _Inference:
-    def __init__(self, model: "FileModel", assume: "dict[str, DType]", scope: "Scope | None") -> None:
+    def __init__(self, model: "FileModel", assume: "dict[tuple[str, int], DType]") -> None:
         self.model = model
         self.assume = assume
-        self.scope = scope
         self.active: set[int] = set()
 
     def of(self, expr: ast.expr | None, depth: int) -> DType | None:
@@ -219,16 +219,37 @@ class _Inference:
         return None
 
     def _Name(self, expr: ast.Name, depth: int) -> DType | None:
-        if expr.id in self.assume and self.model.lookup(expr) is self.scope:
-            return self.assume[expr.id]
+        scope = self.model.lookup(expr)
+        key = (expr.id, id(scope))
+        if key in self.assume:
+            return self.assume[key]
         bindings = self.model.reaching_bindings(expr)
         if not bindings or id(expr) in self.active:
             return None
+        carried = [b for b in bindings if _updates_itself(b, expr.id)]
         self.active.add(id(expr))
         try:
-            found: list[DType | None] = [self._binding(b, depth) for b in bindings]
+            result = self._agree_all([self._binding(b, depth) for b in bindings if b not in carried])
+            if carried and result not in (None, _SKIP):
+                result = self._induction(key, carried, result, depth)
         finally:
             self.active.discard(id(expr))
+        return result
+
+    def _induction(self, key: tuple[str, int], carried: list, start: DType, depth: int) -> DType | None:  # type: ignore[type-arg]
+        """A value a loop carries (``x = x + y``): with ``x`` of the dtype it
+        starts with, every update must give that dtype back."""
+        inner = _Inference(self.model, {**self.assume, key: start})
+        inner.active = set(self.active)
+        for b in carried:
+            if inner.of(b.value, depth) != start:
+                return None
+        return start
+
+    @staticmethod
+    def _agree_all(found: list[DType | None]) -> DType | None:
+        if not found:
+            return _SKIP
         result = found[0]
         for other in found[1:]:
             result = _agree(result, other)
@@ -372,6 +393,12 @@ class _Inference:
 
 
 _SKIP = "skip"
+
+
+def _updates_itself(b, name: str) -> bool:  # type: ignore[no-untyped-def]
+    """``x = x + y``, ``x = np.mod(x, L)``: a binding whose value reads the name it binds."""
+    return b.kind is BindKind.VALUE and b.value is not None and any(
+        isinstance(n, ast.Name) and n.id == name for n in ast.walk(b.value))
 
 
 def _agree(a: DType | None, b: DType | None) -> DType | None:

@@ -157,11 +157,17 @@ def keeping_site(model: "FileModel", node: ast.expr) -> ast.AST | None:
         if node is parent.target or model.kind(parent.target) is Kind.DEVICE:
             return None
         return parent
+    if isinstance(parent, ast.Assign) and parent.value is node and all(_array_item(model, t) for t in parent.targets):
+        return None  # u[1:] = un[:-1]: the values are copied into another array
     if isinstance(parent, ast.Return):
         return parent
     if isinstance(parent, ast.Tuple) and isinstance(model.parent(parent), ast.Return):
         return model.parent(parent)
     return parent if parent is not None else node
+
+
+def _array_item(model: "FileModel", target: ast.expr) -> bool:
+    return isinstance(target, ast.Subscript) and model.kind(target.value) is Kind.DEVICE
 
 
 def _attribute_site(model: "FileModel", attribute: ast.Attribute) -> ast.AST | None:
