@@ -19,9 +19,10 @@ import sys
 from pathlib import Path
 from typing import Sequence, TextIO
 
-from ..registry import Default, load_rules
+from ..registry import load_rules
 from ..verdict.collect import discover
 from .files import FileFix, fix_path
+from .planner import default_codes
 
 
 class UsageError(Exception):
@@ -43,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 def selected_codes(select: str | None) -> frozenset[str]:
     rules = load_rules()
     if select is None:
-        return frozenset(c for c, r in rules.items() if r.default is Default.ON and c != "CPN000")
+        return default_codes()
     codes: set[str] = set()
     for raw in select.split(","):
         prefix = raw.strip().upper()

@@ -234,7 +234,7 @@ class _Inference:
                 result = self._induction(key, carried, result, depth)
         finally:
             self.active.discard(id(expr))
-        return result
+        return None if result == _SKIP else result
 
     def _induction(self, key: tuple[str, int], carried: list, start: DType, depth: int) -> DType | None:  # type: ignore[type-arg]
         """A value a loop carries (``x = x + y``): with ``x`` of the dtype it
@@ -396,8 +396,9 @@ _SKIP = "skip"
 
 
 def _updates_itself(b, name: str) -> bool:  # type: ignore[no-untyped-def]
-    """``x = x + y``, ``x = np.mod(x, L)``: a binding whose value reads the name it binds."""
-    return b.kind is BindKind.VALUE and b.value is not None and any(
+    """``x = x + y``, ``x = np.mod(x, L)`` in a loop: a binding whose value
+    reads the name it binds, from the iteration before."""
+    return b.kind is BindKind.VALUE and b.value is not None and b.loop is not None and any(
         isinstance(n, ast.Name) and n.id == name for n in ast.walk(b.value))
 
 

@@ -11,12 +11,13 @@ dropped and its fixes are reported as failed.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..engine import LintOptions, lint_tree, parse
 from ..findings import Finding
 from ..model import FileModel
-from ..registry import RECIPES, load_rules
+from ..registry import RECIPES, Default, load_rules
 from .base import Fix, FixContext, Fixer, Refusal, Refused
 from .builtins import fix_builtin
 from .collect import fix_stack
@@ -76,6 +77,10 @@ def plan(model: FileModel, findings: list[Finding]) -> tuple[list[Fix], list[Ref
             refusals.append(Refusal(finding, refused.reason))
         except RecursionError:
             refusals.append(Refusal(finding, "the code is nested too deeply to prove the rewrite safe"))
+        except Exception as exc:  # containment: one fixer's failure never sinks the run
+            detail = str(exc).splitlines()[0][:120] if str(exc) else ""
+            refusals.append(Refusal(finding, f"internal error in the {finding.code} fixer: {type(exc).__name__}"
+                                             f"{': ' + detail if detail else ''} (please report)"))
     return fixes, refusals
 
 
@@ -108,15 +113,27 @@ def choose(fixes: list[Fix]) -> list[Fix]:
 
 
 def fix_text(text: str, filename: str, codes: frozenset[str]) -> TextFix:
-    """Apply every proven fix for ``codes`` to one source text (which must parse)."""
-    options = LintOptions(codes=codes)
+    """Apply every proven fix for ``codes`` to one source text (which must parse).
+
+    After each pass the text is linted again with every code a plain run
+    shows (and ``codes``): a pass that makes any finding other than the fixed
+    ones disappear is undone, and the fix that did it is refused, so a
+    rewrite never hides what another rule still sees (an in-place update
+    that CPN410 reads as a sequential recurrence, say).
+    """
+    watched = LintOptions(codes=codes | default_codes())
     result = TextFix(text, text)
     current = text
     back: list[dict[int, int]] = []  # per pass: line in the new text -> line in the text before
+    blocked: dict[tuple[str, int, int], str] = {}  # findings of this text whose fix hides another
+    one_at_a_time = False
+    model, findings = _lint(current, filename, watched)
     for _ in range(MAX_PASSES):
-        model, findings = _lint(current, filename, options)
-        fixes, refusals = plan(model, findings) if model is not None else ([], [Refusal(f, no_fix_reason(f.code)) for f in findings])
-        chosen = choose(fixes)
+        selected = [f for f in findings if f.code in codes]
+        fixes, refusals = plan(model, selected) if model is not None else ([], [Refusal(f, no_fix_reason(f.code)) for f in selected])
+        refusals += [Refusal(f.finding, blocked[_key(f.finding)]) for f in fixes if _key(f.finding) in blocked]
+        fixes = [f for f in fixes if _key(f.finding) not in blocked]
+        chosen = choose(fixes)[:1] if one_at_a_time else choose(fixes)
         result.left = refusals + [Refusal(f.finding, "waits for another fix in the same place; run the fix again")
                                   for f in fixes if f not in chosen]
         if not chosen or model is None:
@@ -125,14 +142,37 @@ def fix_text(text: str, filename: str, codes: frozenset[str]) -> TextFix:
         try:
             parse(new, filename)
         except (SyntaxError, ValueError, RecursionError) as exc:
-            result.error = f"a fix produced code that does not parse ({exc}); the file was left as it was (please report)"
-            return TextFix(text, text, error=result.error)
+            return TextFix(text, text, error=f"a fix produced code that does not parse ({exc}); "
+                                             "the file was left as it was (please report)")
+        new_model, new_findings = _lint(new, filename, watched)
+        lost = _lost(findings, new_findings, chosen)
+        if lost:
+            if len(chosen) == 1:
+                blocked[_key(chosen[0].finding)] = f"the rewrite would hide {lost}, which still applies"
+            one_at_a_time = True
+            continue
         result.applied += [Applied(f.finding.code, _original_line(f.finding.line, back), f.description) for f in chosen]
         back.append(_line_map(current, new))
-        current = new
+        current, model, findings, blocked = new, new_model, new_findings, {}
     result.fixed = current
     result.left.sort(key=lambda r: (r.finding.line, r.finding.col, r.finding.code))
     return result
+
+
+def default_codes() -> frozenset[str]:
+    return frozenset(c for c, r in load_rules().items() if r.default is Default.ON and c != "CPN000")
+
+
+def _key(finding: Finding) -> tuple[str, int, int]:
+    return finding.code, finding.line, finding.col
+
+
+def _lost(before: list[Finding], after: list[Finding], fixed: list[Fix]) -> str | None:
+    """The findings other than the fixed ones that a pass made disappear, as text."""
+    gone = Counter(f.code for f in before) - Counter(f.finding.code for f in fixed) - Counter(f.code for f in after)
+    if not gone:
+        return None
+    return " and ".join(f"{code}" + (f" ×{n}" if n > 1 else "") for code, n in sorted(gone.items()))
 
 
 def _lint(text: str, filename: str, options: LintOptions) -> tuple[FileModel | None, list[Finding]]:

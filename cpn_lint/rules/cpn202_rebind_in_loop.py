@@ -188,8 +188,9 @@ class RebindInLoop(Rule):
             "    for _ in range(steps):\n        np.mod(pos, box, out=pos)\n    return pos\n",
         ),
         FixExample(
-            "import numpy as np\nx = np.zeros(8)\ntarget = np.ones(8)\nfor _ in range(10):\n    x = target - x\n",
-            "import numpy as np\nx = np.zeros(8)\ntarget = np.ones(8)\nfor _ in range(10):\n    np.subtract(target, x, out=x)\n",
+            "import numpy as np\nx = np.zeros(1000)\ntarget = np.ones(1000)\nfor _ in range(10):\n    x = target - x\n",
+            "import numpy as np\nx = np.zeros(1000)\ntarget = np.ones(1000)\nfor _ in range(10):\n"
+            "    np.subtract(target, x, out=x)\n",
         ),
         NoFix(
             "import numpy as np\ndef relax(x: np.ndarray, y: np.ndarray, steps: int):\n    for _ in range(steps):\n"
@@ -217,6 +218,10 @@ class RebindInLoop(Rule):
         NoFix(
             "import numpy as np\nx = np.zeros(8)\ny = np.ones(8)\nfor _ in range(100):\n    x = 0.5 * (x + y)\n",
             "are rewritten automatically",
+        ),
+        NoFix(
+            "import numpy as np\nstate = np.zeros(3)\nfor _ in range(100):\n    state = np.mod(state, 0.3)\n",
+            "would hide CPN410",
         ),
     )
 
