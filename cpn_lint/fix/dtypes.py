@@ -72,6 +72,7 @@ _FLOAT_DRAWS = frozenset(
      "exponential", "standard_exponential", "gamma", "beta", "lognormal", "laplace", "logistic",
      "rayleigh", "weibull", "chisquare", "standard_cauchy", "standard_t", "vonmises", "pareto", "gumbel"}
 )
+_FLOAT_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma", "Inf", "NaN", "PINF", "NINF"})
 _MAX_DEPTH = 12
 
 
@@ -212,6 +213,8 @@ class _Inference:
         return None if inner is None or is_weak(inner) else inner
 
     def _Attribute(self, expr: ast.Attribute, depth: int) -> DType | None:
+        if self.model.array_api(expr) in _FLOAT_CONSTANTS:
+            return "py:float"  # np.pi is a Python float
         if expr.attr in ("size", "ndim", "nbytes", "itemsize") and self.model.kind(expr.value).is_device:
             return "py:int"
         if expr.attr == "T" and self.model.kind(expr.value).is_device:

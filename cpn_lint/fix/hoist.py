@@ -26,7 +26,7 @@ import ast
 
 from ..findings import Finding
 from ..model import BindKind, Kind
-from ..model.hoisting import hoist_frame
+from ..model.hoisting import hoist_frame, uses_reached_by
 from ..model.scopes import LoopFrame, Scope, ScopeKind
 from .base import Fix, FixContext, Refused
 from .inplace import UFUNCS
@@ -61,7 +61,7 @@ def fix_allocation(ctx: FixContext, finding: Finding) -> Fix:
     scope = model.lookup(stmt.targets[0])
     if scope is None or scope.kind is ScopeKind.CLASS:
         raise Refused(f"'{name}' is a class attribute")
-    _check_only_binding(model, name, scope, stmt)
+    _check_only_binding(model, name, scope, stmt, frame)
     _check_stable_reads(model, reads, frame)
     _check_bound_before(model, reads, frame)
     _check_not_shared(model, name, scope, frame)
@@ -103,22 +103,58 @@ def _copy_fix(ctx: FixContext, finding: Finding, stmt: ast.Assign, name: str, ca
               source: ast.expr, loop: ast.stmt) -> Fix:
     alias = ctx.numpy_alias(stmt)
     text = ctx.text(source)
-    # np.copy and np.array return a base ndarray; u.copy() keeps a subclass, as empty_like does
-    subok = "" if isinstance(call.func, ast.Attribute) and call.func.attr == "copy" and ctx.model.call_api(call) is None else ", subok=False"
-    made = f"{name} = {alias}.empty_like({text}{subok})"
     refresh = f"{alias}.copyto({name}, {text})"
+    method = isinstance(call.func, ast.Attribute) and call.func.attr == "copy" and ctx.model.call_api(call) is None
+    if method and _buffer_ready(ctx.model, name, source, loop):
+        edit = ctx.edit(ctx.rewriter.replace(stmt, refresh))
+        return Fix(finding, f"'{ctx.model.segment(stmt, 40)}' -> '{refresh}' into the buffer made before the loop",
+                   [edit], ctx.scope_node(stmt), moves_statements=True)
+    # np.copy and np.array return a base ndarray; u.copy() keeps a subclass, as empty_like does
+    made = f"{name} = {alias}.empty_like({text}{'' if method else ', subok=False'})"
     edits = [ctx.rewriter.insert_line_before(loop, made), ctx.edit(ctx.rewriter.replace(stmt, refresh))]
     return Fix(finding, f"'{ctx.model.segment(stmt, 40)}' -> '{made}' before the loop at line {loop.lineno}, '{refresh}' in it",
                edits, ctx.scope_node(stmt), moves_statements=True)
 
 
-def _check_only_binding(model, name: str, scope: Scope, stmt: ast.Assign) -> None:  # type: ignore[no-untyped-def]
+_LIKE = frozenset({"empty_like", "zeros_like", "ones_like", "copy"})
+
+
+def _buffer_ready(model, name: str, source: ast.expr, loop: ast.stmt) -> bool:  # type: ignore[no-untyped-def]
+    """The statement right before the loop already makes ``name`` a buffer
+    like ``source`` (``pn = np.empty_like(p)``; the buffer is unread until the
+    loop's copy fills it): the copy can fill that buffer instead of a new one."""
+    block = _block_of(model, loop)
+    position = next(i for i, s in enumerate(block) if s is loop)
+    if position == 0 or not isinstance(source, ast.Name):
+        return False
+    before = block[position - 1]
+    if not (isinstance(before, ast.Assign) and len(before.targets) == 1 and _is_name(before.targets[0], name)):
+        return False
+    value = before.value
+    if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1 and model.call_api(value) in _LIKE:
+        made_from = value.args[0]
+    elif isinstance(value, ast.Call) and not value.args and not value.keywords and isinstance(value.func, ast.Attribute) \
+            and value.func.attr == "copy" and model.call_api(value) is None:
+        made_from = value.func.value
+    else:
+        return False
+    return isinstance(made_from, ast.Name) and made_from.id == source.id and {
+        id(b) for b in model.reaching_bindings(made_from)} == {id(b) for b in model.reaching_bindings(source)}
+
+
+def _check_only_binding(model, name: str, scope: Scope, stmt: ast.Assign, frame: LoopFrame) -> None:  # type: ignore[no-untyped-def]
+    """The allocation is the name's only live binding: others (outside the
+    loop) reach no read, like ``un = np.zeros_like(u)`` that a loop's
+    ``un = u.copy()`` always replaces before anything reads it."""
+    if name in scope.global_names:
+        raise Refused(f"'{name}' is declared global")
     for b in scope.bindings.get(name, ()):
         if b.node is stmt.targets[0] or b.kind is BindKind.AUG:
             continue
-        raise Refused(f"'{name}' is also bound at line {b.pos[0]}")
-    if name in scope.global_names:
-        raise Refused(f"'{name}' is declared global")
+        dead = (not _inside_pos(b.pos, frame.node) and b.kind is BindKind.VALUE and isinstance(b.node, ast.Name)
+                and not uses_reached_by(model, b.node))
+        if not dead:
+            raise Refused(f"'{name}' is also bound at line {b.pos[0]}")
 
 
 def _names_read(reads: list[ast.expr]) -> list[ast.Name]:

@@ -127,32 +127,33 @@ def fresh(model: "FileModel", expr: ast.expr) -> bool:
 _INPUT_PASSING = frozenset({"copyto", "putmask", "place", "save", "savez", "savetxt", "shape", "ndim", "size", "isscalar"})
 
 
-def keeping_site(model: "FileModel", node: ast.expr) -> ast.AST | None:
+def keeping_site(model: "FileModel", node: ast.expr, depth: int = 0) -> ast.AST | None:
     """Where the object ``node`` evaluates to (or a view of it) may be kept
     beyond the expression; None when it is only read or written into. A
-    ``return`` comes back as the :class:`ast.Return`."""
+    ``return`` comes back as the :class:`ast.Return`. ``depth`` counts the
+    calls into the file's own functions followed so far."""
     parent = model.parent(node)
     if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.FormattedValue, ast.Expr, ast.Delete)):
         return None
     if isinstance(parent, ast.IfExp):
-        return None if node is parent.test else keeping_site(model, parent)
+        return None if node is parent.test else keeping_site(model, parent, depth)
     if isinstance(parent, (ast.If, ast.While, ast.Assert)):
         return None
     if isinstance(parent, ast.Subscript):
-        if node is not parent.value or not isinstance(parent.ctx, ast.Load):
-            return None  # an index, or a write into the array
-        return keeping_site(model, parent)  # a view, or an element
+        if node is not parent.value or not isinstance(parent.ctx, ast.Load) or _advanced(model, parent.slice):
+            return None  # an index, a write into the array, or a copy made by advanced indexing
+        return keeping_site(model, parent, depth)  # a view, or an element
     if isinstance(parent, ast.Attribute):
-        return _attribute_site(model, parent)
+        return _attribute_site(model, parent, depth)
     if isinstance(parent, ast.keyword):
         call = model.parent(parent)
         if not isinstance(call, ast.Call):
             return parent
         if parent.arg == "out":
-            return keeping_site(model, call)  # written into, and handed back as the call's result
-        return _argument_site(model, call, parent)
+            return keeping_site(model, call, depth)  # written into, and handed back as the call's result
+        return _argument_site(model, call, parent, depth)
     if isinstance(parent, ast.Call):
-        return parent if node is parent.func else _argument_site(model, parent, node)
+        return parent if node is parent.func else _argument_site(model, parent, node, depth)
     if isinstance(parent, ast.AugAssign):
         if node is parent.target or model.kind(parent.target) is Kind.DEVICE:
             return None
@@ -170,30 +171,31 @@ def _array_item(model: "FileModel", target: ast.expr) -> bool:
     return isinstance(target, ast.Subscript) and model.kind(target.value) is Kind.DEVICE
 
 
-def _attribute_site(model: "FileModel", attribute: ast.Attribute) -> ast.AST | None:
+def _attribute_site(model: "FileModel", attribute: ast.Attribute, depth: int) -> ast.AST | None:
     if attribute.attr in SHAPE_ATTRIBUTES:
         return None
     if attribute.attr in VIEW_ATTRIBUTES:
-        return keeping_site(model, attribute)
+        return keeping_site(model, attribute, depth)
     call = model.parent(attribute)
     if isinstance(call, ast.Call) and call.func is attribute:
         if attribute.attr in FRESH_METHODS:
             if any(k.arg == "copy" for k in call.keywords):
-                return keeping_site(model, call)  # a.astype(t, copy=False) may be a itself
+                return keeping_site(model, call, depth)  # a.astype(t, copy=False) may be a itself
             return None
         if attribute.attr in VIEW_METHODS:
-            return keeping_site(model, call)
+            return keeping_site(model, call, depth)
     return attribute
 
 
-def _argument_site(model: "FileModel", call: ast.Call, argument: ast.AST) -> ast.AST | None:
-    """An argument is only read by NumPy functions with a new result and by
-    reading builtins; any other callee may keep it."""
+def _argument_site(model: "FileModel", call: ast.Call, argument: ast.AST, depth: int) -> ast.AST | None:
+    """An argument is only read by NumPy functions with a new result, by
+    reading builtins, and by the file's own functions that only read the
+    parameter it becomes; any other callee may keep it."""
     api = model.call_api(call)
     if api is not None:
         hands_back = any(k.arg == "copy" for k in call.keywords) or _positional_out(call, argument)
         if api in VIEW_NUMPY or hands_back:
-            return keeping_site(model, call)  # np.asarray(x) + 1: the view is only read
+            return keeping_site(model, call, depth)  # np.asarray(x) + 1: the view is only read
         if api in FRESH_NUMPY or api == "array":
             return None
         return call
@@ -202,7 +204,55 @@ def _argument_site(model: "FileModel", call: ast.Call, argument: ast.AST) -> ast
         return None
     if isinstance(func, ast.Attribute) and func.attr in FRESH_METHODS and model.kind(func.value) is Kind.DEVICE:
         return None  # other.dot(x)
-    return call
+    return _own_function_site(model, call, argument, depth)
+
+
+_MAX_CALL_DEPTH = 3
+
+
+def _own_function_site(model: "FileModel", call: ast.Call, argument: ast.AST, depth: int) -> ast.AST | None:
+    """A call of one of the file's functions: the argument is kept when the
+    parameter it becomes may be kept there; handed back when the function
+    returns it."""
+    callee = model.calls.callee(call)
+    if callee is None or depth >= _MAX_CALL_DEPTH or _is_generator(callee):
+        return call
+    parameter = _parameter(model, call, argument, callee)
+    if parameter is None or parameter in callee.global_names:
+        return call
+    returned = False
+    for load in loads_of(model, parameter, callee):
+        if model.scope_of(load).function_like() is not callee:
+            return call  # a closure inside the callee reads it
+        site = keeping_site(model, load, depth + 1)
+        if isinstance(site, ast.Return):
+            returned = True
+        elif site is not None:
+            return call
+    return keeping_site(model, call, depth) if returned else None
+
+
+def _parameter(model: "FileModel", call: ast.Call, argument: ast.AST, callee: Scope) -> str | None:
+    """The parameter of ``callee`` an argument of ``call`` binds, if it can be told."""
+    node = callee.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if isinstance(argument, ast.keyword):
+        names = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        return argument.arg if argument.arg in names else None
+    positional = [a.arg for a in node.args.posonlyargs + node.args.args]
+    index = next((i for i, a in enumerate(call.args) if a is argument), None)
+    if index is None:
+        return None
+    index += model.calls.caller_offset(call, callee)
+    return positional[index] if index < len(positional) else None
+
+
+def _advanced(model: "FileModel", index: ast.expr) -> bool:
+    """An index with an array or a list in it: NumPy's advanced indexing,
+    which copies what it selects."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(p, (ast.List, ast.ListComp)) or model.kind(p) in (Kind.DEVICE, Kind.HOST) for p in parts)
 
 
 def _positional_out(call: ast.Call, argument: ast.AST) -> bool:

@@ -207,14 +207,18 @@ def original_line(result: TextFix, line: int) -> int:
 
 
 def fixable_findings(model: FileModel, findings: list[Finding]) -> list[Finding]:
-    """The findings ``cpn-lint fix`` can rewrite in the file the model
-    describes, planned on the model as it is (the passes that follow a fix
-    may fix a few more). Advice for reports: it never raises."""
+    """The findings ``cpn-lint fix`` rewrites in the file the model
+    describes (as the command does by default: every pass, and no rewrite
+    that hides another finding). Advice for reports: it never raises."""
     wanted = [f for f in findings if f.code in FIXERS]
     if not wanted:
         return []
     try:
         fixes, _ = plan(model, wanted)
+        if not fixes:
+            return []
+        applied = fix_text(model.source, model.filename, frozenset(FIXERS)).applied
     except Exception:  # the count is advice: a failure here never sinks a report
         return []
-    return [fix.finding for fix in fixes]
+    made = {(a.code, a.line) for a in applied}
+    return [f for f in wanted if (f.code, f.line) in made]
