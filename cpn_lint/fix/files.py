@@ -22,7 +22,7 @@ from typing import Any
 
 from ..engine import MAX_SOURCE_BYTES, decode_source, parse
 from ..verdict.collect import python_of_cell
-from .planner import TextFix, fix_text, original_line
+from .planner import TextFix, fix_text, original_lines
 
 _MARKER = "# cpn-lint fix: cell {} -- do not edit"
 _MARKER_LINE = re.compile(r"^# cpn-lint fix: cell (\d+) -- do not edit$")
@@ -115,9 +115,10 @@ def _left_lines(result: TextFix, cite: Any, for_diff: bool) -> list[Line]:
     """Findings left, at their lines in the file as it will be (or, for a
     diff, as it is)."""
     lines = []
+    back = original_lines(result) if for_diff else {}
     for refusal in result.left:
         f = refusal.finding
-        line = original_line(result, f.line) if for_diff else f.line
+        line = back.get(f.line, f.line)
         lines.append(Line(f"{cite(line)}:{f.col + 1}", f.code, refusal.reason))
     return lines
 
@@ -142,10 +143,10 @@ def _fix_notebook(outcome: FileFix, raw: bytes, codes: frozenset[str], for_diff:
     outcome.applied = [
         Line(_cite_cell(outcome.path, cells_of_original, a.line), a.code, a.description) for a in result.applied
     ]
+    back = original_lines(result) if for_diff else {}
     outcome.left = [
         Line(_cite_cell(outcome.path, cells_of_original if for_diff else cells_of_fixed,
-                        original_line(result, r.finding.line) if for_diff else r.finding.line)
-             + f":col {r.finding.col + 1}", r.finding.code, r.reason)
+                        back.get(r.finding.line, r.finding.line)) + f":col {r.finding.col + 1}", r.finding.code, r.reason)
         for r in result.left
     ]
     if not result.changed:

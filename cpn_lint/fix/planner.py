@@ -4,8 +4,9 @@ Fixes are planned on one model and applied together when they cannot
 interfere: their edits do not touch, and a fix that moves or inserts
 statements (CPN201, CPN203) is the only fix of its function in that pass.
 The text is then linted again and the next pass plans on the new model,
-until nothing is left to fix. Every pass must parse; a pass that does not is
-dropped and its fixes are reported as failed.
+until nothing is left to fix. A pass that makes another rule's finding
+disappear is undone and the fix responsible refused; a pass whose text does
+not parse leaves the whole file as it was, with an error to report.
 """
 
 from __future__ import annotations
@@ -200,10 +201,12 @@ def _original_line(line: int, back: list[dict[int, int]]) -> int:
     return line
 
 
-def original_line(result: TextFix, line: int) -> int:
-    """A line of the fixed text in the original text (the nearest when it is new)."""
-    mapping = _line_map(result.original, result.fixed)
-    return mapping.get(line, line)
+def original_lines(result: TextFix) -> dict[int, int]:
+    """Lines of the fixed text that are lines of the original text: fixed
+    line -> original line."""
+    if not result.changed:
+        return {}
+    return _line_map(result.original, result.fixed)
 
 
 def fixable_findings(model: FileModel, findings: list[Finding]) -> list[Finding]:
