@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .registry import DOC_HEADINGS, Category, Rule, load_rules
+from .registry import DOC_HEADINGS, Category, FixExample, Rule, load_rules
 
 CATEGORY_TEXT = {
     Category.SCALES: "SCALES — will speed up after the import swap",
@@ -44,7 +44,24 @@ def render_rule(rule: type[Rule]) -> str:
         for title, examples in (("Reported", rule.invalid[:2]), ("Not reported", rule.valid[:2])):
             for example in examples:
                 lines += [f"{title}:", "", "```python", example.source.rstrip("\n"), "```", ""]
+    lines += _automatic_fix(rule)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _automatic_fix(rule: type[Rule]) -> list[str]:
+    """What ``cpn-lint fix`` does with the rule's findings, with its tested examples."""
+    if not rule.fix_note and not rule.fix_examples:
+        return []
+    lines = ["", "## Automatic fix (`cpn-lint fix`)", ""]
+    if rule.fix_note:
+        lines += [rule.fix_note, ""]
+    for example in rule.fix_examples:
+        if isinstance(example, FixExample):
+            lines += ["Rewritten:", "", "```python", example.before.rstrip("\n"), "```", "",
+                      "becomes:", "", "```python", example.after.rstrip("\n"), "```", ""]
+        else:
+            lines += [f"Left as it is ({example.reason}):", "", "```python", example.source.rstrip("\n"), "```", ""]
+    return lines
 
 
 def render_index() -> str:
@@ -53,13 +70,16 @@ def render_index() -> str:
         "",
         "Generated from the registry (`python -m cpn_lint docs`); do not edit by hand.",
         "",
-        "| Code | Name | Category | Shown | Recipe | Summary |",
-        "|---|---|---|---|---|---|",
+        "Fix: `cpn-lint fix` rewrites some of the code's findings, where the model proves the rewrite safe "
+        "(each page's \"Automatic fix\" section says when).",
+        "",
+        "| Code | Name | Category | Shown | Recipe | Fix | Summary |",
+        "|---|---|---|---|---|---|---|",
     ]
     for code, rule in load_rules().items():
         lines.append(
             f"| [{code}]({code}.md) | `{rule.slug}` | {rule.category.value} | {rule.default.value} "
-            f"| {rule.recipe or '—'} | {rule.summary} |"
+            f"| {rule.recipe or '—'} | {'yes' if rule.fixable() else '—'} | {rule.summary} |"
         )
     return "\n".join(lines) + "\n"
 

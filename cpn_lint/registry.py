@@ -114,6 +114,23 @@ class Invalid:
     options: tuple[tuple[str, Any], ...] = ()
 
 
+@dataclass(frozen=True)
+class FixExample:
+    """Source that ``cpn-lint fix`` must rewrite to exactly ``after``."""
+
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class NoFix:
+    """Source the rule reports but ``cpn-lint fix`` must leave unchanged,
+    saying why: ``reason`` is a substring of the reason it gives."""
+
+    source: str
+    reason: str
+
+
 class Rule:
     """Base class of every rule; subclasses register themselves.
 
@@ -131,6 +148,10 @@ class Rule:
     default: ClassVar[Default] = Default.ON
     valid: ClassVar[tuple[Valid, ...]] = ()
     invalid: ClassVar[tuple[Invalid, ...]] = ()
+    # What `cpn-lint fix` does with the rule's findings: one paragraph for the
+    # docs (empty: no automatic fix), and examples the tests run.
+    fix_note: ClassVar[str] = ""
+    fix_examples: ClassVar[tuple[FixExample | NoFix, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -160,6 +181,11 @@ class Rule:
             in_loop=in_loop,
             data=data or {},
         )
+
+    @classmethod
+    def fixable(cls) -> bool:
+        """True when ``cpn-lint fix`` can rewrite some of the rule's findings."""
+        return any(isinstance(e, FixExample) for e in cls.fix_examples)
 
     @classmethod
     def doc(cls) -> str:

@@ -7,21 +7,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel
-from ..model.structural import by_position
 from ..registry import Category, Invalid, Rule, Valid
-
-# Calls or decorators whose callee ends in vectorize/frompyfunc; the model then
-# confirms the name really is numpy's (or cupynumeric's) and not the host alias.
-_PATTERN = {
-    "rule": {
-        "any": [
-            {"kind": "call", "has": {"field": "function", "regex": r"(^|\.)(vectorize|frompyfunc)$"}},
-            {"kind": "decorator", "has": {"regex": r"(^|\.)(vectorize|frompyfunc)$", "kind": "attribute"}},
-            {"kind": "decorator", "has": {"regex": r"^(vectorize|frompyfunc)$", "kind": "identifier"}},
-        ]
-    }
-}
-
 
 _FUNCTIONS = frozenset({"vectorize", "frompyfunc"})
 
@@ -82,36 +68,31 @@ class Vectorize(Rule):
     def check(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy() or ("vectorize" not in model.source and "frompyfunc" not in model.source):
             return
-        candidates = by_position(_vectorize_references(model))
-        if not candidates:
-            return  # the words appear, but never as NumPy's functions: skip the ast-grep parse
-        structural = model.structural
-        for match in structural.find_all(_PATTERN):
-            if match.kind() == "decorator":
-                expr = next((c for c in match.children() if c.is_named() and c.kind() != "comment"), match)
-                node = next(iter(candidates.get(structural.position(expr), ())), None)
-            else:
-                calls = (c for c in candidates.get(structural.position(match), ()) if isinstance(c, ast.Call))
-                node = next(calls, None)
+        for reference in _vectorize_references(model):
+            node = _call_or_decorator(model, reference)
             if node is None:
-                continue
+                continue  # a bare reference (`vec = np.vectorize`) is not a use yet
             callee = node.func if isinstance(node, ast.Call) else node
-            api = model.array_api(callee)  # type: ignore[arg-type]
-            if api not in ("vectorize", "frompyfunc"):
-                continue
             yield self.finding(node, in_loop=model.in_loop(node), call=model.segment(callee, 40) + ("(...)" if isinstance(node, ast.Call) else ""))
 
 
-def _vectorize_references(model: FileModel) -> list[ast.AST]:
-    """Every reference to NumPy's vectorize or frompyfunc, and the call made
-    with it: the model's candidates for the pattern."""
+def _vectorize_references(model: FileModel) -> list[ast.expr]:
+    """Every reference to NumPy's vectorize or frompyfunc."""
     index = model.nodes_by_type()
-    found: list[ast.AST] = []
+    found: list[ast.expr] = []
     for node_type, label in ((ast.Attribute, "attr"), (ast.Name, "id")):
         for node in index.get(node_type, ()):
             if getattr(node, label) in _FUNCTIONS and model.array_api(node) in _FUNCTIONS:  # type: ignore[arg-type]
-                found.append(node)
-                parent = model.parent(node)
-                if isinstance(parent, ast.Call) and parent.func is node:
-                    found.append(parent)
+                found.append(node)  # type: ignore[arg-type]
     return found
+
+
+def _call_or_decorator(model: FileModel, reference: ast.expr) -> ast.AST | None:
+    """The call made with the reference (``np.vectorize(f)``, also as
+    ``@np.vectorize(...)``), or the reference used as a decorator."""
+    parent = model.parent(reference)
+    if isinstance(parent, ast.Call) and parent.func is reference:
+        return parent
+    if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and any(d is reference for d in parent.decorator_list):
+        return reference
+    return None

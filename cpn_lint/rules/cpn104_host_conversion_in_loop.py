@@ -8,7 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel
 from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_math_origin
-from ..registry import Category, Invalid, Rule, Valid
+from ..registry import Category, Invalid, NoFix, Rule, Valid
 from ._context import loop_context, where_text
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
@@ -141,6 +141,24 @@ class HostConversionInLoop(Rule):
             "import numpy as np\nu = np.ones(4)\nstep = 0\nwhile float(np.max(u)) > 1e-3:\n    u = u * 0.5\n"
             "    if step % 10 != 0:\n        print(bool(np.any(u > 1)))\n    step += 1\n",
             contains="bool()",
+        ),
+    )
+
+    fix_note = (
+        "No automatic fix: checking every N steps instead of every step changes when the loop stops (it may run "
+        "up to N - 1 more iterations), which only the author can accept; apply RR-sync by hand."
+    )
+    fix_examples = (
+        NoFix(
+            "import numpy as np\nu = np.linspace(0.0, 1.0, 100)\nfor step in range(1000):\n"
+            "    new = 0.5 * (u + np.roll(u, 1))\n    err = new - u\n    u = new\n"
+            "    if float(np.max(err)) < 1e-6:\n        break\n",
+            "changes when the loop stops",
+        ),
+        NoFix(
+            "import numpy as np\nr = np.ones(100)\nwhile True:\n    r *= 0.5\n    if np.linalg.norm(r).item() < 1e-9:\n"
+            "        break\n",
+            "changes when the loop stops",
         ),
     )
 

@@ -8,42 +8,13 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind
-from ..model.structural import by_position
 from ..model.imports import DEVICE_ROOTS
 from ..registry import Category, Invalid, Rule, Valid
 
-# An object-dtype spelling right after `(`, `,` or `=`, as an argument or a
-# keyword value is written; files without one skip the parse. (The English
-# word "object" in docstrings is not preceded by those.)
 # Text every object-dtype spelling contains (substring tests are far cheaper
 # than a regular expression over the whole file); the model decides the rest.
 _PRECHECK_WORDS = ("object", "O'", 'O"', "O4", "O8")
 _OBJECT_STRING = re.compile(r"^[|=]?(O[48]?|object)$")
-
-# Syntactic spellings of the object dtype; the model confirms each one.
-_OBJECT_FORM = {
-    "any": [
-        {"kind": "identifier", "regex": r"^object_?$"},
-        {"kind": "attribute", "regex": r"\.object_$"},
-        {"kind": "string", "regex": r"""^[rRuU]?["'][|=]?(O[48]?|object)["']$"""},
-        {"kind": "call", "has": {"field": "function", "regex": r"(^|\.)dtype$"}},
-    ]
-}
-# `dtype=<form>` keywords, and forms passed positionally.
-_PATTERN = {
-    "rule": {
-        "any": [
-            {
-                "kind": "keyword_argument",
-                "all": [
-                    {"has": {"field": "name", "regex": r"^dtype$"}},
-                    {"has": {"field": "value", **_OBJECT_FORM}},
-                ],
-            },
-            {"all": [_OBJECT_FORM, {"inside": {"kind": "argument_list"}}]},
-        ]
-    }
-}
 
 # Device-numpy functions whose dtype may be passed positionally, and where.
 _POSITIONAL_DTYPE = {
@@ -133,13 +104,9 @@ class ObjectDtype(Rule):
     def check(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy() or not any(w in model.source for w in _PRECHECK_WORDS):
             return
-        candidates = by_position(_object_dtype_requests(model))
-        if not candidates:
-            return  # only files with a candidate pay for the ast-grep parse
-        structural = model.structural
         reported: set[tuple[int, int]] = set()
-        for match in structural.find_all(_PATTERN):
-            site = _site(model, iter(candidates.get(structural.position(match), ())))
+        for request in _object_dtype_requests(model):
+            site = _site(model, request)
             if site is None:
                 continue
             node, call, value = site
@@ -160,7 +127,7 @@ class ObjectDtype(Rule):
 
 def _object_dtype_requests(model: FileModel) -> list[ast.AST]:
     """The ``dtype=`` keywords and positional arguments by which a device call
-    asks for the object dtype: the model's candidates for the pattern."""
+    asks for the object dtype."""
     index = model.nodes_by_type()
     found: list[ast.AST] = []
     for keyword in index.get(ast.keyword, ()):
@@ -176,7 +143,8 @@ def _object_dtype_requests(model: FileModel) -> list[ast.AST]:
 
 
 def _looks_like_object(value: ast.expr) -> bool:
-    """The spellings the structural pattern matches, tested without the model."""
+    """The spellings of the object dtype (``object``, ``np.object_``, ``'O'``,
+    ``np.dtype(...)``), tested before the model is asked what they name."""
     if isinstance(value, ast.Name):
         return value.id in ("object", "object_")
     if isinstance(value, ast.Attribute):
@@ -189,16 +157,15 @@ def _looks_like_object(value: ast.expr) -> bool:
     return False
 
 
-def _site(model: FileModel, candidates: Iterator[ast.AST]) -> tuple[ast.AST, ast.Call, ast.expr] | None:
-    """(reported node, the call it belongs to, the dtype value) for a match."""
-    for node in candidates:
-        parent = model.parent(node)
-        if not isinstance(parent, ast.Call):
-            continue
-        if isinstance(node, ast.keyword) and node.arg == "dtype":
-            return node, parent, node.value
-        if isinstance(node, ast.expr) and node in parent.args:
-            return node, parent, node
+def _site(model: FileModel, node: ast.AST) -> tuple[ast.AST, ast.Call, ast.expr] | None:
+    """(reported node, the call it belongs to, the dtype value) for a request."""
+    parent = model.parent(node)
+    if not isinstance(parent, ast.Call):
+        return None
+    if isinstance(node, ast.keyword) and node.arg == "dtype":
+        return node, parent, node.value
+    if isinstance(node, ast.expr) and node in parent.args:
+        return node, parent, node
     return None
 
 

@@ -15,23 +15,12 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind
-from ..model.structural import by_position
 from ..registry import Category, Invalid, Rule, Valid
 
 # `order=` as a keyword (after `(` or `,`), or a one-letter layout argument.
 # Text every reportable file contains (substring tests are far cheaper than a
 # regular expression over the whole file); the model decides the rest.
 _PRECHECK_WORDS = ("order", *(q + letter + q for letter in "FAKfak" for q in "'\""))
-# `order=<anything>`, and a one-letter layout string passed positionally.
-_PATTERN = {
-    "rule": {
-        "any": [
-            {"kind": "keyword_argument", "has": {"field": "name", "regex": r"^order$"}},
-            {"kind": "string", "regex": r"""^[rRuU]?["'][FAKfak]["']$""", "inside": {"kind": "argument_list"}},
-        ]
-    }
-}
-
 # `order=` here names structured-array fields to sort by, not a memory layout.
 _FIELD_ORDER = frozenset({"sort", "argsort", "partition", "argpartition"})
 # Index arithmetic that supports both orders on the distributed path.
@@ -146,12 +135,8 @@ class OrderKeyword(Rule):
     def check(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy() or not any(w in model.source for w in _PRECHECK_WORDS):
             return
-        candidates = by_position(_layout_requests(model))
-        if not candidates:
-            return  # only files with a candidate pay for the ast-grep parse
-        structural = model.structural
-        for match in structural.find_all(_PATTERN):
-            site = _site(model, iter(candidates.get(structural.position(match), ())))
+        for request in _layout_requests(model):
+            site = _site(model, request)
             if site is None:
                 continue
             node, call, value = site
@@ -172,8 +157,8 @@ class OrderKeyword(Rule):
 
 def _layout_requests(model: FileModel) -> list[ast.AST]:
     """``order=`` keywords and one-letter layout strings that a device call
-    takes as a memory layout: the model's candidates for the pattern. Most
-    files that mention ``order=`` pass it to their own or SciPy's functions."""
+    takes as a memory layout. Most files that mention ``order=`` pass it to
+    their own or SciPy's functions."""
     index = model.nodes_by_type()
     found: list[ast.AST] = []
     for keyword in index.get(ast.keyword, ()):
@@ -190,16 +175,15 @@ def _layout_requests(model: FileModel) -> list[ast.AST]:
     return found
 
 
-def _site(model: FileModel, candidates: Iterator[ast.AST]) -> tuple[ast.AST, ast.Call, ast.expr] | None:
-    """(reported node, its call, the order value) for a keyword or positional match."""
-    for node in candidates:
-        parent = model.parent(node)
-        if not isinstance(parent, ast.Call):
-            continue
-        if isinstance(node, ast.keyword) and node.arg == "order":
-            return node, parent, node.value
-        if isinstance(node, ast.Constant) and node in parent.args:
-            return node, parent, node
+def _site(model: FileModel, node: ast.AST) -> tuple[ast.AST, ast.Call, ast.expr] | None:
+    """(reported node, its call, the order value) for a keyword or positional request."""
+    parent = model.parent(node)
+    if not isinstance(parent, ast.Call):
+        return None
+    if isinstance(node, ast.keyword) and node.arg == "order":
+        return node, parent, node.value
+    if isinstance(node, ast.Constant) and node in parent.args:
+        return node, parent, node
     return None
 
 

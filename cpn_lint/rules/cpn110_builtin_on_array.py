@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel
-from ..registry import Category, Invalid, Rule, Valid
+from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
 # Builtins that consume an iterable, with the NumPy way to say the same thing.
 _CONSUMERS: dict[str, str] = {
@@ -120,6 +120,33 @@ class BuiltinOnArray(Rule):
         Invalid("import numpy as np\na = np.linspace(0, 1, 5)\nvals = list(map(float, a))\n", line=3, contains="whole-array expression"),
         Invalid("import numpy as np\ndef ordered(x: np.ndarray):\n    return sorted(x)\n", line=3, contains="np.sort"),
         Invalid("import numpy as np\na = np.arange(5)\nfor v in reversed(a):\n    print(v)\n", line=3, contains="np.flip"),
+    )
+
+    fix_note = (
+        "`cpn-lint fix` rewrites one-argument `sum(a)`, `min(a)`, `max(a)`, `any(a)` and `all(a)` on an array as "
+        "the NumPy reduction along axis 0, which is what the builtin computes (`np.sum(a)` when `a` is known to "
+        "be 1-D), spelled with the file's NumPy alias. `sum` only when `a`'s dtype is known: the builtin adds in "
+        "the array's own dtype, so a narrow integer sum wraps where `np.sum` widens. Floating-point sums may "
+        "differ in the last bits (NumPy adds pairwise), and with NaNs in the array `np.max`/`np.min` return NaN "
+        "where the builtin's answer depends on where the NaN sits. `sorted`, `list`, `set` and the other "
+        "builtins, and calls with a start value, `key=` or `default=`, are left."
+    )
+    fix_examples = (
+        FixExample(
+            "import numpy as np\nerr = np.abs(np.linspace(0.0, 1.0, 5) - 0.5)\ntotal = sum(err)\nworst = max(err)\n",
+            "import numpy as np\nerr = np.abs(np.linspace(0.0, 1.0, 5) - 0.5)\ntotal = np.sum(err)\nworst = np.max(err)\n",
+        ),
+        FixExample(
+            "import numpy as xp\nmask = xp.ones(4) > 0\nok = any(mask)\n",
+            "import numpy as xp\nmask = xp.ones(4) > 0\nok = xp.any(mask)\n",
+        ),
+        FixExample(
+            "import numpy as np\ndef column_totals(table: np.ndarray):\n    return sum(table.astype(float))\n",
+            "import numpy as np\ndef column_totals(table: np.ndarray):\n    return np.sum(table.astype(float), axis=0)\n",
+        ),
+        NoFix("import numpy as np\ndef ordered(x: np.ndarray):\n    return sorted(x)\n", "no one-call NumPy replacement"),
+        NoFix("import numpy as np\na = np.arange(6)\npeak = max(a, key=abs)\n", "only the one-argument"),
+        NoFix("import numpy as np\ndef total(x: np.ndarray):\n    return sum(x)\n", "dtype is not known"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

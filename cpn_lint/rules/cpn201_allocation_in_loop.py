@@ -17,7 +17,7 @@ from ..model.hoisting import (
     runs_every_iteration,
 )
 from ._context import LoopContext, describe_loop, loop_context
-from ..registry import Category, Invalid, Rule, Valid
+from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
 # Fresh buffers: the API, the positional indexes and keywords that fix the
 # result's shape and dtype (everything else, such as a fill value, may vary).
@@ -203,6 +203,53 @@ class AllocationInLoop(Rule):
             "        grad = np.empty((16, 16))\n        np.subtract(field, 1.0, out=grad)\n",
             line=5,
             contains="for epoch in range(3)",
+        ),
+    )
+
+    fix_note = (
+        "`cpn-lint fix` moves the allocation before the loop when nothing it reads is rebound in the loop "
+        "(in-place updates aside), the name is bound nowhere else and nothing in the loop keeps the buffer "
+        "(another name, a container, a callee that may keep it): zeros, ones and fill-value arrays the loop "
+        "never writes into, and any new buffer whose every element the statements right after it write "
+        "(`t[:] = ...`, `out=t`, `np.copyto(t, ...)`, `t.fill(v)`) before anything reads it. A copy "
+        "`un = u.copy()` becomes `un = np.empty_like(u)` before the loop and `np.copyto(un, u)` in it. "
+        "Allocations in helpers, buffers kept across iterations (`arr = temp`) and buffers written in parts are "
+        "left."
+    )
+    fix_examples = (
+        FixExample(
+            "import numpy as np\ndef advect(u, c, steps):\n    u = np.asarray(u, dtype=float)\n    for step in range(steps):\n"
+            "        un = u.copy()\n        u[1:] = un[1:] - c * (un[1:] - un[:-1])\n    return u\n",
+            "import numpy as np\ndef advect(u, c, steps):\n    u = np.asarray(u, dtype=float)\n    un = np.empty_like(u)\n"
+            "    for step in range(steps):\n        np.copyto(un, u)\n        u[1:] = un[1:] - c * (un[1:] - un[:-1])\n"
+            "    return u\n",
+        ),
+        FixExample(
+            "import numpy as np\nforces = np.ones(64)\npositions = np.zeros(64)\nfor step in range(100):\n"
+            "    velocity = np.zeros_like(positions)\n    np.multiply(forces, 0.05, out=velocity)\n    positions += velocity\n",
+            "import numpy as np\nforces = np.ones(64)\npositions = np.zeros(64)\nvelocity = np.zeros_like(positions)\n"
+            "for step in range(100):\n    np.multiply(forces, 0.05, out=velocity)\n    positions += velocity\n",
+        ),
+        FixExample(
+            "import numpy as np\nweights = np.ones((8, 8))\nfor epoch in range(3):\n    for batch in range(100):\n"
+            "        decay = np.full(weights.shape, 0.99)\n        weights *= decay\n",
+            "import numpy as np\nweights = np.ones((8, 8))\ndecay = np.full(weights.shape, 0.99)\nfor epoch in range(3):\n"
+            "    for batch in range(100):\n        weights *= decay\n",
+        ),
+        NoFix(
+            "import numpy as np\nn = 100\narr = np.ones(n)\nfor step in range(50):\n    temp = np.zeros(n)\n"
+            "    temp[:] = arr * 0.5\n    arr = temp\n",
+            "may be kept beyond the iteration",
+        ),
+        NoFix(
+            "import numpy as np\nu = np.zeros((32, 32))\nfor t in range(100):\n"
+            "    grad = np.zeros(u.shape)\n    grad[1:] = u[:-1] + 1.0\n    u += grad\n",
+            "before every element is written",
+        ),
+        NoFix(
+            "import numpy as np\ndef step(u):\n    tmp = np.zeros_like(u)\n    tmp[1:] = u[:-1]\n    return tmp\n"
+            "u = np.ones(10)\nfor t in range(100):\n    u = step(u)\n",
+            "in a helper the loop calls",
         ),
     )
 

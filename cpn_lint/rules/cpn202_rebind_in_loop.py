@@ -10,7 +10,7 @@ from ..model import BindKind, FileModel, Kind
 from ..model.loops import hot_chain
 from ..model.iteration import fresh_in_iteration
 from ._context import describe_loop
-from ..registry import Category, Invalid, Rule, Valid
+from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
 # Elementwise NumPy functions that take out= and keep their operand's shape.
 _UFUNCS = frozenset(
@@ -164,6 +164,64 @@ class RebindInLoop(Rule):
             "import numpy as np\nv = np.zeros((8, 8))\nforce = np.ones((8, 8))\nfor t in range(100):\n"
             "    v = np.clip(v + force, -1.0, 1.0)\n",
             line=5,
+        ),
+    )
+
+    fix_note = (
+        "`cpn-lint fix` rewrites `x = x <op> y` as `x <op>= y`, and `x = y - x` or `x = np.<ufunc>(..., x, ...)` "
+        "as a call with `out=x`, when the model proves the loop owns the array: every binding of `x` that reaches "
+        "the loop or is made in it creates a new array (not a parameter, another name or a view), no read of `x` "
+        "keeps the array (another name, a container, a callee that may keep it, another function), `y` keeps "
+        "`x`'s shape, and the update keeps `x`'s dtype (an integer `x` with a float `y`, or a float `x` with a "
+        "complex `y`, is refused). Longer expressions (`x = 0.5 * (x + y)`) are left for a chain of `out=` calls "
+        "by hand."
+    )
+    fix_examples = (
+        FixExample(
+            "import numpy as np\nx = np.zeros(100)\ny = np.ones(100)\nfor _ in range(1000):\n    x = x + 0.1 * y\n",
+            "import numpy as np\nx = np.zeros(100)\ny = np.ones(100)\nfor _ in range(1000):\n    x += 0.1 * y\n",
+        ),
+        FixExample(
+            "import numpy as np\ndef wrap(n, steps):\n    box = 2.0\n    pos = np.linspace(0.0, 2.0 * box, n)\n"
+            "    for _ in range(steps):\n        pos = np.mod(pos, box)\n    return pos\n",
+            "import numpy as np\ndef wrap(n, steps):\n    box = 2.0\n    pos = np.linspace(0.0, 2.0 * box, n)\n"
+            "    for _ in range(steps):\n        np.mod(pos, box, out=pos)\n    return pos\n",
+        ),
+        FixExample(
+            "import numpy as np\nx = np.zeros(1000)\ntarget = np.ones(1000)\nfor _ in range(10):\n    x = target - x\n",
+            "import numpy as np\nx = np.zeros(1000)\ntarget = np.ones(1000)\nfor _ in range(10):\n"
+            "    np.subtract(target, x, out=x)\n",
+        ),
+        NoFix(
+            "import numpy as np\ndef relax(x: np.ndarray, y: np.ndarray, steps: int):\n    for _ in range(steps):\n"
+            "        x = x + y\n    return x\n",
+            "is a parameter",
+        ),
+        NoFix(
+            "import numpy as np\nx = np.zeros(10)\nstart = x\nfor _ in range(100):\n    x = x + 1.0\n",
+            "may also be kept at line 3",
+        ),
+        NoFix(
+            "import numpy as np\nx = np.zeros(10)\nhistory = []\nfor _ in range(100):\n    x = x + 1.0\n"
+            "    history.append(x)\n",
+            "may also be kept at line 6",
+        ),
+        NoFix("import numpy as np\nx = np.arange(10)\nfor _ in range(100):\n    x = x + 0.5\n", "may change the dtype"),
+        NoFix(
+            "import numpy as np\nx = np.zeros(4)\nwave = np.ones(4) * 1j\nfor _ in range(100):\n    x = x + wave\n",
+            "may change the dtype",
+        ),
+        NoFix(
+            "import numpy as np\nx = np.zeros(4)\nm = np.ones((3, 4))\nfor _ in range(100):\n    x = x + m\n",
+            "not known to keep the shape",
+        ),
+        NoFix(
+            "import numpy as np\nx = np.zeros(8)\ny = np.ones(8)\nfor _ in range(100):\n    x = 0.5 * (x + y)\n",
+            "are rewritten automatically",
+        ),
+        NoFix(
+            "import numpy as np\nstate = np.zeros(3)\nfor _ in range(100):\n    state = np.mod(state, 0.3)\n",
+            "would hide CPN410",
         ),
     )
 

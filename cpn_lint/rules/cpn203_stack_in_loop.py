@@ -13,7 +13,7 @@ from ..model.syntax import name_key
 from ..model.loops import hot_chain
 from ..model.iteration import fresh_in_iteration
 from ._context import describe_loop
-from ..registry import Category, Invalid, Rule, Valid
+from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
 # Joining functions: the keyword that may hold the sequence of parts.
 _JOINERS: dict[str, str] = {
@@ -177,6 +177,43 @@ class StackInLoop(Rule):
         Invalid(
             "import numpy as np\nxs = np.zeros(0)\nk = 0\nwhile k < 50:\n    xs = np.r_[xs, np.ones(3)]\n    k += 1\n",
             line=5,
+        ),
+    )
+
+    fix_note = (
+        "`cpn-lint fix` turns the growing form `acc = np.append(acc, part)` (and `np.concatenate((acc, part))`, "
+        "`np.vstack`, `np.hstack`) into `acc_parts = [acc]` before the loop, `acc_parts.append(part)` in it "
+        "and one join after it, when `acc` is read nowhere in the loop but in the join, is bound there only, "
+        "starts as a new array of a rank the join keeps (1-D for `np.append`, at least 2-D for `np.vstack`) "
+        "that nothing else keeps, and the loop has no `else` clause. A part that is not a new array is copied "
+        "as it is appended, so a buffer the loop reuses cannot change the result. The rebuilt form and joins of "
+        "lists built elsewhere are left."
+    )
+    fix_examples = (
+        FixExample(
+            "import numpy as np\nout = np.array([])\nfor i in range(1000):\n    out = np.append(out, i * 0.5)\n",
+            "import numpy as np\nout = np.array([])\nout_parts = [out]\nfor i in range(1000):\n"
+            "    out_parts.append(np.ravel(i * 0.5))\nout = np.concatenate(out_parts)\n",
+        ),
+        FixExample(
+            "import numpy as np\ndef collect(rows, cols):\n    table = np.zeros((0, cols))\n    for i in range(rows):\n"
+            "        table = np.vstack([table, np.full((1, cols), float(i))])\n    return table\n",
+            "import numpy as np\ndef collect(rows, cols):\n    table = np.zeros((0, cols))\n    table_parts = [table]\n"
+            "    for i in range(rows):\n        table_parts.append(np.full((1, cols), float(i)))\n"
+            "    table = np.vstack(table_parts)\n    return table\n",
+        ),
+        NoFix(
+            "import numpy as np\nacc = np.zeros(0)\nfor i in range(10):\n    acc = np.append(acc, i)\n    print(acc.sum())\n",
+            "is read in the loop",
+        ),
+        NoFix(
+            "import numpy as np\nacc = []\nfor i in range(10):\n    acc = np.append(acc, i)\n",
+            "does not start as a new array",
+        ),
+        NoFix(
+            "import numpy as np\nu = np.ones(64)\nfor step in range(100):\n    padded = np.concatenate([u[-1:], u, u[:1]])\n"
+            "    u[:] = 0.5 * (padded[:-2] + padded[2:])\n",
+            "preallocate the joined array by hand",
         ),
     )
 

@@ -9,7 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..model.hoisting import uses_reached_by
-from ..registry import Category, Invalid, Rule, Valid
+from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
 _INDEX_MAKERS = frozenset({"nonzero", "argwhere", "flatnonzero"})
 # Functions and methods that index their array argument with an index argument.
@@ -138,6 +138,41 @@ class NonzeroIndex(Rule):
             contains="counts != 0",
         ),
         Invalid("import numpy as np\ngrid = np.ones((3, 3))\npts = np.argwhere(grid > 0)\ngrid[pts[:, 0], pts[:, 1]] = 0\n", line=3),
+    )
+
+    fix_note = (
+        "`cpn-lint fix` rewrites `a[np.nonzero(m)]`, `a[np.where(m)]` and `a[m.nonzero()]` (reading or "
+        "assigning) as `a[m]` when `m` is a boolean array (a comparison or a logical ufunc, or a name bound only "
+        "to those) of `a`'s shape, proven from how `m` is made from `a` or from shapes the code states; for "
+        "arrays known to be 1-D, `a[np.nonzero(m)[0]]`, `a[np.where(m)[0]]` and `a[np.flatnonzero(m)]` too. "
+        "Indices bound to a name, passed to `np.take`/`np.put` or combined with other index parts are left: "
+        "the mask may change before they are used."
+    )
+    fix_examples = (
+        FixExample(
+            "import numpy as np\narr = np.linspace(-1.0, 1.0, 10)\narr[np.nonzero(arr < 0)] = 0.0\n",
+            "import numpy as np\narr = np.linspace(-1.0, 1.0, 10)\narr[arr < 0] = 0.0\n",
+        ),
+        FixExample(
+            "import numpy as np\ngrid = np.ones((4, 4))\nhot = grid > 0.5\nsel = grid[np.where(hot)]\n",
+            "import numpy as np\ngrid = np.ones((4, 4))\nhot = grid > 0.5\nsel = grid[hot]\n",
+        ),
+        FixExample(
+            "import numpy as np\nx = np.linspace(-1.0, 1.0, 9)\npositive = x[np.where(x > 0)[0]]\n",
+            "import numpy as np\nx = np.linspace(-1.0, 1.0, 9)\npositive = x[x > 0]\n",
+        ),
+        NoFix(
+            "import numpy as np\narr = np.linspace(-1.0, 1.0, 10)\nidx = np.nonzero(arr < 0)\narr[idx] = 0.0\n",
+            "replace them with the mask by hand",
+        ),
+        NoFix(
+            "import numpy as np\ncounts = np.arange(6)\nvals = np.ones(6)\nsel = vals[np.nonzero(counts)]\n",
+            "not known to be boolean",
+        ),
+        NoFix(
+            "import numpy as np\ngrid = np.ones((4, 4))\nrows = np.ones(4) > 0\nsel = grid[np.nonzero(rows)]\n",
+            "not known to have the indexed array's shape",
+        ),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from ..engine import FileResult, LintOptions, analyze_source
+from ..findings import Finding
 from ..model import FileModel
 from .gates import SizedArray, SizeEvidence
 
@@ -63,6 +64,7 @@ class Unit:
     # (first line, last line, qualified name) of every function and method,
     # so that a citation can name the function it is in
     functions: list[tuple[int, int, str]] = field(default_factory=list)
+    fixable: list[tuple[int, str]] = field(default_factory=list)  # (line, code) `cpn-lint fix` can rewrite
 
     def summarise(self) -> "Unit":
         """Keep the model's facts the report needs, then release the model."""
@@ -73,6 +75,7 @@ class Unit:
             self.imported_roots = frozenset(model.imports.imported_roots())
             self.sizes = self._size_evidence(model)
             self.functions = function_spans(model)
+            self.fixable = _fixable(model, self.result.findings)
             self.result.model = None
         return self
 
@@ -143,6 +146,12 @@ def function_spans(model: FileModel) -> list[tuple[int, int, str]]:
         node = scope.node
         spans.append((node.lineno, getattr(node, "end_lineno", None) or node.lineno, ".".join(reversed(names))))
     return spans
+
+
+def _fixable(model: FileModel, findings: list[Finding]) -> list[tuple[int, str]]:
+    from ..fix import fixable_findings  # the fix planner is needed only here
+
+    return [(f.line, f.code) for f in fixable_findings(model, findings)]
 
 
 # ------------------------------------------------------------------ discovery

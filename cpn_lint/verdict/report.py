@@ -762,6 +762,9 @@ def _next_steps(report: Report, context: Context, units: Sequence[Unit], scope: 
                           f"{len(confirmed)} finding{'s' if len(confirmed) > 1 else ''} seen both statically and by cuPyNumeric "
                           "Doctor; these cost time on every run",
                           tuple(i.citation for i in confirmed)))
+    automatic = _automatic_fixes(units)
+    if automatic is not None:
+        steps.append(automatic)
     fixes = report.what_blocks + report.runtime_blocks + [i for grp in report.whats_fixable for i in grp.items]
     fixes += [i for i in report.api_gaps if i.code in STOPPING_API_CODES or i in hot_apis]
     for group in _recipe_groups([i for i in fixes if i.category in ("BLOCKS", "REFACTOR", "API") and i.code]):
@@ -801,6 +804,21 @@ def _next_steps(report: Report, context: Context, units: Sequence[Unit], scope: 
     report.next_steps = steps
     report.doctor_command = DOCTOR_COMMAND
     report.doctor_look_for = _doctor_look_for(report)
+
+
+def _automatic_fixes(units: Sequence[Unit]) -> Step | None:
+    """How many findings `cpn-lint fix` can rewrite, and where."""
+    sites = [(unit, line, code) for unit in units for line, code in unit.fixable]
+    if not sites:
+        return None
+    codes = Counter(code for _, _, code in sites)
+    listed = ", ".join(f"{code} ×{n}" if n > 1 else code for code, n in sorted(codes.items()))
+    plural = "s" if len(sites) > 1 else ""
+    return Step("Let `cpn-lint fix` apply the proven rewrites",
+                f"{len(sites)} finding{plural} ({listed}) can be rewritten automatically: the model proves the "
+                f"rewrite keeps the results; `cpn-lint fix --diff PATH...` shows the change{plural}, "
+                f"`cpn-lint fix PATH...` makes {'them' if plural else 'it'}",
+                tuple(unit.cite(line) for unit, line, _ in sites))
 
 
 def _steps_too_small(steps: list[Step], report: Report) -> None:
