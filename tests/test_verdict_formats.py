@@ -160,3 +160,10 @@ def test_markdown_table_cells_escape_pipes_and_backticks():
 
     assert cell("a | b\nc") == "a \\| b c"
     assert code("x = `y`") == "`` x = `y` ``"
+
+
+def test_the_schema_knows_every_rule_that_can_decide():
+    from cpn_lint.verdict.gates import RULE_IDS
+
+    rules = load_schema()["$defs"]["report"]["properties"]["decision"]["properties"]["rule"]["enum"]
+    assert sorted(rules) == sorted(RULE_IDS)

@@ -21,12 +21,21 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from cpn_lint.verdict import command
+from cpn_lint.verdict.json_format import load_schema
 from cpn_lint.verdict.scope import Role, matches, role_of
 from cpn_lint.verdict.suppress import noqa_codes, parse_per_file_ignores
 
 from .conftest import ROOT
+
+def assert_schema(document: dict) -> None:
+    schema = load_schema()
+    kind = "no_verdict" if document.get("verdict") is None else "report"
+    errors = list(Draft202012Validator({**schema, "oneOf": [{"$ref": f"#/$defs/{kind}"}]}).iter_errors(document))
+    assert not errors, [(list(c.absolute_path), c.message[:200]) for e in errors[:5] for c in e.context or [e]]
+
 
 GOLDEN = ROOT / "tests" / "data" / "verdict" / "scenarios"
 
@@ -189,6 +198,11 @@ def test_suppressions_apply_and_are_counted(project, capsys) -> None:
     golden("suppressions", out)
     status, out, _ = verdict(capsys, ".", "--isolated")
     assert "- **Suppressed:** 2 findings (`# flake8: noqa` 1, `# noqa` 1)" in out  # comments apply without config
+    document = json.loads(verdict(capsys, ".", "--format", "json")[1])
+    assert_schema(document)
+    suppressed = document["overview"]["suppressed"]
+    assert suppressed["total"] == 4 and suppressed["by_kind"] == {
+        "config": 2, "file noqa": 1, "noqa": 1}
     assert "**LIGHT REFACTOR** — two blocking idioms (CPN101, CPN102)" in out
 
 
@@ -216,6 +230,7 @@ def test_a_folder_whose_only_file_does_not_parse_gives_no_verdict(project, capsy
     status, out, _ = verdict(capsys, ".", "--format", "json")
     document = json.loads(out)
     assert document["verdict"] is None and document["no_verdict"] == "no Python file could be read"
+    assert_schema(document)
 
 
 def test_code_without_numpy_gives_no_verdict_but_is_not_an_error(project, capsys) -> None:
@@ -285,6 +300,9 @@ def test_a_large_project_gives_a_short_report_with_capped_lists(project, capsys)
     assert "(in `relax`)" in out
     document = json.loads(verdict(capsys, ".", "--format", "json")[1])
     assert len(document["sections"]["what_blocks"]["items"]) >= 360  # the JSON keeps every site
+    assert_schema(document)
+    assert len(document["overview"]["top_files"]) == 10 and document["overview"]["files_deciding"] == 120
+    assert {i["function"] for i in document["sections"]["what_blocks"]["items"]} >= {"relax", "smooth0"}
     golden("large_project", "\n".join(lines[:60]) + "\n")
 
 

@@ -437,11 +437,9 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
     if fmt == "json":
         import json
 
-        from .report import REPORT_SCHEMA, REPORT_SCHEMA_VERSION
+        from .json_format import no_verdict_dict
 
-        text = json.dumps({"schema": REPORT_SCHEMA, "schema_version": REPORT_SCHEMA_VERSION, "tool": "cpn-lint",
-                           "tool_version": __version__, "verdict": None, "no_verdict": reason,
-                           "files": [u.path for u in units], "input_errors": errors}, indent=2) + "\n"
+        text = json.dumps(no_verdict_dict(reason, [u.path for u in units], errors), indent=2) + "\n"
     elif fmt == "sarif":
         import json
 

@@ -13,7 +13,9 @@ import json
 from importlib import resources
 from typing import Any
 
-from .report import SECTION_TITLES, Item, Report
+from .. import __version__
+from .report import REPORT_SCHEMA, REPORT_SCHEMA_VERSION, SECTION_TITLES, Item, Report
+from .summary import Hotspot, Overview
 
 SCHEMA_RESOURCE = "report.schema.json"
 SECTION_KEYS = (
@@ -60,6 +62,50 @@ def item_dict(item: Item) -> dict[str, Any]:
         "data": _jsonable(item.data),
         "source": item.source,
         "runtime": [{"check": r.check, "description": r.description, "citation": r.citation} for r in item.runtime],
+        "function": item.function,
+        "span": item.span,
+    }
+
+
+def overview_dict(overview: Overview) -> dict[str, Any]:
+    def hotspots(spots: list[Hotspot]) -> list[dict[str, Any]]:
+        return [{"where": h.where, "weight": h.weight, "blocks": h.blocks, "fixes": h.fixes, "codes": list(h.codes)}
+                for h in spots]
+
+    return {
+        "files_read": overview.files_read,
+        "files_deciding": overview.files_deciding,
+        "unreadable": overview.unreadable,
+        "per_code": [{"code": c.code, "name": c.name, "family": c.family, "count": c.count, "in_loops": c.in_loops}
+                     for c in overview.per_code],
+        "per_family": dict(overview.per_family),
+        "top_files": hotspots(overview.top_files),
+        "top_functions": hotspots(overview.top_functions),
+        "outside": [{"role": o.role, "files": o.files, "findings": o.findings, "blocking": o.blocking}
+                    for o in overview.outside],
+        "excluded": dict(overview.excluded),
+        "suppressed": {
+            "total": overview.suppressed,
+            "by_code": dict(overview.suppressed_by_code),
+            "by_kind": dict(overview.suppressed_by_kind),
+            "files": [{"path": path, "count": count} for path, count in overview.suppressed_files],
+        },
+        "flake8_config": overview.flake8_config,
+        "include_tests": overview.include_tests,
+        "fallback": overview.fallback,
+    }
+
+
+def no_verdict_dict(reason: str, files: list[str], input_errors: list[str]) -> dict[str, Any]:
+    """The document written instead of a report when there is nothing to judge."""
+    return {
+        "schema": REPORT_SCHEMA,
+        "schema_version": REPORT_SCHEMA_VERSION,
+        "tool": {"name": "cpn-lint", "version": __version__},
+        "verdict": None,
+        "no_verdict": reason,
+        "files": files,
+        "input_errors": input_errors,
     }
 
 
@@ -148,6 +194,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "schema_version": report.schema_version,
         "tool": {"name": "cpn-lint", "version": report.tool_version},
         "verdict": report.verdict.value,
+        "no_verdict": None,
         "summary": plain_summary,
         "decision": {
             "rule": report.decision.rule,
@@ -162,5 +209,6 @@ def to_dict(report: Report) -> dict[str, Any]:
             "internal_errors": [item_dict(i) for i in report.internal_errors],
         },
         "doctor": {"supplied": report.doctor_supplied},
+        "overview": overview_dict(report.overview),
         "sections": sections,
     }
