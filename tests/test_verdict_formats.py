@@ -16,7 +16,7 @@ from cpn_lint.verdict.markdown import render_markdown
 from cpn_lint.verdict.report import SECTION_TITLES
 from cpn_lint.verdict.sarif import artifact_uri, to_sarif
 
-from .conftest import ROOT
+from .conftest import ROOT, run_flake8
 from .verdict_helpers import finding, report_for, run_verdict, stand_in_rules
 
 PROJECTS = sorted(p.name for p in (ROOT / "fixtures" / "projects").iterdir() if p.is_dir())
@@ -167,3 +167,36 @@ def test_the_schema_knows_every_rule_that_can_decide():
 
     rules = load_schema()["$defs"]["report"]["properties"]["decision"]["properties"]["rule"]["enum"]
     assert sorted(rules) == sorted(RULE_IDS)
+
+
+def _findings_schema():
+    text = resources.files("cpn_lint").joinpath("data/flake8-findings.schema.json").read_text(encoding="utf-8")
+    schema = json.loads(text)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return schema
+
+
+def test_cpn_json_matches_its_published_schema(tmp_path):
+    (tmp_path / "broken.py").write_text("def f(:\n")
+    (tmp_path / "long.py").write_text("import numpy as np\nx = np.zeros(3)\n" + "y = 1  # " + "z" * 90 + "\n")
+    proc = run_flake8("--select", "CPN,E501,E9", "--format", "cpn-json", str(ROOT / "fixtures" / "rules"), str(tmp_path))
+    document = json.loads(proc.stdout)
+    _validate(_findings_schema(), document, jsonschema.Draft202012Validator)
+    codes = {f["code"] for f in document["findings"]}
+    assert {"CPN101", "E501", "E999"} <= codes
+    assert {f["name"] for f in document["findings"] if f["code"] == "E501"} == {None}
+
+
+def test_the_findings_schema_rejects_what_it_should(tmp_path):
+    proc = run_flake8("--select", "CPN", "--format", "cpn-json", str(ROOT / "fixtures" / "rules" / "cpn101_element_loop.py"))
+    document = json.loads(proc.stdout)
+    validator = jsonschema.Draft202012Validator(_findings_schema())
+    for breakage in (
+        lambda d: d.update(schema_version=3),
+        lambda d: d["findings"][0].pop("in_loop"),
+        lambda d: d["findings"][0]["location"].update(row="10"),
+        lambda d: d["findings"][0].update(category="MAYBE"),
+    ):
+        broken = json.loads(json.dumps(document))
+        breakage(broken)
+        assert not validator.is_valid(broken)

@@ -27,7 +27,7 @@ from .report import ManifestNote, build_report
 from .scope import Scope, plan_scope
 from .suppress import Flake8ConfigError, Flake8Settings, Suppressions, find_flake8_config, read_flake8_settings, split_findings
 
-FORMATS = ("markdown", "json", "sarif")
+FORMATS = ("markdown", "json", "sarif", "html")
 FAIL_ON = ("LIGHT", "SIGNIFICANT", "NOT-RECOMMENDED")
 PYPROJECT_SECTION = "tool.cpn-lint"
 SETUP_CFG_SECTION = "cpn-lint"
@@ -450,6 +450,13 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
         run_ = {"tool": {"driver": {"name": "cpn-lint", "version": __version__}}, "results": [],
                 "invocations": [{"executionSuccessful": False, "toolExecutionNotifications": notes}]}
         text = json.dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run_]}, indent=2) + "\n"
+    elif fmt == "html":
+        from html import escape
+
+        items = "".join(f"<li>{escape(e)}</li>" for e in errors)
+        text = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>cuPyNumeric migration "
+                f"readiness: NO VERDICT</title></head><body><h1>NO VERDICT</h1><p>No verdict: {escape(reason)}.</p>"
+                + (f"<ul>{items}</ul>" if items else "") + "</body></html>\n")
     else:
         lines = ["# cuPyNumeric migration readiness: NO VERDICT", "", f"No verdict: {reason}."]
         if errors:
@@ -470,6 +477,10 @@ def render(report, fmt: str) -> str:  # type: ignore[no-untyped-def]
         from .sarif import render_sarif
 
         return render_sarif(report)
+    if fmt == "html":
+        from .html_format import render_html
+
+        return render_html(report)
     from .markdown import render_markdown
 
     return render_markdown(report)
