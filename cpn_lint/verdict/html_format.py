@@ -285,11 +285,11 @@ def _files(report: Report) -> list[str]:
         cells += [f'<td class="n">{counts.get(f, 0)}</td>' for f in families]
         parts.append(f'<tr class="file">{"".join(cells)}</tr>')
         ranked = sorted(items, key=lambda i: (i.category == "SCALES", not i.in_loop, i.location.line))
-        sites = "".join(f"<li>{_where(i)} <strong>{escape(i.code or '')}</strong> {escape(i.message)}</li>"
+        sites = "\n".join(f"<li>{_where(i)} <strong>{escape(i.code or '')}</strong> {escape(i.message)}</li>"
                         for i in ranked[:FILE_SITES_SHOWN])
         if len(ranked) > FILE_SITES_SHOWN:
-            sites += f"<li>… and {len(ranked) - FILE_SITES_SHOWN} more (see <code>--format json</code>)</li>"
-        parts.append(f'<tr hidden><td colspan="{2 + len(families)}"><ul>{sites}</ul></td></tr>')
+            sites += f"\n<li>… and {len(ranked) - FILE_SITES_SHOWN} more (see <code>--format json</code>)</li>"
+        parts.append(f'<tr hidden><td colspan="{2 + len(families)}"><ul>\n{sites}\n</ul></td></tr>')
     parts.append("</tbody></table>")
     return parts
 
