@@ -296,7 +296,7 @@ def test_a_large_project_gives_a_short_report_with_capped_lists(project, capsys)
     lines = out.splitlines()
     assert len(lines) < 400 and max(len(line) for line in lines) <= 300
     assert "… and " in out and "more CPN101" in out
-    assert "- … and 90 more files (`--format json` lists every site)." in out
+    assert "- … and 100 more files (`--format json` lists every site)." in out
     assert "(in `relax`)" in out
     document = json.loads(verdict(capsys, ".", "--format", "json")[1])
     assert len(document["sections"]["what_blocks"]["items"]) >= 360  # the JSON keeps every site

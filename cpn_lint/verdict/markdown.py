@@ -16,9 +16,9 @@ from .report import SECTION_TITLES, Item, Report
 from .summary import Hotspot
 
 PER_CODE = 10  # sites shown per code in a section
-PER_SECTION = 25  # sites shown per section (each code keeps at least MIN_PER_CODE)
+PER_SECTION = 20  # sites shown per section (each code keeps at least MIN_PER_CODE)
 MIN_PER_CODE = 3
-APPENDIX_FILES = 30
+APPENDIX_FILES = 20
 INPUT_ERRORS_SHOWN = 20
 MAX_LINE = 300
 CELL = 180  # characters of a message kept in a table cell

@@ -29,6 +29,8 @@ STOPPING_API_CODES = frozenset({"CPN401", "CPN404"})
 
 REPORT_SCHEMA = "cpn-lint/verdict-report"
 REPORT_SCHEMA_VERSION = 1
+SCALES_EXAMPLES = 2  # quoted lines per code in "What works"
+DOCTOR_CODES_SHOWN = 5  # codes whose Doctor checks the report spells out
 
 DOCTOR_COMMAND = (
     "CUPYNUMERIC_DOCTOR=1 CUPYNUMERIC_DOCTOR_FORMAT=json "
@@ -605,7 +607,7 @@ def _scales_groups(scales: list[Item]) -> list[ScalesGroup]:
             if item.quote and item.quote not in quotes:
                 quotes.add(item.quote)
                 examples.append(item)
-            if len(examples) == 3:
+            if len(examples) == SCALES_EXAMPLES:
                 break
         first = members[0]
         groups.append(ScalesGroup(code, first.name, first.summary, tuple(examples), tuple(members)))
@@ -882,11 +884,15 @@ def _doctor_look_for(report: Report) -> list[str]:
     for item in report.what_blocks + [i for grp in report.whats_fixable for i in grp.items]:
         if item.code and checks_seeing(item.code):
             by_code.setdefault(item.code, []).append(item.citation)
-    for code in sorted(by_code):
+    ordered = sorted(by_code, key=lambda c: (-len(by_code[c]), c))
+    for code in ordered[:DOCTOR_CODES_SHOWN]:
         cites = by_code[code]
         shown = ", ".join(cites[:2]) + (f" and {len(cites) - 2} more" if len(cites) > 2 else "")
         checks = " or ".join(checks_seeing(code))
         look.append(f"{checks} entries at the {code} sites ({shown}) until they are fixed; none once they are.")
+    if len(ordered) > DOCTOR_CODES_SHOWN:
+        rest = ", ".join(sorted(ordered[DOCTOR_CODES_SHOWN:]))
+        look.append(f"Entries at the sites of {rest} likewise (their checks are on each rule's page).")
     look.append("An entry at a line this report does not cite is a pattern the static read missed: feed the report "
                 "back with `cpn-verdict --doctor doctor-report.json PATH...` to merge it into the assessment.")
     look.append("Doctor sees only the code paths that ran: exercise the hot path with a representative input.")
