@@ -56,6 +56,11 @@ class CallGraph:
             self._callees[key] = self._resolve(call.func)
         return self._callees[key]
 
+    def function(self, reference: ast.expr) -> "Scope | None":
+        """The file's function a name (or ``self.method``) surely refers to:
+        a callback handed to a library (``minimize(cost, x0, jac=grad)``)."""
+        return self._resolve(reference)
+
     def _resolve(self, func: ast.expr) -> "Scope | None":
         model = self.model
         scopes = self._scopes_by_def()

@@ -91,7 +91,10 @@ class OutOfScopeWorkload(Rule):
     * **ml** — imports of scikit-learn, PyTorch, TensorFlow/Keras, JAX's
       training libraries (flax, optax, `jax.nn`, `jax.grad`) and gradient
       boosting libraries; training or inference calls seen in the file
-      (`model.fit`) are quoted;
+      (`model.fit`) are quoted. Also a neural network written in NumPy and
+      trained by a SciPy minimiser (`fmin_cg`, `minimize`, ...): the cost or
+      gradient function it calls back applies an activation (`tanh`,
+      `expit`, or the file's own `1 / (1 + exp(-z))`) to a matrix product;
     * **nlp** — imports of nltk, spaCy, transformers, tokenizers, gensim or
       scikit-learn's text features, and `np.char`/`np.strings` calls;
     * **recurrence** — a loop that carries element-sized state from one
@@ -183,8 +186,27 @@ class OutOfScopeWorkload(Rule):
             "        for i in range(j):\n            prod *= np.cos(y[i])\n        out[j] = prod\n    return out\n"
         ),
     )
+    # a least-squares fit of a model's few parameters is not training
+    valid += (
+        Valid(
+            "import numpy as np\nfrom scipy.optimize import minimize\n\ndef loss(p, t, y):\n"
+            "    return np.sum((p[0] * np.exp(-p[1] * t) - y) ** 2)\n\n"
+            "t = np.linspace(0, 5, 200)\ny = 2.0 * np.exp(-0.7 * t)\nfit = minimize(loss, np.ones(2), args=(t, y))\n"
+        ),
+        Valid(
+            "import numpy as np\nfrom scipy.optimize import minimize\n\ndef energy(x, A, b):\n"
+            "    return 0.5 * x @ A @ x - b @ x\n\nA = np.eye(50)\nb = np.ones(50)\nres = minimize(energy, np.zeros(50), args=(A, b))\n"
+        ),
+    )
     invalid = (
         Invalid("import numpy as np\nimport scipy.sparse as sp\nm = sp.csr_matrix(np.eye(4))\n", line=2, contains="sparse"),
+        # a network written in NumPy, trained by a SciPy minimiser
+        Invalid(
+            "import numpy as np\nfrom scipy import optimize\n\ndef sigmoid(z):\n    return 1.0 / (1.0 + np.exp(-z))\n\n"
+            "def cost(w, X, y):\n    W = w.reshape(3, 4)\n    p = sigmoid(X @ W.T)\n    return np.sum((p - y) ** 2)\n\n"
+            "X = np.random.rand(500, 4)\ny = np.random.rand(500, 3)\nw = optimize.fmin_cg(cost, np.zeros(12), args=(X, y))\n",
+            line=14, contains="trains a neural network",
+        ),
         # a Markov chain over a few parameters
         Invalid(
             "import numpy as np\n\ndef log_post(theta, data):\n    return -np.sum((data - theta[0]) ** 2) / theta[1] ** 2\n\n"
@@ -226,16 +248,17 @@ class OutOfScopeWorkload(Rule):
         # in the file; loops and string calls are judged on NumPy code only.
         evidence = [*_import_evidence(model), *_bare_root_sparse(model)]
         if model.uses_numpy():
-            evidence += [*_traversals(model), *_string_calls(model), *_recurrence_loops(model)]
+            evidence += [*_traversals(model), *_string_calls(model), *_recurrence_loops(model),
+                         *_optimiser_training(model)]
         for item in sorted(evidence, key=lambda e: (getattr(e.node, "lineno", 0), getattr(e.node, "col_offset", 0))):
             yield self.finding(
                 item.node,
                 in_loop=item.in_loop,
-                data={"kind": item.kind, **dict(item.extra), "regions": _regions(model, item),
-                      "library_work": _library_work(model, item)},
+                data={"kind": item.kind, **{k: v for k, v in item.extra if k != "advice"},
+                      "regions": _regions(model, item), "library_work": _library_work(model, item)},
                 evidence=item.text,
                 workload=_WORKLOAD[item.kind],
-                advice=_ADVICE[item.kind],
+                advice=dict(item.extra).get("advice", _ADVICE[item.kind]),
             )
 
 
@@ -251,6 +274,7 @@ def _regions(model: FileModel, item: _Evidence) -> list[list[int]]:
         spans = {(getattr(node, "lineno", 1), getattr(node, "end_lineno", None) or getattr(node, "lineno", 1))}
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             spans |= _called_from(model, node)  # a chain's step: the functions each iteration calls
+        spans |= {tuple(span) for span in dict(item.extra).get("covers", ())}  # type: ignore[misc]
         return [list(span) for span in sorted(spans)]
     root = _import_root(str(module))
     spans: set[tuple[int, int]] = set()
@@ -497,6 +521,79 @@ def _string_calls(model: FileModel) -> Iterator[_Evidence]:
         reported.add(statement)
         text = f"{model.segment(call.func, 30)}(...) processes strings"
         yield _Evidence(call, "nlp", text, in_loop=hot_loop(model, call) is not None, extra=(("api", f"numpy.{api}"),))
+
+
+# ------------------------------------------------- training by an optimiser
+# SciPy minimisers that call back into the file's cost (and gradient) function.
+_MINIMISERS = frozenset({
+    "scipy.optimize.minimize", "scipy.optimize.fmin_cg", "scipy.optimize.fmin_bfgs", "scipy.optimize.fmin_l_bfgs_b",
+    "scipy.optimize.fmin_ncg", "scipy.optimize.fmin_tnc",
+})
+_CALLBACK_KEYWORDS = ("fun", "f", "func", "fprime", "jac")
+_TRAINING_ADVICE = "train it with an ML framework (PyTorch, JAX) on the GPU and port only the array code around it"
+_ACTIVATION_APIS = frozenset({"tanh", "scipy.special.expit", "scipy.special.softmax"})
+
+
+def _optimiser_training(model: FileModel) -> Iterator[_Evidence]:
+    """A neural network trained by a SciPy minimiser: the cost or gradient
+    function it calls back applies an activation (``tanh``, ``expit``, or
+    the file's own sigmoid ``1 / (1 + exp(-z))``) to a matrix product. A
+    fit of a model's few parameters has no such layer and stays quiet."""
+    for call in model.nodes(ast.Call):
+        if (model.qualname(call.func) or "") not in _MINIMISERS:
+            continue
+        callbacks = [model.calls.function(arg) for arg in _callback_args(call)]
+        functions = [scope for scope in callbacks if scope is not None]
+        layer = next((f for f in functions if _applies_activation_to_product(model, f.node)), None)
+        if layer is None:
+            continue
+        covered = _called_from(model, call, depth=2)
+        text = (f"{model.segment(call.func, 30)}(...) trains a neural network "
+                f"(an activation of a matrix product in {layer.name})")
+        yield _Evidence(call, "ml", text, in_loop=hot_loop(model, call) is not None,
+                        extra=(("covers", sorted(covered | _spans(functions))), ("advice", _TRAINING_ADVICE)))
+
+
+def _callback_args(call: ast.Call) -> list[ast.expr]:
+    args = list(call.args[:1])
+    args += [kw.value for kw in call.keywords if kw.arg in _CALLBACK_KEYWORDS]
+    return [a for a in args if isinstance(a, (ast.Name, ast.Attribute))]
+
+
+def _spans(functions: list) -> set[tuple[int, int]]:  # type: ignore[type-arg]
+    return {(f.node.lineno, getattr(f.node, "end_lineno", None) or f.node.lineno) for f in functions}
+
+
+def _applies_activation_to_product(model: FileModel, function: ast.AST) -> bool:
+    for call in (n for n in ast.walk(function) if isinstance(n, ast.Call)):
+        if not any(_is_matrix_product(model, arg) for arg in call.args):
+            continue
+        api = model.array_api(call.func) or model.qualname(call.func) or ""
+        if api in _ACTIVATION_APIS:
+            return True
+        callee = model.calls.callee(call)
+        if callee is not None and _is_sigmoid(model, callee.node):
+            return True
+    return False
+
+
+def _is_matrix_product(model: FileModel, expr: ast.expr) -> bool:
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.MatMult):
+        return True
+    return isinstance(expr, ast.Call) and model.array_api(expr.func) in ("dot", "matmul")
+
+
+def _is_sigmoid(model: FileModel, function: ast.AST) -> bool:
+    """A function returning ``1 / (1 + exp(-z))`` or ``tanh(z)``."""
+    for ret in (n for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None):
+        for node in ast.walk(ret.value):
+            if isinstance(node, ast.Call) and model.array_api(node.func) == "tanh":
+                return True
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and any(
+                isinstance(c, ast.Call) and model.array_api(c.func) == "exp" for c in ast.walk(node.right)
+            ):
+                return True
+    return False
 
 
 # -------------------------------------------------------------- recurrences
