@@ -125,10 +125,10 @@ def _check_loop_reads(model, name: str, scope: Scope, frame: LoopFrame, first: a
     for load in loads_of(model, name, scope):
         if model.scope_of(load).function_like() is not home:
             raise Refused(f"'{name}' is read in another function (line {load.lineno})")
-        if load is not first and _inside(load, frame.node):
+        if load is not first and inside(load, frame.node):
             raise Refused(f"'{name}' is read in the loop (line {load.lineno}): it must be complete there")
     for b in scope.bindings.get(name, ()):
-        if _inside_pos(b.pos, frame.node) and b.node is not stmt.targets[0]:
+        if inside_pos(b.pos, frame.node) and b.node is not stmt.targets[0]:
             raise Refused(f"'{name}' is also bound in the loop (line {b.pos[0]})")
     if name in scope.global_names:
         raise Refused(f"'{name}' is declared global")
@@ -138,7 +138,7 @@ def _check_start(model, name: str, scope: Scope, frame: LoopFrame, first: ast.Na
                  axis: ast.expr | None) -> None:
     """``name`` enters the loop as a new array of a rank the join keeps, and
     nothing before the loop keeps it."""
-    starts = [b for b in model.reaching_bindings(first) if not _inside_pos(b.pos, frame.node)]
+    starts = [b for b in model.reaching_bindings(first) if not inside_pos(b.pos, frame.node)]
     if not starts:
         raise Refused(f"'{name}' has no value before the loop")
     least = 1 if api in ("append", "concatenate") and axis is not None else _JOINS[api][1]
@@ -180,11 +180,11 @@ def _atom(node: ast.expr) -> bool:
     return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call))
 
 
-def _inside(node: ast.AST, outer: ast.AST) -> bool:
-    return _inside_pos((node.lineno, node.col_offset), outer)  # type: ignore[attr-defined]
+def inside(node: ast.AST, outer: ast.AST) -> bool:
+    return inside_pos((node.lineno, node.col_offset), outer)  # type: ignore[attr-defined]
 
 
-def _inside_pos(pos: tuple[int, int], outer: ast.AST) -> bool:
+def inside_pos(pos: tuple[int, int], outer: ast.AST) -> bool:
     start = (outer.lineno, outer.col_offset)  # type: ignore[attr-defined]
     end = (outer.end_lineno, outer.end_col_offset)  # type: ignore[attr-defined]
     return start <= pos <= end  # type: ignore[operator]

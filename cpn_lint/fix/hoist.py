@@ -29,6 +29,7 @@ from ..model import BindKind, Kind
 from ..model.hoisting import hoist_frame, uses_reached_by
 from ..model.scopes import LoopFrame, Scope, ScopeKind
 from .base import Fix, FixContext, Refused
+from .collect import inside, inside_pos
 from .inplace import UFUNCS
 from .ownership import keeping_site, loads_of
 
@@ -151,7 +152,7 @@ def _check_only_binding(model, name: str, scope: Scope, stmt: ast.Assign, frame:
     for b in scope.bindings.get(name, ()):
         if b.node is stmt.targets[0] or b.kind is BindKind.AUG:
             continue
-        dead = (not _inside_pos(b.pos, frame.node) and b.kind is BindKind.VALUE and isinstance(b.node, ast.Name)
+        dead = (not inside_pos(b.pos, frame.node) and b.kind is BindKind.VALUE and isinstance(b.node, ast.Name)
                 and not uses_reached_by(model, b.node))
         if not dead:
             raise Refused(f"'{name}' is also bound at line {b.pos[0]}")
@@ -171,7 +172,7 @@ def _check_stable_reads(model, reads: list[ast.expr], frame: LoopFrame) -> None:
             continue  # hoist_frame has proven the shape does not change
         scope = model.lookup(node)
         for b in scope.bindings.get(node.id, ()) if scope is not None else ():
-            if _inside_pos(b.pos, frame.node) and not (b.kind is BindKind.AUG and model.kind(b.node) is Kind.DEVICE):
+            if inside_pos(b.pos, frame.node) and not (b.kind is BindKind.AUG and model.kind(b.node) is Kind.DEVICE):
                 raise Refused(f"'{node.id}' is rebound in the loop (line {b.pos[0]})")
 
 
@@ -185,7 +186,7 @@ def _check_bound_before(model, reads: list[ast.expr], frame: LoopFrame) -> None:
         home = model.scope_of(node).function_like()
         if owner.function_like() is not home:
             continue  # a global or a closure variable: bound when the function runs
-        before = [b for b in model.reaching_bindings(node) if not _inside_pos(b.pos, frame.node)]
+        before = [b for b in model.reaching_bindings(node) if not inside_pos(b.pos, frame.node)]
         if not before:
             raise Refused(f"'{node.id}' has no value before the loop")
         for b in before:
@@ -199,7 +200,7 @@ def _check_not_shared(model, name: str, scope: Scope, frame: LoopFrame) -> None:
     for load in loads_of(model, name, scope):
         if model.scope_of(load).function_like() is not home:
             raise Refused(f"'{name}' is read in another function (line {load.lineno})")
-        if not _inside(load, frame.node):
+        if not inside(load, frame.node):
             continue
         site = keeping_site(model, load)
         if site is not None:
@@ -207,14 +208,6 @@ def _check_not_shared(model, name: str, scope: Scope, frame: LoopFrame) -> None:
                           f"('{model.segment(site, 40)}'): one buffer would then be shared")
 
 
-def _inside(node: ast.AST, outer: ast.AST) -> bool:
-    return _inside_pos((node.lineno, node.col_offset), outer)  # type: ignore[attr-defined]
-
-
-def _inside_pos(pos: tuple[int, int], outer: ast.AST) -> bool:
-    start = (outer.lineno, outer.col_offset)  # type: ignore[attr-defined]
-    end = (outer.end_lineno, outer.end_col_offset)  # type: ignore[attr-defined]
-    return start <= pos <= end  # type: ignore[operator]
 
 
 def _check_placeable(ctx: FixContext, stmt: ast.stmt, loop: ast.stmt) -> None:
@@ -308,7 +301,7 @@ def _check_never_written(model, name: str, scope: Scope, frame: LoopFrame) -> No
         if b.kind is BindKind.AUG:
             raise Refused(f"'{name}' is updated in place at line {b.pos[0]}")
     for load in loads_of(model, name, scope):
-        if _inside(load, frame.node) and _written_through(model, load):
+        if inside(load, frame.node) and _written_through(model, load):
             raise Refused(f"'{name}' is written into at line {load.lineno}")
 
 

@@ -20,21 +20,14 @@ import ast
 from ..findings import Finding
 from ..model import BindKind
 from ..model.scopes import Binding, LoopFrame, Scope, ScopeKind
+from ..model.numpy_api import COMMUTATIVE_OPERATORS, IN_PLACE_OPERATORS
 from .base import Fix, FixContext, Refused
 from .dtypes import dtype_of, is_weak
 from .ownership import fresh, sharing_reason
 from .shapes import broadcasts_into
 
-OPERATORS: dict[type, tuple[str, str]] = {
-    ast.Add: ("+", "add"),
-    ast.Sub: ("-", "subtract"),
-    ast.Mult: ("*", "multiply"),
-    ast.Div: ("/", "divide"),
-    ast.FloorDiv: ("//", "floor_divide"),
-    ast.Pow: ("**", "power"),
-    ast.Mod: ("%", "remainder"),
-}
-_COMMUTATIVE = (ast.Add, ast.Mult)
+OPERATORS = IN_PLACE_OPERATORS
+_COMMUTATIVE = COMMUTATIVE_OPERATORS
 # Ufuncs the call form rewrites, with how many inputs they take.
 UFUNCS: dict[str, int] = {
     **{name: 2 for name in ("add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power",

@@ -15,6 +15,8 @@ and a random draw without ``size`` is a one-element device array.
 
 from __future__ import annotations
 
+import ast
+
 # ----------------------------------------------------------------- builders
 # The first argument (or shape=) is the result's shape.
 SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full"})
@@ -311,3 +313,17 @@ def is_internal_api(tail: str) -> bool:
     """
     parts = tail.split(".")
     return any(part.startswith("_") for part in parts) or (len(parts) > 1 and parts[0] in TOOLING_NAMESPACES)
+
+
+# Binary operators with an in-place form, their symbol and the ufunc that
+# writes into out= (CPN202 and its fix share them).
+IN_PLACE_OPERATORS: dict[type, tuple[str, str]] = {
+    ast.Add: ("+", "add"),
+    ast.Sub: ("-", "subtract"),
+    ast.Mult: ("*", "multiply"),
+    ast.Div: ("/", "divide"),
+    ast.FloorDiv: ("//", "floor_divide"),
+    ast.Pow: ("**", "power"),
+    ast.Mod: ("%", "remainder"),
+}
+COMMUTATIVE_OPERATORS = (ast.Add, ast.Mult)

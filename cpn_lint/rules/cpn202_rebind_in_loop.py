@@ -11,6 +11,7 @@ from ..model.loops import hot_chain
 from ..model.iteration import fresh_in_iteration
 from ._context import describe_loop
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
+from ..model.numpy_api import COMMUTATIVE_OPERATORS, IN_PLACE_OPERATORS
 
 # Elementwise NumPy functions that take out= and keep their operand's shape.
 _UFUNCS = frozenset(
@@ -24,17 +25,8 @@ _UFUNCS = frozenset(
         "degrees", "radians", "conjugate", "conj", "copysign", "logaddexp", "logaddexp2",
     }
 )
-# Operators with an in-place form and the ufunc that writes into out=.
-_OPERATORS: dict[type, tuple[str, str]] = {
-    ast.Add: ("+", "add"),
-    ast.Sub: ("-", "subtract"),
-    ast.Mult: ("*", "multiply"),
-    ast.Div: ("/", "divide"),
-    ast.FloorDiv: ("//", "floor_divide"),
-    ast.Pow: ("**", "power"),
-    ast.Mod: ("%", "remainder"),
-}
-_COMMUTATIVE = (ast.Add, ast.Mult)
+_OPERATORS = IN_PLACE_OPERATORS
+_COMMUTATIVE = COMMUTATIVE_OPERATORS
 # Reductions: without an axis they make a 0-d result, a number, not a buffer.
 _REDUCTIONS = frozenset(
     {
