@@ -76,7 +76,7 @@ def task_probe(_: argparse.Namespace) -> dict[str, Any]:
             return None
 
     import cpn_lint
-    from cpn_lint.registry import load_rules
+    from cpn_lint.rules import load_rules
 
     entry_points = sorted(
         ep.name for ep in importlib.metadata.entry_points(group="flake8.extension") if ep.name.startswith("CPN")
@@ -178,7 +178,7 @@ class StageTimer:
 
     def __init__(self) -> None:
         from cpn_lint import engine
-        from cpn_lint.registry import load_rules
+        from cpn_lint.rules import load_rules
 
         options = _options()
         self._engine = engine

@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("fix", help="rewrite the findings the model proves safe to change (see cpn-lint fix --help)")
     ns = parser.parse_args(args)
     from . import docs as docs_module
-    from .registry import load_rules
+    from .rules import load_rules
 
     rules = load_rules()
     if ns.command == "rule":

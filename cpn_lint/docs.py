@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .registry import DOC_HEADINGS, Category, FixExample, Rule, load_rules
+from .registry import DOC_HEADINGS, Category, FixExample, Rule
+from .rules import load_rules
 
 CATEGORY_TEXT = {
     Category.SCALES: "SCALES — will speed up after the import swap",

@@ -18,7 +18,8 @@ from typing import Iterable, Iterator
 from . import manifest
 from .findings import Finding
 from .model import FileModel
-from .registry import Default, load_rules
+from .registry import Default
+from .rules import load_rules
 
 INTERNAL_ERROR = "CPN000"
 

@@ -19,7 +19,8 @@ from typing import Any, ClassVar, Iterator
 from . import __version__
 from .engine import INTERNAL_ERROR, LintOptions, lint_tree
 from .findings import Finding
-from .registry import CODE_PATTERN, load_rules
+from .registry import CODE_PATTERN
+from .rules import load_rules
 
 _Result = tuple[int, int, str, type]
 

@@ -32,7 +32,7 @@ from flake8.formatting.base import BaseFormatter
 
 from . import __version__
 from .engine import LintOptions, analyze_source
-from .registry import load_rules
+from .rules import load_rules
 
 SCHEMA = "cpn-lint/flake8-findings"
 SCHEMA_VERSION = 2

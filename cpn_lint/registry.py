@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import ast
 import enum
-import importlib
-import pkgutil
 import re
-import string
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
@@ -191,10 +188,6 @@ class Rule:
     def doc(cls) -> str:
         return _dedent_doc(cls.__doc__ or "")
 
-    @classmethod
-    def message_fields(cls) -> set[str]:
-        return {f for _, f, _, _ in string.Formatter().parse(cls.message) if f}
-
 
 REGISTRY: dict[str, type[Rule]] = {}
 
@@ -216,28 +209,6 @@ def _dedent_doc(doc: str) -> str:
     return inspect.cleandoc(doc)
 
 
-_loaded = False
-
-
-def load_rules() -> dict[str, type[Rule]]:
-    """Import every module of :mod:`cpn_lint.rules` once; return the registry."""
-    global _loaded
-    if not _loaded:
-        from . import rules
-
-        for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name):
-            if info.name.startswith("cpn"):
-                importlib.import_module(f"{rules.__name__}.{info.name}")
-        _loaded = True
-    return dict(sorted(REGISTRY.items()))
-
-
-def all_codes() -> list[str]:
-    return list(load_rules())
-
-
-def rule_for(code: str) -> type[Rule]:
-    return load_rules()[code]
 
 
 def recipe_rank(recipe: str | None) -> int:

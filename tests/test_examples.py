@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cpn_lint import lint_source
-from cpn_lint.registry import Invalid, Valid, load_rules
+from cpn_lint.registry import Invalid, Valid
+from cpn_lint.rules import load_rules
 
 RULES = load_rules()
 

@@ -8,7 +8,8 @@ import pytest
 
 from cpn_lint import lint_source
 from cpn_lint.fix.planner import FIXERS, fix_text
-from cpn_lint.registry import FixExample, NoFix, load_rules
+from cpn_lint.registry import FixExample, NoFix
+from cpn_lint.rules import load_rules
 
 RULES = load_rules()
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from cpn_lint import lint_source
-from cpn_lint.registry import Default, load_rules
+from cpn_lint.registry import Default
+from cpn_lint.rules import load_rules
 
 from .conftest import FIXTURES, expected_findings
 

@@ -11,7 +11,8 @@ import tomllib
 import pytest
 
 from cpn_lint import docs, flake8_plugin, lint_source, rules
-from cpn_lint.registry import CODE_PATTERN, RECIPES, Category, Default, load_rules
+from cpn_lint.registry import CODE_PATTERN, RECIPES, Category, Default
+from cpn_lint.rules import load_rules
 
 from .conftest import ROOT
 
@@ -127,3 +128,12 @@ def test_engine_never_imports_flake8() -> None:
                 assert not any(a.name.startswith("flake8") for a in node.names), path
             if isinstance(node, ast.ImportFrom):
                 assert not (node.module or "").startswith("flake8"), path
+
+
+def test_the_registry_never_imports_the_rules_built_on_it():
+    import ast as ast_module
+
+    source = (ROOT / "cpn_lint" / "registry.py").read_text(encoding="utf-8")
+    for node in ast_module.walk(ast_module.parse(source)):
+        if isinstance(node, ast_module.ImportFrom):
+            assert not (node.module or "").startswith("rules") and "rules" not in [a.name for a in node.names]

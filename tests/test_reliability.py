@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cpn_lint import LintOptions, analyze_source, lint_source
-from cpn_lint.registry import load_rules
+from cpn_lint.rules import load_rules
 
 from .conftest import run_flake8
 

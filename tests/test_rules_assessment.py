@@ -15,7 +15,8 @@ import pytest
 
 from cpn_lint import lint_source
 from cpn_lint.model import FileModel, Kind
-from cpn_lint.registry import Category, Default, load_rules
+from cpn_lint.registry import Category, Default
+from cpn_lint.rules import load_rules
 from cpn_lint.model.shapes import broadcast
 from cpn_lint.rules._scales import SCALES_CODES
 

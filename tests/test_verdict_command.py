@@ -437,7 +437,7 @@ HOT_STD = "import numpy as np\nu = np.ones((4096, 4096))\nfor step in range(50):
 
 
 def test_text_log_keeps_the_hot_path_demotion(tmp_path):
-    from cpn_lint.registry import load_rules
+    from cpn_lint.rules import load_rules
 
     if "CPN401" not in load_rules():
         pytest.skip("CPN401 not registered yet")

@@ -9,7 +9,7 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from cpn_lint.registry import load_rules
+from cpn_lint.rules import load_rules
 from cpn_lint.verdict.context import Context
 from cpn_lint.verdict.json_format import load_schema, to_dict
 from cpn_lint.verdict.markdown import render_markdown

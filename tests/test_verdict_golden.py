@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from cpn_lint.registry import load_rules
+from cpn_lint.rules import load_rules
 
 from .conftest import ROOT, expected_findings
 from .verdict_helpers import run_verdict

@@ -17,7 +17,8 @@ from typing import Any, Iterator, Sequence
 
 from cpn_lint.engine import FileResult
 from cpn_lint.findings import Finding
-from cpn_lint.registry import REGISTRY, Category, Default, load_rules
+from cpn_lint.registry import REGISTRY, Category, Default
+from cpn_lint.rules import load_rules
 from cpn_lint.verdict.collect import Unit
 from cpn_lint.verdict.context import Context
 from cpn_lint.verdict.report import Report, build_report

@@ -29,7 +29,7 @@ import ast
 
 from ..findings import Finding
 from ..model import BindKind, Kind
-from ..model.scopes import Binding, LoopFrame, Scope, ScopeKind
+from ..model.scopes import LoopFrame, Scope, ScopeKind
 from .base import Fix, FixContext, Refused
 from .ownership import fresh, keeping_site, loads_of
 from .shapes import known_rank

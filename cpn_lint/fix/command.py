@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Sequence, TextIO
 
-from ..registry import load_rules
+from ..rules import load_rules
 from ..verdict.collect import discover
 from .files import FileFix, fix_path
 from .planner import default_codes

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from ..engine import LintOptions, lint_tree, parse
 from ..findings import Finding
 from ..model import FileModel
-from ..registry import RECIPES, Default, load_rules
+from ..registry import RECIPES, Default
+from ..rules import load_rules
 from .base import Fix, FixContext, Fixer, Refusal, Refused
 from .builtins import fix_builtin
 from .collect import fix_stack

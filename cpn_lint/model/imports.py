@@ -119,12 +119,3 @@ class ImportTable:
             return None
         parts.append(base)
         return ".".join(reversed(parts))
-
-    def records_for(self, root: str) -> list[ImportRecord]:
-        return [r for r in self.records if r.qualname == root or r.qualname.startswith(root + ".")]
-
-
-def split_root(qualname: str) -> tuple[str, str]:
-    """``"numpy.linalg.svd"`` -> ``("numpy", "linalg.svd")``."""
-    root, _, tail = qualname.partition(".")
-    return root, tail

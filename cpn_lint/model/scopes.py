@@ -115,10 +115,6 @@ class LoopFrame:
     def is_comprehension(self) -> bool:
         return not isinstance(self.node, (ast.For, ast.AsyncFor, ast.While))
 
-    @property
-    def is_while(self) -> bool:
-        return isinstance(self.node, ast.While)
-
     def chain(self) -> list["LoopFrame"]:
         """This frame and its enclosing frames, innermost first."""
         frames: list[LoopFrame] = []

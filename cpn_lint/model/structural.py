@@ -67,9 +67,6 @@ class Structural:
             self._starts[types] = index
         return index
 
-    def ast_node_at(self, node: "SgNode", *types: type) -> ast.AST | None:
-        return next(self.ast_nodes_at(node, *types), None)
-
 
 def _outermost_first(node: ast.AST) -> tuple[int, int]:
     """Of nodes starting at one place, the one that ends last encloses the others."""

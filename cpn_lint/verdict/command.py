@@ -18,7 +18,8 @@ from typing import Any, Sequence
 
 from .. import __version__
 from ..engine import LintOptions
-from ..registry import Category, load_rules
+from ..registry import Category
+from ..rules import load_rules
 from . import gates as g
 from .collect import Progress, Unit, assess_paths, discover_with_roots
 from .context import FROM_CLI, PATTERNS, Context

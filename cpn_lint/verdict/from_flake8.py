@@ -34,7 +34,8 @@ from typing import Any
 from ..engine import FileResult
 from ..findings import Finding
 from ..formatters import SCHEMA, SCHEMA_VERSION
-from ..registry import Category, load_rules
+from ..registry import Category
+from ..rules import load_rules
 from .collect import Unit
 
 _FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z][A-Z0-9]*\d) ?(?P<text>.*)$")

@@ -14,7 +14,8 @@ from typing import Any, Iterable, Sequence
 
 from .. import __version__
 from ..findings import Finding
-from ..registry import RECIPES, Category, load_rules, recipe_rank
+from ..registry import RECIPES, Category, recipe_rank
+from ..rules import load_rules
 from . import gates as g
 from .collect import Unit
 from .context import Context, format_count

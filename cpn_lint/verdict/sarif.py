@@ -20,7 +20,8 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
-from ..registry import Category, load_rules
+from ..registry import Category
+from ..rules import load_rules
 from .report import Item, Report
 
 SARIF_VERSION = "2.1.0"

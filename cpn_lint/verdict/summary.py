@@ -11,7 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..registry import Category, load_rules
+from ..registry import Category
+from ..rules import load_rules
 from .collect import Unit
 from .scope import Role, Scope
 from .suppress import Suppressions
