@@ -70,6 +70,7 @@ class ValueEngine:
         self._binding_shapes: dict[int, MaybeShape] = {}
         self._transient_shapes: dict[int, MaybeShape] = {}
         self._pending_hits = 0  # how often a question met something pending
+        self._provisional_total = 0  # provisional binding answers made in this file
         self._warm: set[int] = set()  # scopes whose bindings were decided in source order
         self._comprehensions: dict[int, list[Scope]] | None = None
         self._shape_depth = 0
@@ -424,7 +425,8 @@ class ValueEngine:
             return cached
         cached = self._transient_kinds.get(key)
         if cached is not None:
-            return cached
+            self._pending_hits += 1  # a transient answer: what uses it is not final either
+            return None if cached is _NO_INFO else cached
         marker = ("kind", key)
         if marker in self._in_progress:
             self._pending_hits += 1  # a cycle: no information yet (joins as neutral)
@@ -441,6 +443,7 @@ class ValueEngine:
             # information yet rather than "unknown", so that the cycle's other
             # bindings decide it; the outermost question is answered with
             # nothing pending and memoised for good
+            self._transient_kinds[key] = _NO_INFO  # type: ignore[assignment]
             return None
         self._remember(self._binding_kinds, self._transient_kinds, key, result, hits)
         return result
@@ -454,8 +457,32 @@ class ValueEngine:
         else:
             transient[key] = value
         if not self._in_progress:
+            provisional = len(self._transient_kinds) + len(self._transient_shapes)
+            self._provisional_total += provisional
+            if provisional > PROMOTE_AFTER:
+                self._promote_transient(settle=self._provisional_total > PROVISIONAL_BUDGET)
             self._transient_kinds.clear()
             self._transient_shapes.clear()
+
+    def _promote_transient(self, settle: bool) -> None:
+        """Keep the answers of a question that needed very many provisional
+        ones, so that later questions do not derive them again. Code where
+        each of hundreds of calls feeds the next (``leb, start = step(leb,
+        start)`` six hundred times) otherwise re-derives the whole chain for
+        every later question: minutes for one file. Once a file has spent
+        PROVISIONAL_BUDGET provisional answers, ``settle`` also keeps the
+        "no information yet" ones, as unknown: the model then stays quiet on
+        that chain rather than slow."""
+        for key, kind in self._transient_kinds.items():
+            if kind is not _NO_INFO:
+                self._binding_kinds.setdefault(key, kind)
+            elif settle:
+                self._binding_kinds.setdefault(key, Kind.UNKNOWN)
+        for key, shape in self._transient_shapes.items():
+            if shape is not _PENDING:
+                self._binding_shapes.setdefault(key, shape)
+            elif settle:
+                self._binding_shapes.setdefault(key, None)
 
     def _compute_binding_kind(self, b: Binding) -> Kind:
         if b.kind is BindKind.NOT_ARRAY:
@@ -699,6 +726,7 @@ class ValueEngine:
         if key in self._binding_shapes:
             return self._binding_shapes[key]
         if key in self._transient_shapes:
+            self._pending_hits += 1  # a transient answer: what uses it is not final either
             return self._transient_shapes[key]
         marker = ("shape", key)
         if marker in self._in_progress:
@@ -711,6 +739,7 @@ class ValueEngine:
         finally:
             self._in_progress.discard(marker)
         if result is None and self._pending_hits > hits and self._in_progress:
+            self._transient_shapes[key] = _PENDING  # type: ignore[assignment]
             return _PENDING  # unknown only because something it needs is pending
         self._remember(self._binding_shapes, self._transient_shapes, key, result, hits)
         return result
@@ -1305,6 +1334,12 @@ class _Pending:
 
 
 _PENDING = _Pending()
+# Provisional binding answers after which an outermost question's are kept
+# (see ValueModel._promote_transient); ordinary files stay far below it.
+PROMOTE_AFTER = 256
+# Provisional answers a file may spend before unresolved chains settle as unknown.
+PROVISIONAL_BUDGET = 100_000
+_NO_INFO = _Pending()  # a binding kind that is "no information yet" until the outermost answer
 
 
 def _is_literal_size(expr: ast.expr) -> bool:
