@@ -13,7 +13,7 @@ from cpn_lint.rules import load_rules
 from cpn_lint.verdict.context import Context
 from cpn_lint.verdict.json_format import load_schema, to_dict
 from cpn_lint.verdict.markdown import render_markdown
-from cpn_lint.verdict.report import SECTION_TITLES
+from cpn_lint.verdict.report_items import SECTION_TITLES
 from cpn_lint.verdict.sarif import artifact_uri, to_sarif
 
 from .conftest import ROOT, run_flake8

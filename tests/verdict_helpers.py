@@ -21,7 +21,8 @@ from cpn_lint.registry import REGISTRY, Category, Default
 from cpn_lint.rules import load_rules
 from cpn_lint.verdict.collect import Unit
 from cpn_lint.verdict.context import Context
-from cpn_lint.verdict.report import Report, build_report
+from cpn_lint.verdict.report import build_report
+from cpn_lint.verdict.report_items import Report
 
 from .conftest import ROOT
 

@@ -24,7 +24,8 @@ from . import gates as g
 from .collect import Progress, Unit, assess_paths, discover_with_roots
 from .context import FROM_CLI, PATTERNS, Context
 from .from_flake8 import Flake8InputError, read_flake8_output
-from .report import ManifestNote, build_report
+from .report import build_report
+from .report_items import ManifestNote
 from .scope import Scope, plan_scope
 from .suppress import Flake8ConfigError, Flake8Settings, Suppressions, find_flake8_config, read_flake8_settings, split_findings
 

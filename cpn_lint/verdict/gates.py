@@ -40,6 +40,11 @@ MIN_COMPUTE_CAPABILITY = (7, 0)
 DENSE_PATTERNS = frozenset(p for p in PATTERNS if p != "mixed")
 
 
+# API findings that stop the program after the import swap: a name
+# cuPyNumeric lacks (CPN401) and an argument form it rejects (CPN404).
+STOPPING_API_CODES = frozenset({"CPN401", "CPN404"})
+
+
 class Verdict(enum.Enum):
     READY = "READY"
     LIGHT = "LIGHT REFACTOR"

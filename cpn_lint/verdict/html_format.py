@@ -16,7 +16,7 @@ from html import escape
 from typing import Iterable, Sequence
 
 from .markdown import STEP_CITATIONS, capped
-from .report import SECTION_TITLES, Item, Report
+from .report_items import SECTION_TITLES, Item, Report
 
 FAMILY_COLOURS = {
     "BLOCKS": "#c0392b",

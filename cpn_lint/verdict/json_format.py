@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
-from .report import REPORT_SCHEMA, REPORT_SCHEMA_VERSION, SECTION_TITLES, Item, Report
+from .report_items import REPORT_SCHEMA, REPORT_SCHEMA_VERSION, SECTION_TITLES, Item, Report
 from .summary import Hotspot, Overview
 
 SCHEMA_RESOURCE = "report.schema.json"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .report import SECTION_TITLES, Item, Report
+from .report_items import SECTION_TITLES, Item, Report
 from .summary import Hotspot
 
 PER_CODE = 10  # sites shown per code in a section

@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from ..registry import Category
 from ..rules import load_rules
-from .report import Item, Report
+from .report_items import Item, Report
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

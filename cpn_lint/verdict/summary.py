@@ -14,6 +14,7 @@ from typing import Iterable, Sequence
 from ..registry import Category
 from ..rules import load_rules
 from .collect import Unit
+from .gates import STOPPING_API_CODES
 from .scope import Role, Scope
 from .suppress import Suppressions
 
@@ -21,7 +22,6 @@ TOP = 10  # files and functions listed
 # What counts as blocking work, and how much: an idiom that stops scaling
 # weighs most, an API call that stops the program next, a mechanical fix least.
 WEIGHTS = {Category.BLOCKS.value: 3, Category.API.value: 2, Category.REFACTOR.value: 1}
-STOPPING_API = frozenset({"CPN401", "CPN404"})
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Overview:
 
 def _is_blocking(code: str | None, category: str) -> bool:
     if category == Category.API.value:
-        return code in STOPPING_API
+        return code in STOPPING_API_CODES
     return category in WEIGHTS
 
 

@@ -1,0 +1,154 @@
+"""What the gates are decided from: the share of out-of-scope work, the
+dominant compute pattern, the hot-path sizes and the host touchpoints, read
+from the report's items and the assessed units (Gate 4, Gate 2, Gate 5).
+The gates themselves, and the verdict they lead to, are in :mod:`.gates`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from ..registry import recipe_rank
+from . import gates as g
+from .collect import Unit
+from .context import Context
+from .gates import Decision, Gate, ScopeEvidence, Verdict
+from .report_items import Item
+
+
+# SCALES / INFO codes that tell the dominant compute pattern apart.
+PATTERN_CODES = {"CPN005": "stencil", "CPN003": "gemm", "CPN002": "reduction", "CPN304": "monte-carlo"}
+# Host libraries whose presence Gate 5 lists as boundary touchpoints.
+HOST_LIBRARIES = {
+    "pandas": "pandas (loading)", "h5py": "h5py (I/O)", "pyarrow": "pyarrow (I/O)", "xarray": "xarray (I/O)",
+    "netCDF4": "netCDF4 (I/O)", "zarr": "zarr (I/O)", "scipy": "SciPy", "sklearn": "scikit-learn",
+    "cv2": "OpenCV", "matplotlib": "matplotlib (plots)", "seaborn": "seaborn (plots)", "plotly": "plotly (plots)",
+}
+
+
+# A site inside a loop stands for far more work than one run once.
+LOOP_WORK = 5
+
+
+def _work_share(scope: list[Item], items: list[Item]) -> float | None:
+    """The share of the work that is out of scope: NumPy work (SCALES,
+    BLOCKS, REFACTOR, API and INFO sites; those in loops weigh LOOP_WORK) in
+    the regions the evidence covers (the functions using a sparse or ML
+    library, a recurrence loop and what it calls), plus the calls handed to
+    the out-of-scope libraries themselves, over all of it. None when a
+    region is unknown (older flake8 input) or there is no work at all."""
+    regions: dict[str, list[tuple[int, int]]] = {}
+    library = 0  # work handed to the out-of-scope libraries themselves
+    for item in scope:
+        spans = item.data.get("regions")
+        if not isinstance(spans, list):
+            return None  # flake8 input from an older cpn-lint: no regions
+        regions.setdefault(item.location.path, []).extend((int(a), int(b)) for a, b in spans)
+        library += int(item.data.get("library_work") or 0)
+    total = inside = library
+    for item in items:
+        if item.category in ("SCOPE", "INTERNAL") or item.source != "static":
+            continue
+        weight = LOOP_WORK if item.in_loop else 1
+        total += weight
+        line = item.location.line
+        if any(a <= line <= b for a, b in regions.get(item.location.path, ())):
+            inside += weight
+    return inside / total if total else None
+
+
+def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list[Item],
+                    items: list[Item] = ()) -> ScopeEvidence:  # type: ignore[assignment]
+    compute = [u for u in units if is_compute(u)]
+    out_paths = {i.location.path for i in scope}
+    work = _work_share(scope, list(items)) if scope else None
+    if work is not None:
+        basis, share = "work", work
+    elif compute and all(u.line_count for u in compute):
+        basis = "lines"
+        total = sum(u.line_count or 0 for u in compute)
+        out = sum(u.line_count or 0 for u in compute if u.path in out_paths)
+    else:
+        basis = "files"
+        total, out = len(compute), sum(1 for u in compute if u.path in out_paths)
+    if work is None:
+        share = out / total if total else (1.0 if scope else 0.0)
+    kinds = tuple(sorted({str(i.data.get("kind")) for i in scope if i.data.get("kind")}))
+    counts = Counter(PATTERN_CODES[i.code] for i in pattern_items if i.code in PATTERN_CODES)
+    inferred, detail = _infer_pattern(counts)
+    return ScopeEvidence(kinds, tuple(i.citation for i in scope), share, basis, inferred, detail)
+
+
+def is_compute(unit: Unit) -> bool:
+    """Does the file hold NumPy code (or out-of-scope work)? Without a model
+    (flake8 input) a finding is the only evidence."""
+    model = unit.result.model
+    uses_numpy = model.uses_numpy() if model is not None else unit.uses_numpy
+    return bool(uses_numpy) or bool(unit.result.findings)
+
+
+def _infer_pattern(counts: Counter[str]) -> tuple[str | None, str]:
+    """The dominant pattern from SCALES/INFO sites. Reductions go with every
+    pattern (norms, residuals, logging), so they name the pattern only when
+    nothing else is there; two patterns within a factor of two are "mixed"."""
+    if not counts:
+        return None, ""
+    ranked = counts.most_common()
+    detail = ", ".join(f"{n} {name} site{'s' if n > 1 else ''}" for name, n in ranked)
+    leading = [(name, n) for name, n in ranked if name != "reduction"] or ranked
+    top, top_n = leading[0]
+    if len(leading) > 1 and leading[1][1] * 2 >= top_n:
+        return "mixed", detail
+    return top, detail
+
+
+def decide_gates(
+    context: Context,
+    decision: Decision,
+    gate1: Gate,
+    gate2: Gate,
+    gate4: Gate,
+    blocks_codes: list[str],
+    refactor: list[Item],
+    units: Sequence[Unit],
+    info: list[Item],
+    doctor_supplied: bool,
+) -> list[Gate]:
+    if gate4.failed:
+        because = "Gate 4 already rules the port out"
+        return [gate1, gate2, g.skipped(3, because), gate4, g.skipped(5, because), g.skipped(6, because)]
+    if gate2.failed:
+        because = "Gate 2 already rules the port out"
+        return [gate1, gate2, g.skipped(3, because), gate4, g.skipped(5, because), g.skipped(6, because)]
+    tier = decision.base if decision.rule != "gate1-hardware" else _code_tier(blocks_codes, refactor)
+    parts = []
+    if blocks_codes:
+        parts.append(f"{len(blocks_codes)} distinct blocking idiom{'s' if len(blocks_codes) > 1 else ''} ({', '.join(blocks_codes)})")
+    if refactor:
+        recipes = sorted({i.recipe for i in refactor if i.recipe}, key=recipe_rank)
+        parts.append(f"{len(refactor)} mechanical fix{'es' if len(refactor) > 1 else ''}" + (f" ({', '.join(recipes)})" if recipes else ""))
+    detail = "; ".join(parts) if parts else "no blocking idioms and nothing to refactor"
+    gate3 = g.gate3_shape(tier, detail)
+    touch = _touchpoints(units, info)
+    return [gate1, gate2, gate3, gate4, g.gate5_boundary(touch), g.gate6_operations(context, doctor_supplied)]
+
+
+def _code_tier(blocks_codes: list[str], refactor: list[Item]) -> Verdict:
+    """The code's own tier, ignoring gates (for the Gate 3 row when Gate 1 fails)."""
+    return g.decide(gate1_failed=False, gate4_failed=False, gate2_failed=False, blocks_codes=blocks_codes,
+                    has_refactor=bool(refactor), hot_missing_api=False).base
+
+
+def _touchpoints(units: Sequence[Unit], info: list[Item]) -> list[str]:
+    roots: set[str] = set()
+    for unit in units:
+        model = unit.result.model
+        roots |= model.imports.imported_roots() if model is not None else unit.imported_roots
+    seen = [label for root, label in HOST_LIBRARIES.items() if root in roots]
+    scipy_sites = [i for i in info if i.code == "CPN301"]
+    if scipy_sites:
+        loops = sum(1 for i in scipy_sites if i.in_loop)
+        seen = [s for s in seen if s != "SciPy"]
+        seen.insert(0, f"SciPy ({len(scipy_sites)} site{'s' if len(scipy_sites) > 1 else ''}"
+                       + (f", {loops} inside loops" if loops else "") + ")")
+    return seen
