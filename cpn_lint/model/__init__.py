@@ -202,6 +202,22 @@ class FileModel:
     def _frames_by_node(self) -> dict[ast.AST, LoopFrame]:
         return {frame.node: frame for frame in self.loops}
 
+    def loops_within(self, frame: LoopFrame) -> list[LoopFrame]:
+        """The loops nested in ``frame`` (not itself), outer ones first."""
+        return self._nested_loops.get(id(frame), [])
+
+    @cached_property
+    def _nested_loops(self) -> dict[int, list[LoopFrame]]:
+        # one pass over each loop's enclosing chain: asking every loop of the
+        # file "are you inside?" for every loop was quadratic in large files
+        nested: dict[int, list[LoopFrame]] = {}
+        for frame in self.loops:
+            outer = frame.parent
+            while outer is not None:
+                nested.setdefault(id(outer), []).append(frame)
+                outer = outer.parent
+        return nested
+
     def segment(self, node: ast.AST, limit: int = 80) -> str:
         """The source text of ``node`` on its first line, shortened to ``limit``."""
         try:

@@ -155,8 +155,8 @@ class DependenceAnalysis:
         the whole nest is one element loop.)"""
         model = self.model
         own = model.loop_indices(frame)
-        for inner in model.loops:
-            if inner is frame or not frame.contains(inner) or inner.iter_kind is IterKind.SMALL_CONSTANT:
+        for inner in model.loops_within(frame):
+            if inner.iter_kind is IterKind.SMALL_CONSTANT:
                 continue
             inner_own = model.loop_indices(inner)
             picks = [p for p in model.work(inner).picks if _mentions(p.slice, inner_own)]
@@ -205,7 +205,7 @@ class DependenceAnalysis:
 
     def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
         model = self.model
-        return [found for inner in model.loops if inner is not frame and frame.contains(inner) and (found := self.recurrences(inner))]
+        return [found for inner in model.loops_within(frame) if (found := self.recurrences(inner))]
 
     def _array_recurrences(self, frame: "LoopFrame") -> list[tuple[ast.stmt, str, bool]]:
         """(statement, array, element-sized?) for writes that read what an
@@ -214,7 +214,7 @@ class DependenceAnalysis:
         index_vars = frame.index_vars
         if not index_vars:
             return []
-        inner_indices = {name for f in model.loops if f is not frame and frame.contains(f) for name in model.loop_indices(f)}
+        inner_indices = {name for f in model.loops_within(frame) for name in model.loop_indices(f)}
         found: list[tuple[ast.stmt, str, bool]] = []
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]

@@ -263,7 +263,7 @@ class WorkAnalysis:
         model = self.model
         names = set(seeds)
         statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign, ast.AnnAssign)
-        inner_loops = [f.node for f in model.loops if f is not frame and frame.contains(f) and isinstance(f.node, (ast.For, ast.AsyncFor))]
+        inner_loops = [f.node for f in model.loops_within(frame) if isinstance(f.node, (ast.For, ast.AsyncFor))]
         changed = bool(names)
         while changed:
             changed = False
