@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Iterator
 
 from ..manifest import ApiSupport, Manifest, Status, active
+from ..findings import Finding
 from ..model import FileModel, IterKind, Kind, LoopFrame
+from ..registry import Rule
 
 # APIs whose calls another rule reports as the blocking idiom itself; listing
 # them again as "not implemented" would double-count one problem.
@@ -272,3 +274,31 @@ def finding_data(api_call: ApiCall, model: FileModel | None = None) -> dict[str,
                 "releases": list(entry.releases) or None}
     data.update({key: value for key, value in optional.items() if value is not None})
     return data
+
+
+class ApiSupportRule(Rule):
+    """CPN401–CPN403: one finding per use of an API whose cuPyNumeric support
+    the manifest limits. A subclass says which uses (:meth:`uses`) and the
+    message fields beyond the call, the API and where it is
+    (:meth:`fields`)."""
+
+    def uses(self, model: FileModel) -> list[ApiCall]:  # pragma: no cover
+        raise NotImplementedError
+
+    def fields(self, model: FileModel, use: ApiCall) -> dict[str, Any]:
+        return {"version": version_text()}
+
+    def data(self, model: FileModel, use: ApiCall) -> dict[str, object]:
+        return finding_data(use)
+
+    def check(self, model: FileModel) -> Iterator[Finding]:
+        for use in self.uses(model):
+            yield self.finding(
+                use.call,
+                in_loop=use.in_loop,
+                data=self.data(model, use),
+                call=describe_call(model, use.call),
+                api=use.entry.api,
+                where=where(use),
+                **self.fields(model, use),
+            )

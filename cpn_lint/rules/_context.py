@@ -58,6 +58,11 @@ def where_text(context: LoopContext) -> str:
     return f"inside the {noun} at line {context.line}"
 
 
+def loop_place(frame: LoopFrame) -> str:
+    """``the loop at line 12`` or ``the comprehension at line 12``."""
+    return f"the {'comprehension' if frame.is_comprehension else 'loop'} at line {frame.line}"
+
+
 def describe_loop(model: FileModel, frame: LoopFrame) -> str:
     """``loop 'for step in range(n)' (line 3)`` and the like, for messages."""
     node = frame.node

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..model import IterKind, Kind
 from ..model.scopes import BindKind
+from ..model.syntax import callee_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import FileModel, LoopFrame
@@ -65,19 +66,6 @@ def _binding_is_item(model: FileModel, name: ast.Name) -> bool:
     return any(b.kind is BindKind.ELEMENT for b in model.reaching_bindings(name)) and model.kind(name) not in (Kind.SCALAR, Kind.NOT)
 
 
-def loop_text(frame: LoopFrame) -> str:
-    return f"the comprehension at line {frame.line}" if frame.is_comprehension else f"the loop at line {frame.line}"
-
-
-def callee_name(call: ast.Call) -> str | None:
-    """The last name of the callee (``svd`` for ``np.linalg.svd(...)``): a
-    cheap filter before the model resolves the call through the imports."""
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return None
 
 
 def candidate_calls(model: FileModel, api_names: "set[str] | frozenset[str] | dict[str, object]") -> list[tuple[ast.Call, str]]:
@@ -85,7 +73,7 @@ def candidate_calls(model: FileModel, api_names: "set[str] | frozenset[str] | di
     last = {name.rpartition(".")[2] for name in api_names}
     found: list[tuple[ast.Call, str]] = []
     for call in model.nodes(ast.Call):
-        if callee_name(call) in last:
+        if callee_name(call.func) in last:
             api = model.call_api(call)
             if api in api_names:
                 found.append((call, api))  # type: ignore[arg-type]

@@ -46,6 +46,7 @@ from ..manifest import active
 from ..model import IterKind, Kind, Role
 from ..model.numpy_api import HOST_BUILTINS, HOST_LIBRARIES
 from ..model.scopes import BindKind
+from ._context import loop_place
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import FileModel, LoopFrame
@@ -1052,6 +1053,4 @@ def loop_phrase(model: FileModel, node: ast.AST) -> str:
     frame = model.loop_of(node)
     if frame is None:
         return ""
-    if frame.is_comprehension:
-        return f" inside the comprehension at line {frame.line}"
-    return f" inside the loop at line {frame.line}"
+    return f" inside {loop_place(frame)}"

@@ -9,6 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..model.hoisting import uses_reached_by
+from ..model.syntax import callee_name
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
 _INDEX_MAKERS = frozenset({"nonzero", "argwhere", "flatnonzero"})
@@ -204,7 +205,7 @@ def _mask_of(model: FileModel, call: ast.Call) -> tuple[ast.expr, str] | None:
     the result: TUPLE (one index array per axis), MATRIX (argwhere: one row
     per hit) or FLAT (flatnonzero)."""
     func = call.func
-    if _callee_name(func) not in ("nonzero", "where", "argwhere", "flatnonzero"):
+    if callee_name(func) not in ("nonzero", "where", "argwhere", "flatnonzero"):
         return None  # cheap test before resolving the name through the imports
     api = model.call_api(call)
     if call.args and (api == "nonzero" or (api == "where" and len(call.args) == 1 and not call.keywords)):
@@ -217,9 +218,6 @@ def _mask_of(model: FileModel, call: ast.Call) -> tuple[ast.expr, str] | None:
         return func.value, TUPLE
     return None
 
-
-def _callee_name(func: ast.expr) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 TUPLE = "tuple"

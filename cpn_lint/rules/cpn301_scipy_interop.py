@@ -8,7 +8,8 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._info import call_text, loop_text
+from ._context import loop_place
+from ._info import call_text
 
 # scipy.sparse (and its linalg/csgraph) is a Gate 4 question: CPN410 owns it.
 _OWNED_ELSEWHERE = ("scipy.sparse",)
@@ -114,7 +115,7 @@ class ScipyInterop(Rule):
                 transfer = "any cuPyNumeric array passed to it is copied to host memory first"
             frame = model.loop_of(call)
             if frame is not None:
-                where = f"this repeats every iteration of {loop_text(frame)}, so move the call out of the loop or keep this stage on a host array"
+                where = f"this repeats every iteration of {loop_place(frame)}, so move the call out of the loop or keep this stage on a host array"
             else:
                 where = "outside every loop this is a one-off boundary, which is fine; keep it there"
             yield self.finding(

@@ -7,7 +7,8 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, shapes
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._info import call_text, candidate_calls, loop_text, per_item_loop
+from ._context import loop_place
+from ._info import call_text, candidate_calls, per_item_loop
 
 # What cuPyNumeric 26.6.1 does with one call (its docstrings' "Availability"
 # and notes, and the implementation): facts, in this project's words.
@@ -110,13 +111,13 @@ class SingleDeviceFactorization(Rule):
                     continue  # a stack of matrices: split across GPUs already
                 fact = "factorises one matrix on one GPU; cuPyNumeric spreads eigen-decompositions across GPUs only for a stack of matrices"
                 if loop is not None:
-                    fact += f", and here {loop_text(loop)} solves one matrix per iteration: stack them along a leading axis and make one call (RR-batch)"
+                    fact += f", and here {loop_place(loop)} solves one matrix per iteration: stack them along a leading axis and make one call (RR-batch)"
                 else:
                     fact += " along a leading axis, so batch independent problems into one call (RR-batch)"
             else:
                 fact = _SINGLE_GPU[api]  # type: ignore[index]
                 if loop is not None:
-                    fact += f"; here {loop_text(loop)} makes one call per iteration, one after another"
+                    fact += f"; here {loop_place(loop)} makes one call per iteration, one after another"
                 failure = _unsupported_shape(api, shape)
                 if failure:
                     fact += f"; {failure}"

@@ -8,7 +8,8 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._info import call_text, candidate_calls, loop_text, per_item_loop
+from ._context import loop_place
+from ._info import call_text, candidate_calls, per_item_loop
 
 # How many axes one call transforms (None: every axis of the input).
 _TRANSFORM_AXES: dict[str, int | None] = {
@@ -99,7 +100,7 @@ class FftTransform(Rule):
             if loop is not None:
                 batched = None
                 fact = (
-                    f"transforms one signal per iteration of {loop_text(loop)}, each on one GPU, one after another; "
+                    f"transforms one signal per iteration of {loop_place(loop)}, each on one GPU, one after another; "
                     "stack the signals and transform them in one call along an axis so the batch is split across GPUs (RR-batch)"
                 )
             elif shape is not None and axes is not None and len(shape) > axes:

@@ -8,7 +8,8 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, shapes
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._info import call_text, candidate_calls, loop_text, per_item_loop
+from ._context import loop_place
+from ._info import call_text, candidate_calls, per_item_loop
 
 # Smallest matrix (rows) for which cuPyNumeric 26.6.1 splits one system or
 # factorisation across GPUs: linalg/_solve.py MIN_SOLVE_MATRIX_SIZE and
@@ -96,7 +97,7 @@ class DistributedSolverThreshold(Rule):
             detail, side = _detail(model, matrix, shape, threshold)
             if loop is not None:
                 detail += (
-                    f"; {loop_text(loop)} solves one problem per iteration, leaving the other GPUs idle: "
+                    f"; {loop_place(loop)} solves one problem per iteration, leaving the other GPUs idle: "
                     "stack the problems along a leading axis and make one call"
                 )
             yield self.finding(

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from typing import Any
 
-from ..findings import Finding
 from ..manifest import ApiSupport
 from ..model import FileModel
-from ..registry import Category, Invalid, Rule, Valid
-from ._api_support import ApiCall, describe_call, finding_data, uses_not_implemented, version_text, where
+from ..registry import Category, Invalid, Valid
+from ._api_support import ApiCall, ApiSupportRule, finding_data, uses_not_implemented, version_text
 
 HOST_FALLBACK = "keep it on host NumPy at a boundary or rewrite it with supported calls"
 
 
-class ApiNotImplemented(Rule):
+class ApiNotImplemented(ApiSupportRule):
     """
     ## What it does
     Reports every use of a NumPy name that cuPyNumeric does not implement.
@@ -116,19 +115,15 @@ class ApiNotImplemented(Rule):
                 contains="numpy.random.RandomState.normal"),
     )
 
-    def check(self, model: FileModel) -> Iterator[Finding]:
-        version = version_text()
-        for use in uses_not_implemented(model):
-            yield self.finding(
-                use.call,
-                in_loop=use.in_loop,
-                data=finding_data(use, model),
-                call=describe_call(model, use.call),
-                api=use.entry.api,
-                gap=gap_text(use.entry, version, "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"),
-                where=where(use),
-                fix=fix_text(model, use),
-            )
+    def uses(self, model: FileModel) -> list[ApiCall]:
+        return uses_not_implemented(model)
+
+    def data(self, model: FileModel, use: ApiCall) -> dict[str, object]:
+        return finding_data(use, model)
+
+    def fields(self, model: FileModel, use: ApiCall) -> dict[str, Any]:
+        error = "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"
+        return {"gap": gap_text(use.entry, version_text(), error), "fix": fix_text(model, use)}
 
 
 def gap_text(entry: ApiSupport, version: str, error: str = "AttributeError") -> str:

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..findings import Finding
 from ..manifest import Status
 from ..model import FileModel
-from ..registry import Category, Default, Invalid, Rule, Valid
-from ._api_support import calls_with_status, describe_call, finding_data, version_text, where
+from ..registry import Category, Default, Invalid, Valid
+from ._api_support import ApiCall, ApiSupportRule, calls_with_status
 
 
-class ApiSingleGpuOnly(Rule):
+class ApiSingleGpuOnly(ApiSupportRule):
     """
     ## What it does
     Reports calls of NumPy APIs that the API manifest marks as implemented
@@ -74,15 +71,5 @@ class ApiSingleGpuOnly(Rule):
         ),
     )
 
-    def check(self, model: FileModel) -> Iterator[Finding]:
-        version = version_text()
-        for api_call in calls_with_status(model, Status.SINGLE_GPU):
-            yield self.finding(
-                api_call.call,
-                in_loop=api_call.in_loop,
-                data=finding_data(api_call),
-                call=describe_call(model, api_call.call),
-                api=api_call.entry.api,
-                version=version,
-                where=where(api_call),
-            )
+    def uses(self, model: FileModel) -> list[ApiCall]:
+        return calls_with_status(model, Status.SINGLE_GPU)

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any
 
-from ..findings import Finding
 from ..manifest import Status
 from ..model import FileModel
-from ..registry import Category, Default, Invalid, Rule, Valid
-from ._api_support import calls_with_status, describe_call, finding_data, version_text, where
+from ..registry import Category, Default, Invalid, Valid
+from ._api_support import ApiCall, ApiSupportRule, calls_with_status
 
 
-class ApiPartialSupport(Rule):
+class ApiPartialSupport(ApiSupportRule):
     """
     ## What it does
     Reports calls of NumPy APIs that the API manifest marks as partially
@@ -72,17 +71,9 @@ class ApiPartialSupport(Rule):
         ),
     )
 
-    def check(self, model: FileModel) -> Iterator[Finding]:
-        version = version_text()
-        for api_call in calls_with_status(model, Status.PARTIAL):
-            note = api_call.entry.note or "the manifest gives no detail; check the cuPyNumeric documentation"
-            yield self.finding(
-                api_call.call,
-                in_loop=api_call.in_loop,
-                data=finding_data(api_call),
-                call=describe_call(model, api_call.call),
-                api=api_call.entry.api,
-                version=version,
-                where=where(api_call),
-                note=note,
-            )
+    def uses(self, model: FileModel) -> list[ApiCall]:
+        return calls_with_status(model, Status.PARTIAL)
+
+    def fields(self, model: FileModel, use: ApiCall) -> dict[str, Any]:
+        note = use.entry.note or "the manifest gives no detail; check the cuPyNumeric documentation"
+        return {**super().fields(model, use), "note": note}
