@@ -134,6 +134,86 @@ MATMUL_APIS = frozenset(
     {"matmul", "dot", "vdot", "inner", "outer", "einsum", "tensordot", "linalg.multi_dot", "linalg.matmul", "linalg.matrix_power"}
 )
 
+# ------------------------------------- what scales on cuPyNumeric (SCALES)
+# Device APIs are matched on the tail after the numpy/cupynumeric root. Every
+# name below is implemented with multi-GPU support in cuPyNumeric 26.6.1 (its
+# comparison table and docstrings); APIs it lacks (np.std, np.ptp, np.kron,
+# np.heaviside, np.sinc, ...) are CPN401 material, never "what works".
+
+SCALING_UFUNCS = frozenset(
+    {
+        "add", "subtract", "multiply", "divide", "true_divide", "floor_divide",
+        "power", "float_power", "mod", "remainder", "fmod", "negative",
+        "positive", "absolute", "abs", "fabs", "sign", "sqrt", "cbrt", "square",
+        "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+        "logaddexp", "logaddexp2", "sin", "cos", "tan", "arcsin", "arccos",
+        "arctan", "arctan2", "asin", "acos", "atan", "hypot", "sinh", "cosh",
+        "tanh", "arcsinh", "arccosh", "arctanh", "asinh", "acosh", "atanh",
+        "deg2rad", "rad2deg", "degrees", "radians", "floor", "ceil", "trunc",
+        "rint", "round", "maximum", "minimum", "fmax", "fmin", "clip",
+        "greater", "greater_equal", "less", "less_equal", "equal", "not_equal",
+        "logical_and", "logical_or", "logical_xor", "logical_not",
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert",
+        "left_shift", "right_shift", "isnan", "isinf", "isfinite", "isposinf",
+        "isneginf", "signbit", "copysign", "nextafter", "conj", "conjugate",
+        "real", "imag", "angle", "gcd", "lcm", "ldexp", "nan_to_num", "isclose",
+    }
+)
+# Elementwise methods of ndarray (the rest are reductions, copies or reshapes).
+SCALING_UFUNC_METHODS = frozenset({"clip", "conj", "conjugate"})
+
+# Element tests whose result is a boolean array (a mask).
+BOOLEAN_UFUNCS = frozenset(
+    {
+        "greater", "greater_equal", "less", "less_equal", "equal", "not_equal",
+        "logical_and", "logical_or", "logical_xor", "logical_not", "isnan",
+        "isinf", "isfinite", "isposinf", "isneginf", "signbit", "isclose",
+        "isin", "iscomplex", "isreal",
+    }
+)
+
+# Reductions: tree-reduced across GPUs. np.std and ndarray.std are not
+# implemented in cuPyNumeric 26.6.1 (CPN401 reports them); median and
+# percentile need a sort, not a tree reduction, and are left out.
+SCALING_REDUCTIONS = frozenset(
+    {
+        "sum", "mean", "max", "min", "amax", "amin", "prod", "var", "any", "all",
+        "nansum", "nanmean", "nanmax", "nanmin", "nanprod", "argmax", "argmin",
+        "nanargmax", "nanargmin", "count_nonzero", "average", "linalg.norm",
+    }
+)
+SCALING_REDUCTION_METHODS = frozenset({"sum", "mean", "max", "min", "prod", "var", "any", "all", "argmax", "argmin"})
+SCALAR_PRODUCTS = frozenset({"vdot", "inner"})  # 0-d for the vectors they are used on
+SELF_PRODUCTS = frozenset({"dot", "matmul"})  # np.dot(f, f): 0-d for vectors
+
+CONDITIONAL_APIS = frozenset({"where", "select", "choose", "putmask", "place", "copyto"})
+
+# Calls that allocate a fresh array: passing one as out= is not reuse.
+ALLOCATIONS = frozenset(
+    {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "array", "asarray", "copy", "ascontiguousarray"}
+)
+
+# Elementwise NumPy functions that take out= and keep their operand's shape.
+OUT_UFUNCS = frozenset(
+    {
+        "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power",
+        "float_power", "remainder", "mod", "fmod", "negative", "positive", "absolute", "abs",
+        "fabs", "sqrt", "cbrt", "square", "reciprocal", "exp", "exp2", "expm1", "log", "log2",
+        "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh",
+        "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "hypot", "maximum", "minimum", "fmax",
+        "fmin", "clip", "sign", "floor", "ceil", "trunc", "rint", "deg2rad", "rad2deg",
+        "degrees", "radians", "conjugate", "conj", "copysign", "logaddexp", "logaddexp2",
+    }
+)
+# Reductions: without an axis they make a 0-d result, a number, not a buffer.
+ZERO_D_REDUCTIONS = frozenset(
+    {
+        "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "nansum", "nanmean",
+        "nanmax", "nanmin", "nanstd", "nanvar", "median", "average", "dot", "vdot", "inner",
+        "linalg.norm", "trace", "count_nonzero", "ptp", "all", "any", "argmax", "argmin",
+    }
+)
+
 # Functions that join arrays into a larger one.
 JOINERS = frozenset({"append", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack", "row_stack", "block", "insert", "pad", "tile", "repeat"})
 

@@ -44,7 +44,20 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..manifest import active
 from ..model import IterKind, Kind, Role
-from ..model.numpy_api import HOST_BUILTINS, HOST_LIBRARIES
+from ..model.numpy_api import (
+    ALLOCATIONS,
+    BOOLEAN_UFUNCS,
+    CONDITIONAL_APIS,
+    HOST_BUILTINS,
+    HOST_LIBRARIES,
+    MATMUL_APIS,
+    SCALAR_PRODUCTS,
+    SCALING_REDUCTIONS,
+    SCALING_REDUCTION_METHODS,
+    SCALING_UFUNCS,
+    SCALING_UFUNC_METHODS,
+    SELF_PRODUCTS,
+)
 from ..model.scopes import BindKind
 from ._context import loop_place
 
@@ -52,82 +65,22 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model import FileModel, LoopFrame
 
 # --------------------------------------------------------------------- tables
-# Device APIs are matched on the tail after the numpy/cupynumeric root. Every
-# name below is implemented with multi-GPU support in cuPyNumeric 26.6.1 (its
-# comparison table and docstrings); APIs it lacks (np.std, np.ptp, np.kron,
-# np.heaviside, np.sinc, ...) are CPN401 material, never "what works".
-
-ELEMENTWISE_UFUNCS = frozenset(
-    {
-        "add", "subtract", "multiply", "divide", "true_divide", "floor_divide",
-        "power", "float_power", "mod", "remainder", "fmod", "negative",
-        "positive", "absolute", "abs", "fabs", "sign", "sqrt", "cbrt", "square",
-        "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
-        "logaddexp", "logaddexp2", "sin", "cos", "tan", "arcsin", "arccos",
-        "arctan", "arctan2", "asin", "acos", "atan", "hypot", "sinh", "cosh",
-        "tanh", "arcsinh", "arccosh", "arctanh", "asinh", "acosh", "atanh",
-        "deg2rad", "rad2deg", "degrees", "radians", "floor", "ceil", "trunc",
-        "rint", "round", "maximum", "minimum", "fmax", "fmin", "clip",
-        "greater", "greater_equal", "less", "less_equal", "equal", "not_equal",
-        "logical_and", "logical_or", "logical_xor", "logical_not",
-        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert",
-        "left_shift", "right_shift", "isnan", "isinf", "isfinite", "isposinf",
-        "isneginf", "signbit", "copysign", "nextafter", "conj", "conjugate",
-        "real", "imag", "angle", "gcd", "lcm", "ldexp", "nan_to_num", "isclose",
-    }
-)
-# Elementwise methods of ndarray (the rest are reductions, copies or reshapes).
-ELEMENTWISE_METHODS = frozenset({"clip", "conj", "conjugate"})
-
-# Element tests whose result is a boolean array (a mask).
-BOOLEAN_UFUNCS = frozenset(
-    {
-        "greater", "greater_equal", "less", "less_equal", "equal", "not_equal",
-        "logical_and", "logical_or", "logical_xor", "logical_not", "isnan",
-        "isinf", "isfinite", "isposinf", "isneginf", "signbit", "isclose",
-        "isin", "iscomplex", "isreal",
-    }
-)
-
-# Reductions: tree-reduced across GPUs. np.std and ndarray.std are not
-# implemented in cuPyNumeric 26.6.1 (CPN401 reports them); median and
-# percentile need a sort, not a tree reduction, and are left out.
-REDUCTIONS = frozenset(
-    {
-        "sum", "mean", "max", "min", "amax", "amin", "prod", "var", "any", "all",
-        "nansum", "nanmean", "nanmax", "nanmin", "nanprod", "argmax", "argmin",
-        "nanargmax", "nanargmin", "count_nonzero", "average", "linalg.norm",
-    }
-)
-REDUCTION_METHODS = frozenset({"sum", "mean", "max", "min", "prod", "var", "any", "all", "argmax", "argmin"})
 # Where a function-form reduction takes its axis positionally (0-based), when
 # not as the second argument.
 _AXIS_POSITION = {"linalg.norm": 2}
 
-MATMUL_APIS = frozenset(
-    {"matmul", "dot", "vdot", "inner", "outer", "einsum", "tensordot", "linalg.multi_dot", "linalg.matmul", "linalg.matrix_power"}
-)
-SCALAR_PRODUCTS = frozenset({"vdot", "inner"})  # 0-d for the vectors they are used on
-SELF_PRODUCTS = frozenset({"dot", "matmul"})  # np.dot(f, f): 0-d for vectors
-
 # Calls whose argument may as well be a number or a list.
-_WEAK_EVIDENCE = ELEMENTWISE_UFUNCS | {"asarray", "array", "asanyarray", "ascontiguousarray", "atleast_1d", "atleast_2d", "atleast_3d", "isscalar"}
+_WEAK_EVIDENCE = SCALING_UFUNCS | {"asarray", "array", "asanyarray", "ascontiguousarray", "atleast_1d", "atleast_2d", "atleast_3d", "isscalar"}
 
 # NumPy sub-libraries cuPyNumeric does not provide (masked arrays, strings,
 # records, polynomials, matrix helpers): their values are not distributed.
 _OFF_DEVICE_NAMESPACES = frozenset({"ma", "char", "strings", "rec", "polynomial", "matlib", "emath", "lib"})
 
-CONDITIONAL_APIS = frozenset({"where", "select", "choose", "putmask", "place", "copyto"})
 
 # Calls whose out= is a reused buffer worth quoting: ufuncs, reductions,
 # products and a few copies (not ufunc methods like np.add.reduceat).
-OUT_APIS = ELEMENTWISE_UFUNCS | REDUCTIONS | MATMUL_APIS | {"cumsum", "cumprod", "take", "copyto"}
-OUT_METHODS = REDUCTION_METHODS | ELEMENTWISE_METHODS | {"dot", "take", "cumsum", "cumprod", "round"}
-
-# Calls that allocate a fresh array: passing one as out= is not reuse.
-ALLOCATIONS = frozenset(
-    {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like", "array", "asarray", "copy", "ascontiguousarray"}
-)
+OUT_APIS = SCALING_UFUNCS | SCALING_REDUCTIONS | MATMUL_APIS | {"cumsum", "cumprod", "take", "copyto"}
+OUT_METHODS = SCALING_REDUCTION_METHODS | SCALING_UFUNC_METHODS | {"dot", "take", "cumsum", "cumprod", "round"}
 
 # Constructors whose dtype= keyword can make a boolean array.
 _CONSTRUCTORS = ALLOCATIONS | {"asanyarray"}
@@ -298,11 +251,11 @@ class ScalesAnalysis:
             return
         if not _implemented(f"numpy.{api}" if api is not None else f"numpy.ndarray.{method}"):
             return  # CPN401's business, never what works
-        if api in REDUCTIONS:
+        if api in SCALING_REDUCTIONS:
             target = _argument(call, 0, "a", "x")
             if target is not None and self._is_array(target, evidence):
                 claim("CPN002", call, array=target, axis=_axis_text(model, call, api))
-        elif receiver_is_array and method in REDUCTION_METHODS:
+        elif receiver_is_array and method in SCALING_REDUCTION_METHODS:
             claim("CPN002", call, array=func.value, axis=_axis_text(model, call, None))  # type: ignore[union-attr]
         if api in MATMUL_APIS:
             operands = [a for a in call.args if self._is_array(a, evidence)]
@@ -615,10 +568,10 @@ class ScalesAnalysis:
             return not any(isinstance(op, _IDENTITY_COMPARISONS) for op in node.ops)
         if isinstance(node, ast.Call):
             api = self._api(node)
-            if api in ELEMENTWISE_UFUNCS:
+            if api in SCALING_UFUNCS:
                 return True
             func = node.func
-            return api is None and isinstance(func, ast.Attribute) and func.attr in ELEMENTWISE_METHODS and self.model.is_array(func.value)
+            return api is None and isinstance(func, ast.Attribute) and func.attr in SCALING_UFUNC_METHODS and self.model.is_array(func.value)
         return False
 
     def _operands(self, node: ast.AST) -> list[ast.AST]:
@@ -677,16 +630,16 @@ class ScalesAnalysis:
             func = expr.func
             if api is not None and "." in api and api.partition(".")[0] in _OFF_DEVICE_NAMESPACES:
                 return True
-            if api in REDUCTIONS:
+            if api in SCALING_REDUCTIONS:
                 return _axis_text(model, expr, api) == ""
             if api in SCALAR_PRODUCTS:
                 return True
             if api in SELF_PRODUCTS:
                 return len(expr.args) == 2 and _same_array(expr.args[0], expr.args[1])
-            if api in ELEMENTWISE_UFUNCS:
+            if api in SCALING_UFUNCS:
                 return self._all_device_leaves_partial(expr, depth)
             if api is None and isinstance(func, ast.Attribute):
-                if func.attr in REDUCTION_METHODS:
+                if func.attr in SCALING_REDUCTION_METHODS:
                     return model.is_array(func.value) and _axis_text(model, expr, None) == ""
                 if func.attr == "dot" and len(expr.args) == 1:
                     return _same_array(func.value, expr.args[0])
@@ -785,7 +738,7 @@ class ScalesAnalysis:
             return True  # the host alias
         if head != device or not tail:
             return False
-        if tail in ELEMENTWISE_UFUNCS and _masked_ufunc(call):
+        if tail in SCALING_UFUNCS and _masked_ufunc(call):
             return True  # cuPyNumeric 26.6.1 raises on a ufunc's where= mask
         if tail in _INDEX_BUILDERS or (tail == "where" and len(call.args) == 1):
             return True  # index arrays from a mask: Doctor's "nonzero can be slow"

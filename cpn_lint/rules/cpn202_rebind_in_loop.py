@@ -11,30 +11,10 @@ from ..model.loops import hot_chain
 from ..model.iteration import fresh_in_iteration
 from ._context import describe_loop
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
-from ..model.numpy_api import COMMUTATIVE_OPERATORS, IN_PLACE_OPERATORS
+from ..model.numpy_api import COMMUTATIVE_OPERATORS, IN_PLACE_OPERATORS, OUT_UFUNCS, ZERO_D_REDUCTIONS
 
-# Elementwise NumPy functions that take out= and keep their operand's shape.
-_UFUNCS = frozenset(
-    {
-        "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power",
-        "float_power", "remainder", "mod", "fmod", "negative", "positive", "absolute", "abs",
-        "fabs", "sqrt", "cbrt", "square", "reciprocal", "exp", "exp2", "expm1", "log", "log2",
-        "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh",
-        "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "hypot", "maximum", "minimum", "fmax",
-        "fmin", "clip", "sign", "floor", "ceil", "trunc", "rint", "deg2rad", "rad2deg",
-        "degrees", "radians", "conjugate", "conj", "copysign", "logaddexp", "logaddexp2",
-    }
-)
 _OPERATORS = IN_PLACE_OPERATORS
 _COMMUTATIVE = COMMUTATIVE_OPERATORS
-# Reductions: without an axis they make a 0-d result, a number, not a buffer.
-_REDUCTIONS = frozenset(
-    {
-        "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "nansum", "nanmean",
-        "nanmax", "nanmin", "nanstd", "nanvar", "median", "average", "dot", "vdot", "inner",
-        "linalg.norm", "trace", "count_nonzero", "ptp", "all", "any", "argmax", "argmin",
-    }
-)
 
 
 class RebindInLoop(Rule):
@@ -253,7 +233,7 @@ def _elementwise_use(model: FileModel, expr: ast.expr, name: str) -> ast.Name | 
         return _elementwise_use(model, expr.left, name) or _elementwise_use(model, expr.right, name)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
         return _elementwise_use(model, expr.operand, name)
-    if isinstance(expr, ast.Call) and model.call_api(expr) in _UFUNCS:
+    if isinstance(expr, ast.Call) and model.call_api(expr) in OUT_UFUNCS:
         if any(k.arg == "out" for k in expr.keywords) or len(expr.args) > _max_inputs(model.call_api(expr)):
             return None  # writes into out= already
         for arg in expr.args:
@@ -369,7 +349,7 @@ def _is_full_reduction(model: FileModel, call: ast.Call) -> bool:
         positional_axis = 0
     else:
         positional_axis = 1
-    if api not in _REDUCTIONS:
+    if api not in ZERO_D_REDUCTIONS:
         return False
     if api in ("dot", "vdot", "inner"):
         return api != "dot"
@@ -415,7 +395,7 @@ def _in_place_steps(model: FileModel, expr: ast.expr, name: str) -> list[str] | 
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
         inner = _in_place_steps(model, expr.operand, name)
         return None if inner is None else inner + [f"np.negative({name}, out={name})"]
-    if isinstance(expr, ast.Call) and model.call_api(expr) in _UFUNCS and not expr.keywords:
+    if isinstance(expr, ast.Call) and model.call_api(expr) in OUT_UFUNCS and not expr.keywords:
         texts: list[str] = []
         inner = None
         for arg in expr.args:
