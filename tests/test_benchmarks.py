@@ -160,7 +160,7 @@ def test_launcher_really_removes_the_plugin_from_flake8(tmp_path: Path) -> None:
 # --------------------------------------------------------------- reporting
 def test_profile_areas_name_the_pipeline_parts() -> None:
     assert worker._area("~", "<built-in method builtins.compile>") == "ast.parse (compile)"
-    assert worker._area("/x/cpn_lint/rules/cpn101_element_loop.py", "check") == "rule CPN101"
+    assert worker._area("/x/cpn_lint/rules/cpn101_element_loop_indexing.py", "check") == "rule CPN101"
     assert worker._area("/x/cpn_lint/rules/_scales.py", "check") == "rules (_scales)"
     assert worker._area("/x/cpn_lint/model/__init__.py", "_walk") == "model (__init__)"
     assert worker._area("/x/cpn_lint/engine.py", "_run") == "engine"

@@ -137,3 +137,19 @@ def test_the_registry_never_imports_the_rules_built_on_it():
     for node in ast_module.walk(ast_module.parse(source)):
         if isinstance(node, ast_module.ImportFrom):
             assert not (node.module or "").startswith("rules") and "rules" not in [a.name for a in node.names]
+
+
+def test_file_class_and_slug_of_every_rule_agree():
+    """``cpn101_element_loop_indexing.py`` holds ``ElementLoopIndexing``, slug
+    ``element-loop-indexing``: a newcomer finds any rule in one step."""
+    import re
+
+    disagreements = []
+    for code, rule in load_rules().items():
+        module = rule.__module__.rsplit(".", 1)[1]
+        number, _, idiom = module.partition("_")
+        words = re.findall(r"[A-Z][a-z0-9]*", rule.__name__)
+        as_slug = "-".join(w.lower() for w in words)
+        if number != code.lower() or idiom.replace("_", "-") != rule.slug or as_slug != rule.slug:
+            disagreements.append(f"{code}: file {module}.py, class {rule.__name__}, slug {rule.slug}")
+    assert disagreements == []

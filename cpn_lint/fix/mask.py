@@ -16,7 +16,7 @@ import ast
 
 from ..findings import Finding
 from ..model import Kind
-from ..rules.cpn204_nonzero_index import FLAT, TUPLE, _is_boolean, _mask_of
+from ..rules.cpn204_nonzero_then_index import FLAT, TUPLE, _is_boolean, _mask_of
 from .base import Fix, FixContext, Refused
 from .shapes import known_shape, same_shape
 

@@ -34,7 +34,7 @@ class _Use:
     others: tuple[ast.expr | None, ...] = (None,)  # the index parts; None where the indices go
 
 
-class NonzeroIndex(Rule):
+class NonzeroThenIndex(Rule):
     """
     ## What it does
     Reports `np.nonzero(mask)`, `mask.nonzero()`, one-argument

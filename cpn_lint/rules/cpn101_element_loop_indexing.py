@@ -10,7 +10,7 @@ from ..model import FileModel, IterKind, LoopFrame, Role, Work
 from ..registry import Category, Invalid, Rule, Valid
 
 
-class ElementLoop(Rule):
+class ElementLoopIndexing(Rule):
     """
     ## What it does
     Finds loops whose every iteration does element-sized work on NumPy

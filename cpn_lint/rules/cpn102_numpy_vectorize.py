@@ -12,7 +12,7 @@ from ..registry import Category, Invalid, Rule, Valid
 _FUNCTIONS = frozenset({"vectorize", "frompyfunc"})
 
 
-class Vectorize(Rule):
+class NumpyVectorize(Rule):
     """
     ## What it does
     Reports `np.vectorize(f)` and `np.frompyfunc(f, ...)` — as calls or as the
