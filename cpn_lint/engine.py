@@ -37,7 +37,8 @@ class LintOptions:
     """What to run.
 
     ``codes``: the codes to run (None: every code). Assessment-only codes run
-    only when ``assessment`` is true, whatever ``codes`` says (SPEC §2).
+    only when ``assessment`` is true, whatever ``codes`` says (the registry's
+    ``Default.ASSESSMENT`` rules; README.md, "Codes").
     ``manifest_path``: the API manifest the CPN40x rules read (None: the
     refreshed one in the user's cache, else the shipped snapshot).
     """

@@ -58,7 +58,7 @@ FORMAT = "cpn-lint/api-manifest"
 FORMAT_VERSION = 2
 # Version 1 lacks the per-row fields lacks/kind/releases/replacement; it is still read.
 READABLE_VERSIONS = (1, 2)
-# A snapshot older than this is reported as stale (SPEC §6: "about 90 days").
+# A snapshot older than this is reported as stale (manifest/README.md).
 STALE_AFTER_DAYS = 90
 BUNDLED_NAME = "api-manifest.json"
 

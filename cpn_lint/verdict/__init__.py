@@ -4,11 +4,15 @@ The pipeline, one module per step:
 
 * :mod:`.collect` finds the files and notebooks to assess and runs the engine
   on them (or :mod:`.from_flake8` reads an existing flake8 run instead);
-* :mod:`.sizes` reads the literal array sizes Gate 2 may cite;
+* :mod:`.scope` and :mod:`.suppress` decide which files and findings count;
+* :mod:`.summary` counts them for the report's summary;
 * :mod:`.gates` holds the decision framework as pure functions: Gates 1-6 and
-  the verdict order of SPEC §4;
-* :mod:`.report` assembles one :class:`~.report.Report`;
-* :mod:`.markdown`, :mod:`.json_format` and :mod:`.sarif` render it;
+  the verdict order (README.md, "The verdict command"); :mod:`.gate_inputs`
+  reads their inputs from the findings;
+* :mod:`.report` assembles one :class:`~.report_items.Report`, with the
+  words from :mod:`.advice`;
+* :mod:`.markdown`, :mod:`.json_format`, :mod:`.html_format` and
+  :mod:`.sarif` render it;
 * :mod:`.command` is the command line.
 """
 

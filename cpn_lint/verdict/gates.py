@@ -1,11 +1,11 @@
 """The decision framework as pure functions: Gates 1-6 and the verdict order.
 
 Nothing here reads files or findings directly; :mod:`.report` distils the
-findings into the small inputs below, so every rule of SPEC §4 can be tested
-on its own.
+findings into the small inputs below (:mod:`.gate_inputs`), so every rule can
+be tested on its own.
 
-The verdict order (first match wins), SPEC §4, with Gate 1 in front as the
-decision framework applies it:
+The verdict order (first match wins; README.md, "The verdict command"), with
+Gate 1 in front as the decision framework applies it:
 
 1. Gate 1 fails (GPU older than compute capability 7.0) -> NOT RECOMMENDED
 2. Gate 4 fails (dominant compute out of scope)          -> NOT RECOMMENDED
