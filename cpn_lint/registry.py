@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import enum
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
@@ -93,12 +94,21 @@ DOC_HEADINGS: tuple[str, ...] = (
 CODE_PATTERN = re.compile(r"^CPN\d{3}$")
 
 
+def example_source(text: str) -> str:
+    """An example written as an indented triple-quoted block (starting with a
+    newline) becomes the program it shows; any other string is kept as is."""
+    return textwrap.dedent(text[1:]) if text.startswith("\n") else text
+
+
 @dataclass(frozen=True)
 class Valid:
     """Source that must not trigger the rule."""
 
     source: str
     options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "source", example_source(self.source))
 
 
 @dataclass(frozen=True)
@@ -110,6 +120,9 @@ class Invalid:
     contains: str | None = None  # a substring the message must contain
     options: tuple[tuple[str, Any], ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "source", example_source(self.source))
+
 
 @dataclass(frozen=True)
 class FixExample:
@@ -117,6 +130,10 @@ class FixExample:
 
     before: str
     after: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "before", example_source(self.before))
+        object.__setattr__(self, "after", example_source(self.after))
 
 
 @dataclass(frozen=True)
@@ -126,6 +143,9 @@ class NoFix:
 
     source: str
     reason: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "source", example_source(self.source))
 
 
 class Rule:

@@ -70,19 +70,74 @@ class WholeArrayElementwise(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\na = np.arange(8.0)\ntotal = np.sum(a)\nmean = total / 8\nfirst = a[0] + a[1]\n"),
-        Valid("import numpy as np\nitems = [1.0, 2.0]\nscaled = [x * 2 for x in items]\nn = 3 * 4\n"),
-        Valid("import numpy as np\nout = np.zeros(8)\na = np.ones(8)\nfor i in range(8):\n    out[i] = a[i] * 2.0\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.ones(8)\ng = h * 2.0\n"),
-        Valid("import numpy as np\na = np.ones((4, 4))\nfor row in a:\n    r = row * 2.0\n"),
-        Valid("import numpy as np\na = np.ones(8)\nprint(a * 2.0)\nlabel = f'{a.mean() * 2.0}'\n"),
+        Valid("""
+            import numpy as np
+            a = np.arange(8.0)
+            total = np.sum(a)
+            mean = total / 8
+            first = a[0] + a[1]
+            """),
+        Valid("""
+            import numpy as np
+            items = [1.0, 2.0]
+            scaled = [x * 2 for x in items]
+            n = 3 * 4
+            """),
+        Valid("""
+            import numpy as np
+            out = np.zeros(8)
+            a = np.ones(8)
+            for i in range(8):
+                out[i] = a[i] * 2.0
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            h = onp.ones(8)
+            g = h * 2.0
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones((4, 4))
+            for row in a:
+                r = row * 2.0
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones(8)
+            print(a * 2.0)
+            label = f'{a.mean() * 2.0}'
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nc = a * 2.0 + b * 3.0\n", line=4, contains="'a' and 'b'"),
-        Invalid("import numpy as np\nt = np.linspace(0.0, 1.0, 100)\ny = np.sin(t) + 0.5 * np.cos(2.0 * t)\n", line=3),
-        Invalid("import numpy as np\ndef band(a: np.ndarray, lo, hi):\n    return (a > lo) & (a < hi)\n", line=3),
-        Invalid("import numpy as np\nu = np.zeros(64)\nlap = np.ones(64)\nfor step in range(10):\n    u += 0.1 * lap\n", line=5),
-        Invalid("import numpy as np\nx = np.linspace(-1.0, 1.0, 50)\ny = np.clip(x, -0.5, 0.5)\n", line=3),
+        Invalid("""
+            import numpy as np
+            a = np.ones(8)
+            b = np.ones(8)
+            c = a * 2.0 + b * 3.0
+            """, line=4, contains="'a' and 'b'"),
+        Invalid("""
+            import numpy as np
+            t = np.linspace(0.0, 1.0, 100)
+            y = np.sin(t) + 0.5 * np.cos(2.0 * t)
+            """, line=3),
+        Invalid("""
+            import numpy as np
+            def band(a: np.ndarray, lo, hi):
+                return (a > lo) & (a < hi)
+            """, line=3),
+        Invalid("""
+            import numpy as np
+            u = np.zeros(64)
+            lap = np.ones(64)
+            for step in range(10):
+                u += 0.1 * lap
+            """, line=5),
+        Invalid("""
+            import numpy as np
+            x = np.linspace(-1.0, 1.0, 50)
+            y = np.clip(x, -0.5, 0.5)
+            """, line=3),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

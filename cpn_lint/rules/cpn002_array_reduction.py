@@ -63,18 +63,63 @@ class ArrayReduction(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\ntotal = np.sum([1, 2, 3])\nm = max([1, 2])\n"),
-        Valid("import numpy as np\na = np.ones((8, 8))\nfor i in range(8):\n    s = np.sum(a[i])\n"),
-        Valid("import numpy as np\nu = np.ones(8)\nwhile np.max(np.abs(u)) > 1e-3:\n    u = u * 0.5\n"),
-        Valid("import numpy as np\na = np.ones(8)\nspread = np.std(a)\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.ones(8)\nt = onp.sum(h)\n"),
+        Valid("""
+            import numpy as np
+            total = np.sum([1, 2, 3])
+            m = max([1, 2])
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones((8, 8))
+            for i in range(8):
+                s = np.sum(a[i])
+            """),
+        Valid("""
+            import numpy as np
+            u = np.ones(8)
+            while np.max(np.abs(u)) > 1e-3:
+                u = u * 0.5
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones(8)
+            spread = np.std(a)
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            h = onp.ones(8)
+            t = onp.sum(h)
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\na = np.ones(8)\ntotal = np.sum(a)\n", line=3, contains="'a'"),
-        Invalid("import numpy as np\ndata = np.ones((4, 8))\ncol = data.mean(axis=0)\n", line=3, contains="along axis 0"),
-        Invalid("import numpy as np\nu = np.ones(8)\nv = np.zeros(8)\ne = np.sum((u - v) ** 2)\n", line=4),
-        Invalid("import numpy as np\nr = np.ones(8)\nres = np.linalg.norm(r)\n", line=3),
-        Invalid("import numpy as np\na = np.ones(8)\nfor step in range(5):\n    peak = a.max()\n", line=4),
+        Invalid("""
+            import numpy as np
+            a = np.ones(8)
+            total = np.sum(a)
+            """, line=3, contains="'a'"),
+        Invalid("""
+            import numpy as np
+            data = np.ones((4, 8))
+            col = data.mean(axis=0)
+            """, line=3, contains="along axis 0"),
+        Invalid("""
+            import numpy as np
+            u = np.ones(8)
+            v = np.zeros(8)
+            e = np.sum((u - v) ** 2)
+            """, line=4),
+        Invalid("""
+            import numpy as np
+            r = np.ones(8)
+            res = np.linalg.norm(r)
+            """, line=3),
+        Invalid("""
+            import numpy as np
+            a = np.ones(8)
+            for step in range(5):
+                peak = a.max()
+            """, line=4),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

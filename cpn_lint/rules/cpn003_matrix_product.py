@@ -59,15 +59,52 @@ class MatrixProduct(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\nA = [[1, 2], [3, 4]]\nB = A\nC = np.dot(2.0, 3.0)\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nA = onp.ones((4, 4))\nC = A @ A\n"),
-        Valid("import numpy as np\nW = np.ones((8, 4, 4))\nx = np.ones((8, 4))\ny = np.zeros((8, 4))\nfor i in range(8):\n    y[i] = W[i] @ x[i]\n"),
+        Valid("""
+            import numpy as np
+            A = [[1, 2], [3, 4]]
+            B = A
+            C = np.dot(2.0, 3.0)
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            A = onp.ones((4, 4))
+            C = A @ A
+            """),
+        Valid("""
+            import numpy as np
+            W = np.ones((8, 4, 4))
+            x = np.ones((8, 4))
+            y = np.zeros((8, 4))
+            for i in range(8):
+                y[i] = W[i] @ x[i]
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nA = np.ones((4, 4))\nB = np.ones((4, 4))\nC = A @ B\n", line=4, contains="'A' and 'B'"),
-        Invalid("import numpy as np\nW = np.ones((4, 3))\nx = np.ones(3)\nb = np.zeros(4)\ny = np.matmul(W, x) + b\n", line=5),
-        Invalid("import numpy as np\nF = np.ones((5, 3))\nG = np.einsum('ij,kj->ik', F, F)\n", line=3, contains="'F'"),
-        Invalid("import numpy as np\nA = np.ones((4, 4))\nv = np.ones(4)\nw = A.dot(v)\n", line=4),
+        Invalid("""
+            import numpy as np
+            A = np.ones((4, 4))
+            B = np.ones((4, 4))
+            C = A @ B
+            """, line=4, contains="'A' and 'B'"),
+        Invalid("""
+            import numpy as np
+            W = np.ones((4, 3))
+            x = np.ones(3)
+            b = np.zeros(4)
+            y = np.matmul(W, x) + b
+            """, line=5),
+        Invalid("""
+            import numpy as np
+            F = np.ones((5, 3))
+            G = np.einsum('ij,kj->ik', F, F)
+            """, line=3, contains="'F'"),
+        Invalid("""
+            import numpy as np
+            A = np.ones((4, 4))
+            v = np.ones(4)
+            w = A.dot(v)
+            """, line=4),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -59,21 +59,60 @@ class VectorizedConditional(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\na = np.ones(8)\nidx = np.where(a > 0)\n"),
-        Valid("import numpy as np\nx = 3.0\ny = np.where(x > 0, x, 0.0)\n"),
-        Valid("import numpy as np\nv = np.ones(8)\nfor i in range(8):\n    v[i] = np.where(v[i] > 0, v[i], 0.0)\n"),
-        Valid("import numpy as np\na = np.ones(8)\nb = np.clip(a, 0.0, 1.0)\n"),
-        Valid("import numpy as np\na = np.ones(8)\nc = np.zeros(8)\nnp.divide(a, a, out=c, where=a != 0)\n"),
+        Valid("""
+            import numpy as np
+            a = np.ones(8)
+            idx = np.where(a > 0)
+            """),
+        Valid("""
+            import numpy as np
+            x = 3.0
+            y = np.where(x > 0, x, 0.0)
+            """),
+        Valid("""
+            import numpy as np
+            v = np.ones(8)
+            for i in range(8):
+                v[i] = np.where(v[i] > 0, v[i], 0.0)
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones(8)
+            b = np.clip(a, 0.0, 1.0)
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones(8)
+            c = np.zeros(8)
+            np.divide(a, a, out=c, where=a != 0)
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nx = np.linspace(-1.0, 1.0, 9)\nr = np.where(x > 0.0, x, 0.01 * x)\n", line=3, contains="'x'"),
-        Invalid("import numpy as np\ng = np.ones((4, 4))\nnp.putmask(g, g < 0.0, 0.0)\n", line=3),
+        Invalid("""
+            import numpy as np
+            x = np.linspace(-1.0, 1.0, 9)
+            r = np.where(x > 0.0, x, 0.01 * x)
+            """, line=3, contains="'x'"),
+        Invalid("""
+            import numpy as np
+            g = np.ones((4, 4))
+            np.putmask(g, g < 0.0, 0.0)
+            """, line=3),
         Invalid(
-            "import numpy as np\nx = np.linspace(0.0, 1.0, 9)\n"
-            "y = np.select([x < 0.3, x < 0.6], [x, 2.0 * x], default=0.0)\n",
+            """
+            import numpy as np
+            x = np.linspace(0.0, 1.0, 9)
+            y = np.select([x < 0.3, x < 0.6], [x, 2.0 * x], default=0.0)
+            """,
             line=3,
         ),
-        Invalid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nc = np.zeros(8)\nnp.copyto(c, a / b, where=b != 0)\n", line=5),
+        Invalid("""
+            import numpy as np
+            a = np.ones(8)
+            b = np.ones(8)
+            c = np.zeros(8)
+            np.copyto(c, a / b, where=b != 0)
+            """, line=5),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

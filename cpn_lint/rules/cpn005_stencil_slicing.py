@@ -66,26 +66,66 @@ class StencilSlicing(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\nu = np.ones(100)\nv = u[1:-1] * 2.0\nw = u[:] + u[:]\n"),
-        Valid("import numpy as np\nu = np.ones(100)\nevens = u[2::2] + u[:-2:2]\n"),
-        Valid("import numpy as np\nu = np.ones(100)\nk = 10\nd = u[k:] - u[:-k]\nhalves = u[:50] + u[50:]\n"),
-        Valid("import numpy as np\nu = np.ones(100)\nfor i in range(1, 99):\n    u[i] = u[i - 1:i + 2].sum()\n"),
-        Valid("import numpy as np\nitems = list(range(10))\nd = [a - b for a, b in zip(items[1:], items[:-1])]\n"),
+        Valid("""
+            import numpy as np
+            u = np.ones(100)
+            v = u[1:-1] * 2.0
+            w = u[:] + u[:]
+            """),
+        Valid("""
+            import numpy as np
+            u = np.ones(100)
+            evens = u[2::2] + u[:-2:2]
+            """),
+        Valid("""
+            import numpy as np
+            u = np.ones(100)
+            k = 10
+            d = u[k:] - u[:-k]
+            halves = u[:50] + u[50:]
+            """),
+        Valid("""
+            import numpy as np
+            u = np.ones(100)
+            for i in range(1, 99):
+                u[i] = u[i - 1:i + 2].sum()
+            """),
+        Valid("""
+            import numpy as np
+            items = list(range(10))
+            d = [a - b for a, b in zip(items[1:], items[:-1])]
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nu = np.ones((64, 64))\nwork = np.zeros_like(u)\n"
-            "work[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])\n",
+            """
+            import numpy as np
+            u = np.ones((64, 64))
+            work = np.zeros_like(u)
+            work[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+            """,
             line=4,
             contains="4 slices of 'u' shifted by up to 2 cells",
         ),
-        Invalid("import numpy as np\nu = np.ones(100)\nlap = u[2:] - 2.0 * u[1:-1] + u[:-2]\n", line=3),
+        Invalid("""
+            import numpy as np
+            u = np.ones(100)
+            lap = u[2:] - 2.0 * u[1:-1] + u[:-2]
+            """, line=3),
         Invalid(
-            "import numpy as np\ndef advect(un: np.ndarray, c: float, n: int):\n"
-            "    un[1:n - 1] = un[1:n - 1] - c * (un[1:n - 1] - un[0:n - 2])\n    return un\n",
+            """
+            import numpy as np
+            def advect(un: np.ndarray, c: float, n: int):
+                un[1:n - 1] = un[1:n - 1] - c * (un[1:n - 1] - un[0:n - 2])
+                return un
+            """,
             line=3,
         ),
-        Invalid("import numpy as np\nx = np.linspace(0.0, 1.0, 50)\ndx = x[1:] - x[:-1]\n", line=3, contains="shifted by up to 1 cell;"),
+        Invalid("""
+            import numpy as np
+            x = np.linspace(0.0, 1.0, 50)
+            dx = x[1:] - x[:-1]
+            """, line=3, contains="shifted by up to 1 cell;"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -66,32 +66,99 @@ class PreallocatedOut(Rule):
     message = "{what}{where}, reusing device memory instead of allocating a new array; it scales after the import swap"
 
     valid = (
-        Valid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nc = np.add(a, b, out=None)\nd = np.add(a, b, out=np.empty_like(a))\n"),
-        Valid("import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nu, w = w, u\n"),
-        Valid("import numpy as np\nx, y = 1, 2\nfor i in range(3):\n    x, y = y, x\n"),
-        Valid("import numpy as np\ndef order(a: np.ndarray, b: np.ndarray):\n    if a.size < b.size:\n        a, b = b, a\n    return a, b\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.ones(8)\nonp.multiply(h, 2.0, out=h)\n"),
-        Valid("import numpy as np\ndef total(x: np.ndarray, out=None):\n    return np.sum(x, axis=0, out=out)\n"),
+        Valid("""
+            import numpy as np
+            a = np.ones(8)
+            b = np.ones(8)
+            c = np.add(a, b, out=None)
+            d = np.add(a, b, out=np.empty_like(a))
+            """),
+        Valid("""
+            import numpy as np
+            u = np.ones(8)
+            w = np.zeros(8)
+            u, w = w, u
+            """),
+        Valid("""
+            import numpy as np
+            x, y = 1, 2
+            for i in range(3):
+                x, y = y, x
+            """),
+        Valid("""
+            import numpy as np
+            def order(a: np.ndarray, b: np.ndarray):
+                if a.size < b.size:
+                    a, b = b, a
+                return a, b
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            h = onp.ones(8)
+            onp.multiply(h, 2.0, out=h)
+            """),
+        Valid("""
+            import numpy as np
+            def total(x: np.ndarray, out=None):
+                return np.sum(x, axis=0, out=out)
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\na = np.ones(8)\nb = np.ones(8)\nres = np.empty(8)\nnp.add(a, b, out=res)\n", line=5, contains="'res'"),
+        Invalid("""
+            import numpy as np
+            a = np.ones(8)
+            b = np.ones(8)
+            res = np.empty(8)
+            np.add(a, b, out=res)
+            """, line=5, contains="'res'"),
         Invalid(
-            "import numpy as np\nu = np.ones(64)\nw = np.zeros(64)\nfor step in range(10):\n"
-            "    w[1:-1] = 0.5 * (u[:-2] + u[2:])\n    u, w = w, u\n",
+            """
+            import numpy as np
+            u = np.ones(64)
+            w = np.zeros(64)
+            for step in range(10):
+                w[1:-1] = 0.5 * (u[:-2] + u[2:])
+                u, w = w, u
+            """,
             line=6,
             contains="swaps",
         ),
-        Invalid("import numpy as np\ndata = np.ones((4, 8))\nrow = np.zeros(8)\ndata.sum(axis=0, out=row)\n", line=4),
-        Invalid("import numpy as np\ndef forces(x: np.ndarray, k: float, out):\n    np.multiply(x, -k, out=out)\n    return out\n", line=3),
+        Invalid("""
+            import numpy as np
+            data = np.ones((4, 8))
+            row = np.zeros(8)
+            data.sum(axis=0, out=row)
+            """, line=4),
+        Invalid("""
+            import numpy as np
+            def forces(x: np.ndarray, k: float, out):
+                np.multiply(x, -k, out=out)
+                return out
+            """, line=3),
         Invalid(
-            "import numpy as np\nA = np.ones((4, 4))\nB = np.ones((4, 4))\nC = np.empty((4, 4))\n"
-            "for k in range(3):\n    np.matmul(A, B, out=C)\n",
+            """
+            import numpy as np
+            A = np.ones((4, 4))
+            B = np.ones((4, 4))
+            C = np.empty((4, 4))
+            for k in range(3):
+                np.matmul(A, B, out=C)
+            """,
             line=6,
             contains="inside the loop at line 5",
         ),
         Invalid(
-            "import numpy as np\nclass Heat:\n    def __init__(self):\n        self.u = np.zeros(8)\n        self.w = np.zeros(8)\n"
-            "    def step(self):\n        self.w[1:-1] = 0.5 * (self.u[:-2] + self.u[2:])\n        self.u, self.w = self.w, self.u\n",
+            """
+            import numpy as np
+            class Heat:
+                def __init__(self):
+                    self.u = np.zeros(8)
+                    self.w = np.zeros(8)
+                def step(self):
+                    self.w[1:-1] = 0.5 * (self.u[:-2] + self.u[2:])
+                    self.u, self.w = self.w, self.u
+            """,
             line=8,
             contains="'self.u' and 'self.w'",
         ),

@@ -69,21 +69,73 @@ class BooleanMaskIndexing(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\na = np.ones(8)\nidx = np.arange(4)\nb = a[idx]\nc = a[2]\n"),
-        Valid("import numpy as np\ndef f(a: np.ndarray, m):\n    return a[m]\n"),
-        Valid("import numpy as np\nitems = [1, 2, 3]\nflags = [True, False, True]\nx = items[0]\n"),
-        Valid("import numpy as np\ng = np.ones((8, 8))\nrows = g[:, 0] > 0.5\nr = g[rows]\ns = g[rows, :]\n"),
-        Valid("import numpy as np\na = np.ones(100)\nb = np.zeros(100)\nfor i in range(len(a)):\n    b[i] = a[i] if a[i] > 0 else 0.0\n"),
+        Valid("""
+            import numpy as np
+            a = np.ones(8)
+            idx = np.arange(4)
+            b = a[idx]
+            c = a[2]
+            """),
+        Valid("""
+            import numpy as np
+            def f(a: np.ndarray, m):
+                return a[m]
+            """),
+        Valid("""
+            import numpy as np
+            items = [1, 2, 3]
+            flags = [True, False, True]
+            x = items[0]
+            """),
+        Valid("""
+            import numpy as np
+            g = np.ones((8, 8))
+            rows = g[:, 0] > 0.5
+            r = g[rows]
+            s = g[rows, :]
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones(100)
+            b = np.zeros(100)
+            for i in range(len(a)):
+                b[i] = a[i] if a[i] > 0 else 0.0
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\na = np.linspace(0.0, 1.0, 8)\na[a > 0.5] = 0.0\n", line=3, contains="writes"),
-        Invalid("import numpy as np\nt = np.ones(8)\nlo, hi = 0.2, 0.8\nsel = t[(t > lo) & (t < hi)]\n", line=4, contains="reads"),
-        Invalid("import numpy as np\nf = np.ones(8)\nbad = np.isnan(f)\nf[bad] = 0.0\n", line=4, contains="'bad'"),
-        Invalid("import numpy as np\na = np.ones(8)\nm = np.zeros(8, dtype=bool)\ntotal = np.sum(a[m])\n", line=4),
+        Invalid("""
+            import numpy as np
+            a = np.linspace(0.0, 1.0, 8)
+            a[a > 0.5] = 0.0
+            """, line=3, contains="writes"),
+        Invalid("""
+            import numpy as np
+            t = np.ones(8)
+            lo, hi = 0.2, 0.8
+            sel = t[(t > lo) & (t < hi)]
+            """, line=4, contains="reads"),
+        Invalid("""
+            import numpy as np
+            f = np.ones(8)
+            bad = np.isnan(f)
+            f[bad] = 0.0
+            """, line=4, contains="'bad'"),
+        Invalid("""
+            import numpy as np
+            a = np.ones(8)
+            m = np.zeros(8, dtype=bool)
+            total = np.sum(a[m])
+            """, line=4),
         # a time-step loop's whole-array work, history stores beside it
         Invalid(
-            "import numpy as np\nu = np.ones(1000)\nhot = np.zeros(50)\nfor step in range(50):\n"
-            "    u[u > 0.5] *= 0.9\n    hot[step] = np.sum(u)\n",
+            """
+            import numpy as np
+            u = np.ones(1000)
+            hot = np.zeros(50)
+            for step in range(50):
+                u[u > 0.5] *= 0.9
+                hot[step] = np.sum(u)
+            """,
             line=5,
         ),
     )

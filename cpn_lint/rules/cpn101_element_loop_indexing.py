@@ -89,81 +89,214 @@ class ElementLoopIndexing(Rule):
     message = "{loop} indexes {arrays} one {unit} at a time; {fix} (RR-loop)"
 
     valid = (
-        Valid("import numpy as np\nu = np.zeros(100)\nfor step in range(1000):\n    u[1:-1] = 0.5 * (u[:-2] + u[2:])\n"),
-        Valid("import numpy as np\nv = np.zeros((3, 64, 64))\nwork = np.zeros_like(v)\nfor axis in range(3):\n    work[axis] = 2.0 * v[axis] + np.roll(v[axis], 1, axis=-1)\n"),
-        Valid("import numpy as np\nitems = [1, 2, 3, 4]\nfor i in range(len(items)):\n    items[i] = items[i] * 2\n"),
+        Valid("""
+            import numpy as np
+            u = np.zeros(100)
+            for step in range(1000):
+                u[1:-1] = 0.5 * (u[:-2] + u[2:])
+            """),
+        Valid("""
+            import numpy as np
+            v = np.zeros((3, 64, 64))
+            work = np.zeros_like(v)
+            for axis in range(3):
+                work[axis] = 2.0 * v[axis] + np.roll(v[axis], 1, axis=-1)
+            """),
+        Valid("""
+            import numpy as np
+            items = [1, 2, 3, 4]
+            for i in range(len(items)):
+                items[i] = items[i] * 2
+            """),
         Valid(
-            "import numpy as np\nx = np.ones((10000, 3))\nout = np.empty(10000)\nchunk = 1024\n"
-            "for i in range(0, len(x), chunk):\n    out[i:i + chunk] = x[i:i + chunk, :].sum(axis=1)\n"
+            """
+            import numpy as np
+            x = np.ones((10000, 3))
+            out = np.empty(10000)
+            chunk = 1024
+            for i in range(0, len(x), chunk):
+                out[i:i + chunk] = x[i:i + chunk, :].sum(axis=1)
+            """
         ),
-        Valid("import numpy as np\ny = np.zeros(100)\nx = np.ones(100)\nfor n in range(1, 100):\n    y[n] = 0.9 * y[n - 1] + x[n]\n"),
-        Valid("import numpy as np\nfiles = ['a.npy', 'b.npy']\nfor i in range(len(files)):\n    data = np.load(files[i])\n"),
-        Valid("import mylib as np\na = np.zeros(10)\nfor i in range(10):\n    a[i] = i\n"),
+        Valid("""
+            import numpy as np
+            y = np.zeros(100)
+            x = np.ones(100)
+            for n in range(1, 100):
+                y[n] = 0.9 * y[n - 1] + x[n]
+            """),
+        Valid("""
+            import numpy as np
+            files = ['a.npy', 'b.npy']
+            for i in range(len(files)):
+                data = np.load(files[i])
+            """),
+        Valid("""
+            import mylib as np
+            a = np.zeros(10)
+            for i in range(10):
+                a[i] = i
+            """),
         # a time-step loop that also stores per-step history and snapshots
         Valid(
-            "import numpy as np\nn, steps = 4096, 500\nu = np.zeros(n)\nenergy = np.zeros(steps)\nsnap = np.zeros((n, n, 10))\n"
-            "for i in range(steps):\n    u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])\n    energy[i] = np.sum(u * u)\n"
-            "    snap[:, :, i % 10] = u\n"
+            """
+            import numpy as np
+            n, steps = 4096, 500
+            u = np.zeros(n)
+            energy = np.zeros(steps)
+            snap = np.zeros((n, n, 10))
+            for i in range(steps):
+                u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])
+                energy[i] = np.sum(u * u)
+                snap[:, :, i % 10] = u
+            """
         ),
         # one row of a pre-drawn noise array per step, beside whole-array work
         Valid(
-            "import numpy as np\nn, steps = 4096, 500\nnoise = np.random.normal(0, 1, (steps, n))\nu = np.zeros(n)\n"
-            "for t in range(steps):\n    u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))\n    u += 0.01 * noise[t]\n"
+            """
+            import numpy as np
+            n, steps = 4096, 500
+            noise = np.random.normal(0, 1, (steps, n))
+            u = np.zeros(n)
+            for t in range(steps):
+                u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))
+                u += 0.01 * noise[t]
+            """
         ),
         # a scalar tap per iteration beside slab work
         Valid(
-            "import numpy as np\nn, taps = 4096, 12\nw = np.ones(taps)\nu = np.ones(n + taps)\nacc = np.zeros(n)\n"
-            "for k in range(taps):\n    acc += w[k] * u[k:k + n]\n"
+            """
+            import numpy as np
+            n, taps = 4096, 12
+            w = np.ones(taps)
+            u = np.ones(n + taps)
+            acc = np.zeros(n)
+            for k in range(taps):
+                acc += w[k] * u[k:k + n]
+            """
         ),
         # a slab recurrence over many walkers is time stepping
         Valid(
-            "import numpy as np\nwalkers, steps = 100000, 200\nwalk = np.zeros((walkers, steps))\n"
-            "for t in range(1, steps):\n    walk[:, t] = walk[:, t - 1] + np.random.normal(0, 1, walkers)\n"
+            """
+            import numpy as np
+            walkers, steps = 100000, 200
+            walk = np.zeros((walkers, steps))
+            for t in range(1, steps):
+                walk[:, t] = walk[:, t - 1] + np.random.normal(0, 1, walkers)
+            """
         ),
         # a time-step loop around an element loop: the inner loop is reported, once
         Valid(
-            "import numpy as np\nu = np.zeros(100)\nfor step in range(1000):\n    u = 0.5 * (np.roll(u, 1) + u)\n"
+            """
+            import numpy as np
+            u = np.zeros(100)
+            for step in range(1000):
+                u = 0.5 * (np.roll(u, 1) + u)
+            """
         ),
     )
     invalid = (
-        Invalid("import numpy as np\na = np.arange(100.0)\nfor i in range(len(a)):\n    a[i] = a[i] * 2.0 + 1.0\n", line=3, contains="'a'"),
-        Invalid("import numpy as np\na = np.arange(100.0)\nfor i in range(0, len(a), 2):\n    a[i:i + 2] = a[i:i + 2][::-1]\n", line=3),
+        Invalid("""
+            import numpy as np
+            a = np.arange(100.0)
+            for i in range(len(a)):
+                a[i] = a[i] * 2.0 + 1.0
+            """, line=3, contains="'a'"),
+        Invalid("""
+            import numpy as np
+            a = np.arange(100.0)
+            for i in range(0, len(a), 2):
+                a[i:i + 2] = a[i:i + 2][::-1]
+            """, line=3),
         Invalid(
-            "import numpy as np\nfrom itertools import product\nout = np.zeros((4, 4))\narr = np.ones((4, 4))\n"
-            "for i, j in product(range(4), range(4)):\n    out[i, j] = arr[i, j] ** 2\n",
+            """
+            import numpy as np
+            from itertools import product
+            out = np.zeros((4, 4))
+            arr = np.ones((4, 4))
+            for i, j in product(range(4), range(4)):
+                out[i, j] = arr[i, j] ** 2
+            """,
             line=5,
         ),
         Invalid(
-            "import numpy as np\ndef smooth(u, un, c):\n    for n in range(10):\n        un = u.copy()\n"
-            "        for i in range(1, u.shape[0]):\n            u[i] = un[i] - c * (un[i] - un[i - 1])\n    return u\n",
+            """
+            import numpy as np
+            def smooth(u, un, c):
+                for n in range(10):
+                    un = u.copy()
+                    for i in range(1, u.shape[0]):
+                        u[i] = un[i] - c * (un[i] - un[i - 1])
+                return u
+            """,
             line=5,
         ),
-        Invalid("import numpy as np\ndata = np.ones((50, 8))\nw = np.ones(50)\nout = np.empty_like(data)\nfor i in range(50):\n    out[i, :] = data[i, :] * w[i]\n", line=5),
-        Invalid("import numpy as np\na = np.ones(9)\nsquares = [a[i] ** 2 for i in range(9)]\n", line=3),
+        Invalid("""
+            import numpy as np
+            data = np.ones((50, 8))
+            w = np.ones(50)
+            out = np.empty_like(data)
+            for i in range(50):
+                out[i, :] = data[i, :] * w[i]
+            """, line=5),
+        Invalid("""
+            import numpy as np
+            a = np.ones(9)
+            squares = [a[i] ** 2 for i in range(9)]
+            """, line=3),
         # elements picked by a value computed in the body (a random site)
         Invalid(
-            "import numpy as np\nrng = np.random.default_rng(0)\nn = 1000\nv = np.zeros(n)\n"
-            "for sweep in range(100000):\n    j = rng.integers(n)\n    v[j] = 0.5 * (v[j - 1] + v[(j + 1) % n])\n",
+            """
+            import numpy as np
+            rng = np.random.default_rng(0)
+            n = 1000
+            v = np.zeros(n)
+            for sweep in range(100000):
+                j = rng.integers(n)
+                v[j] = 0.5 * (v[j - 1] + v[(j + 1) % n])
+            """,
             line=5,
             contains="'v' one element at a time",
         ),
         # an untyped helper whose call sites pass arrays
         Invalid(
-            "import numpy as np\n\ndef solve(t, e):\n    out = np.zeros(len(t))\n    for i in range(len(t)):\n"
-            "        out[i] = e[i] * t[i]\n    return out\n\nx = np.linspace(0, 1, 100)\nsolve(x, np.ones(100))\n",
+            """
+            import numpy as np
+
+            def solve(t, e):
+                out = np.zeros(len(t))
+                for i in range(len(t)):
+                    out[i] = e[i] * t[i]
+                return out
+
+            x = np.linspace(0, 1, 100)
+            solve(x, np.ones(100))
+            """,
             line=5,
             contains="'e', 'out', 't'",
         ),
         # a time-step loop around an element loop: the inner loop
         Invalid(
-            "import numpy as np\nu = np.zeros(100)\nun = np.zeros(100)\nfor step in range(1000):\n"
-            "    for i in range(1, 99):\n        un[i] = u[i] + 0.1 * (u[i + 1] - 2 * u[i] + u[i - 1])\n    u, un = un, u\n",
+            """
+            import numpy as np
+            u = np.zeros(100)
+            un = np.zeros(100)
+            for step in range(1000):
+                for i in range(1, 99):
+                    un[i] = u[i] + 0.1 * (u[i + 1] - 2 * u[i] + u[i - 1])
+                u, un = un, u
+            """,
             line=5,
         ),
         # rows picked by the index and nothing else: broadcast instead
         Invalid(
-            "import numpy as np\nx = np.ones((5000, 300))\nscale = np.ones(5000)\n"
-            "for i in range(5000):\n    x[i, :] = x[i, :] * scale[i]\n",
+            """
+            import numpy as np
+            x = np.ones((5000, 300))
+            scale = np.ones(5000)
+            for i in range(5000):
+                x[i, :] = x[i, :] * scale[i]
+            """,
             line=4,
             contains="one row at a time; broadcast over the rows instead",
         ),

@@ -52,17 +52,52 @@ class NumpyVectorize(Rule):
     message = "{call} calls a Python function once per element; rewrite it with np.where or whole-array arithmetic (RR-where)"
 
     valid = (
-        Valid("import numpy as np\nout = np.where(a > 0, a * a + 1.0, 0.0)\n"),
-        Valid("from numba import vectorize\n@vectorize\ndef f(x):\n    return x + 1\nimport numpy as np\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nf = onp.vectorize(len)\n"),
-        Valid("import numpy as np\n# np.vectorize(f) would be slow here\ns = 'np.vectorize(f)'\n"),
+        Valid("""
+            import numpy as np
+            out = np.where(a > 0, a * a + 1.0, 0.0)
+            """),
+        Valid("""
+            from numba import vectorize
+            @vectorize
+            def f(x):
+                return x + 1
+            import numpy as np
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            f = onp.vectorize(len)
+            """),
+        Valid("""
+            import numpy as np
+            # np.vectorize(f) would be slow here
+            s = 'np.vectorize(f)'
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nf = np.vectorize(lambda x: x if x > 0 else 0.0)\n", line=2, contains="np.vectorize"),
-        Invalid("from numpy import vectorize\nf = vectorize(abs)\n", line=2),
-        Invalid("import numpy\n@numpy.vectorize\ndef g(x):\n    return x * 2\n", line=2),
-        Invalid("import cupynumeric as cpn\nh = cpn.frompyfunc(max, 2, 1)\n", line=2),
-        Invalid("import numpy as np\nx = np.arange(5.0)\ny = np.vectorize(round, otypes='d')(x)\n", line=3, contains="np.vectorize"),
+        Invalid("""
+            import numpy as np
+            f = np.vectorize(lambda x: x if x > 0 else 0.0)
+            """, line=2, contains="np.vectorize"),
+        Invalid("""
+            from numpy import vectorize
+            f = vectorize(abs)
+            """, line=2),
+        Invalid("""
+            import numpy
+            @numpy.vectorize
+            def g(x):
+                return x * 2
+            """, line=2),
+        Invalid("""
+            import cupynumeric as cpn
+            h = cpn.frompyfunc(max, 2, 1)
+            """, line=2),
+        Invalid("""
+            import numpy as np
+            x = np.arange(5.0)
+            y = np.vectorize(round, otypes='d')(x)
+            """, line=3, contains="np.vectorize"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -84,37 +84,104 @@ class IterateOverArray(Rule):
 
     valid = (
         Valid(
-            "import numpy as np\na = np.ones((4, 3))\nfor n in a.shape:\n    print(n)\n"
-            "for v in a.tolist():\n    print(v)\nfor name, w in {'x': 1.0}.items():\n    print(name, w)\n"
+            """
+            import numpy as np
+            a = np.ones((4, 3))
+            for n in a.shape:
+                print(n)
+            for v in a.tolist():
+                print(v)
+            for name, w in {'x': 1.0}.items():
+                print(name, w)
+            """
         ),
-        Valid("import numpy as np\na = np.arange(12.0)\nparts = np.split(a, 3)\nfor part in parts:\n    part *= 2.0\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nhost = onp.arange(5)\nfor h in host:\n    print(h)\n"),
-        Valid("import numpy as np\na = np.zeros((3, 4))\nfor idx in np.ndindex(3, 4):\n    a[idx] = 1.0\n"),
-        Valid("import numpy as np\nu = np.ones(3)\nv = np.ones(3)\nfor arr in (u, v):\n    arr *= 2.0\nfor k in range(3):\n    u += k\n"),
-        Valid("import numpy as np\ndef f(values):\n    return [v * 2 for v in values]\n"),
+        Valid("""
+            import numpy as np
+            a = np.arange(12.0)
+            parts = np.split(a, 3)
+            for part in parts:
+                part *= 2.0
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            host = onp.arange(5)
+            for h in host:
+                print(h)
+            """),
+        Valid("""
+            import numpy as np
+            a = np.zeros((3, 4))
+            for idx in np.ndindex(3, 4):
+                a[idx] = 1.0
+            """),
+        Valid("""
+            import numpy as np
+            u = np.ones(3)
+            v = np.ones(3)
+            for arr in (u, v):
+                arr *= 2.0
+            for k in range(3):
+                u += k
+            """),
+        Valid("""
+            import numpy as np
+            def f(values):
+                return [v * 2 for v in values]
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\narr = np.ones((8, 3))\ntotal = 0.0\nfor row in arr:\n    total += np.sum(row)\n",
+            """
+            import numpy as np
+            arr = np.ones((8, 3))
+            total = 0.0
+            for row in arr:
+                total += np.sum(row)
+            """,
             line=4,
             contains="'arr'",
         ),
         Invalid(
-            "import numpy as np\ndef norms(points: np.ndarray):\n    out = []\n    for i, p in enumerate(points):\n"
-            "        out.append(np.linalg.norm(p))\n    return out\n",
+            """
+            import numpy as np
+            def norms(points: np.ndarray):
+                out = []
+                for i, p in enumerate(points):
+                    out.append(np.linalg.norm(p))
+                return out
+            """,
             line=4,
             contains="enumerate(points)",
         ),
         Invalid(
-            "import numpy as np\nx = np.linspace(0, 1, 5)\nnames = ['a', 'b', 'c', 'd', 'e']\n"
-            "for name, value in zip(names, x):\n    print(name, value)\n",
+            """
+            import numpy as np
+            x = np.linspace(0, 1, 5)
+            names = ['a', 'b', 'c', 'd', 'e']
+            for name, value in zip(names, x):
+                print(name, value)
+            """,
             line=4,
             contains="'x'",
         ),
-        Invalid("import numpy as np\nscores = np.random.rand(10)\nsq = sum(s * s for s in scores)\n", line=3, contains="comprehension"),
-        Invalid("import numpy as np\nm = np.eye(3)\nrows = [np.sum(r) for r in m]\n", line=3),
+        Invalid("""
+            import numpy as np
+            scores = np.random.rand(10)
+            sq = sum(s * s for s in scores)
+            """, line=3, contains="comprehension"),
+        Invalid("""
+            import numpy as np
+            m = np.eye(3)
+            rows = [np.sum(r) for r in m]
+            """, line=3),
         Invalid(
-            "import numpy as np\nu = np.zeros(10)\nfor t in np.arange(5):\n    u = u + t\n",
+            """
+            import numpy as np
+            u = np.zeros(10)
+            for t in np.arange(5):
+                u = u + t
+            """,
             line=3,
             contains="Python range",
         ),

@@ -94,52 +94,137 @@ class HostConversionInLoop(Rule):
     message = "{call} on '{value}' {where} is a host sync every iteration; {fix} (RR-sync)"
 
     valid = (
-        Valid("import numpy as np\ndef energy(x):\n    return float(np.sum(x * x))\n"),
+        Valid("""
+            import numpy as np
+            def energy(x):
+                return float(np.sum(x * x))
+            """),
         Valid(
-            "import numpy as np\na = np.ones((5, 2))\nfor step in range(10):\n    n = int(a.shape[0]) + len(a)\n"
-            "    t = float(step)\n    k = int(step // 3)\n"
+            """
+            import numpy as np
+            a = np.ones((5, 2))
+            for step in range(10):
+                n = int(a.shape[0]) + len(a)
+                t = float(step)
+                k = int(step // 3)
+            """
         ),
         Valid(
-            "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nCHECK_EVERY = 50\nfor step in range(1000):\n"
-            "    u, w = 0.5 * (u + w), u\n    if step % CHECK_EVERY == 0:\n        err = float(np.max(np.abs(u - w)))\n"
-            "        if err < 1e-6:\n            break\n"
+            """
+            import numpy as np
+            u = np.ones(8)
+            w = np.zeros(8)
+            CHECK_EVERY = 50
+            for step in range(1000):
+                u, w = 0.5 * (u + w), u
+                if step % CHECK_EVERY == 0:
+                    err = float(np.max(np.abs(u - w)))
+                    if err < 1e-6:
+                        break
+            """
         ),
-        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.ones(3)\nfor i in range(3):\n    v = h[i].item()\n"),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            h = onp.ones(3)
+            for i in range(3):
+                v = h[i].item()
+            """),
         Valid(
-            "import numpy as np\ndef solve(u, tol):\n    for it in range(100):\n        u = u * 0.5\n"
-            "        if it > 10:\n            return float(np.max(u))\n    return None\n"
+            """
+            import numpy as np
+            def solve(u, tol):
+                for it in range(100):
+                    u = u * 0.5
+                    if it > 10:
+                        return float(np.max(u))
+                return None
+            """
         ),
-        Valid("import numpy as np\nu = np.ones(4)\nfor step in range(3):\n    u = u * 2\n    print(f'{u}')\n"),
+        Valid("""
+            import numpy as np
+            u = np.ones(4)
+            for step in range(3):
+                u = u * 2
+                print(f'{u}')
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nfor step in range(100):\n    w = 0.5 * u\n"
-            "    err = np.max(np.abs(u - w)).item()\n    if err < 1e-6:\n        break\n    u = w\n",
+            """
+            import numpy as np
+            u = np.ones(8)
+            w = np.zeros(8)
+            for step in range(100):
+                w = 0.5 * u
+                err = np.max(np.abs(u - w)).item()
+                if err < 1e-6:
+                    break
+                u = w
+            """,
             line=6,
             contains=".item() on 'np.max(np.abs(u - w))' inside the loop at line 4",
         ),
         Invalid(
-            "import numpy as np\nfor step in range(10):\n    k = int(np.ceil(step / 3))\n",
+            """
+            import numpy as np
+            for step in range(10):
+                k = int(np.ceil(step / 3))
+            """,
             line=3,
             contains="np.ceil() of Python numbers is a 0-d device array: use the math module",
         ),
         Invalid(
-            "import numpy as np\n\ndef energy(u):\n    return float(np.sum(u * u))\n\n"
-            "u = np.ones(100)\nlog = []\nfor step in range(500):\n    u = 0.5 * (u + np.roll(u, 1))\n    log.append(energy(u))\n",
+            """
+            import numpy as np
+
+            def energy(u):
+                return float(np.sum(u * u))
+
+            u = np.ones(100)
+            log = []
+            for step in range(500):
+                u = 0.5 * (u + np.roll(u, 1))
+                log.append(energy(u))
+            """,
             line=4,
             contains="in 'energy', called every iteration of the loop at line 8",
         ),
         Invalid(
-            "import numpy as np\nwave = np.linspace(0, 1, 100)\nenergy = []\nfor step in range(50):\n    wave *= 0.99\n"
-            "    energy.append(float(np.sum(wave * wave)))\n",
+            """
+            import numpy as np
+            wave = np.linspace(0, 1, 100)
+            energy = []
+            for step in range(50):
+                wave *= 0.99
+                energy.append(float(np.sum(wave * wave)))
+            """,
             line=6,
             contains="float()",
         ),
-        Invalid("import numpy as np\na = np.arange(10)\nfor i in range(10):\n    if int(a[i]) > 3:\n        print(i)\n", line=4, contains="'a[i]'"),
-        Invalid("import numpy as np\nparts = np.split(np.ones(6), 3)\nlists = [p.tolist() for p in parts]\n", line=3, contains="comprehension"),
+        Invalid("""
+            import numpy as np
+            a = np.arange(10)
+            for i in range(10):
+                if int(a[i]) > 3:
+                    print(i)
+            """, line=4, contains="'a[i]'"),
+        Invalid("""
+            import numpy as np
+            parts = np.split(np.ones(6), 3)
+            lists = [p.tolist() for p in parts]
+            """, line=3, contains="comprehension"),
         Invalid(
-            "import numpy as np\nu = np.ones(4)\nstep = 0\nwhile float(np.max(u)) > 1e-3:\n    u = u * 0.5\n"
-            "    if step % 10 != 0:\n        print(bool(np.any(u > 1)))\n    step += 1\n",
+            """
+            import numpy as np
+            u = np.ones(4)
+            step = 0
+            while float(np.max(u)) > 1e-3:
+                u = u * 0.5
+                if step % 10 != 0:
+                    print(bool(np.any(u > 1)))
+                step += 1
+            """,
             contains="bool()",
         ),
     )
@@ -150,14 +235,27 @@ class HostConversionInLoop(Rule):
     )
     fix_examples = (
         NoFix(
-            "import numpy as np\nu = np.linspace(0.0, 1.0, 100)\nfor step in range(1000):\n"
-            "    new = 0.5 * (u + np.roll(u, 1))\n    err = new - u\n    u = new\n"
-            "    if float(np.max(err)) < 1e-6:\n        break\n",
+            """
+            import numpy as np
+            u = np.linspace(0.0, 1.0, 100)
+            for step in range(1000):
+                new = 0.5 * (u + np.roll(u, 1))
+                err = new - u
+                u = new
+                if float(np.max(err)) < 1e-6:
+                    break
+            """,
             "changes when the loop stops",
         ),
         NoFix(
-            "import numpy as np\nr = np.ones(100)\nwhile True:\n    r *= 0.5\n    if np.linalg.norm(r).item() < 1e-9:\n"
-            "        break\n",
+            """
+            import numpy as np
+            r = np.ones(100)
+            while True:
+                r *= 0.5
+                if np.linalg.norm(r).item() < 1e-9:
+                    break
+            """,
             "changes when the loop stops",
         ),
     )

@@ -88,76 +88,194 @@ class BranchOnArrayInLoop(Rule):
 
     valid = (
         Valid(
-            "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nconverged = False\nit = 0\n"
-            "while not converged and it < 1000:\n    u, w = 0.5 * (u + w), u\n    it += 1\n"
-            "    if it % 50 == 0:\n        err = float(np.max(np.abs(u - w)))\n        converged = err < 1e-6\n"
+            """
+            import numpy as np
+            u = np.ones(8)
+            w = np.zeros(8)
+            converged = False
+            it = 0
+            while not converged and it < 1000:
+                u, w = 0.5 * (u + w), u
+                it += 1
+                if it % 50 == 0:
+                    err = float(np.max(np.abs(u - w)))
+                    converged = err < 1e-6
+            """
         ),
         Valid(
-            "import numpy as np\na = np.ones((4, 4))\nmask = None\nfor step in range(3):\n    if mask is None:\n"
-            "        mask = a > 0\n    if a.shape[0] > 3 and len(a) and a.ndim == 2:\n        a = a * 2\n"
+            """
+            import numpy as np
+            a = np.ones((4, 4))
+            mask = None
+            for step in range(3):
+                if mask is None:
+                    mask = a > 0
+                if a.shape[0] > 3 and len(a) and a.ndim == 2:
+                    a = a * 2
+            """
         ),
-        Valid("import numpy as np\ndef check(a, b):\n    if np.allclose(a, b):\n        return 'same'\n    return 'different'\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.arange(5)\nfor i in range(5):\n    if h[i] > 2:\n        print(i)\n"),
+        Valid("""
+            import numpy as np
+            def check(a, b):
+                if np.allclose(a, b):
+                    return 'same'
+                return 'different'
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            h = onp.arange(5)
+            for i in range(5):
+                if h[i] > 2:
+                    print(i)
+            """),
         Valid(
-            "import numpy as np\nu = np.ones(4)\nfor step in range(100):\n    u = u * 0.9\n    err = np.max(u).item()\n"
-            "    if err < 1e-3:\n        break\n    if step % 50 == 0 and np.any(u < 0):\n        print(step)\n"
+            """
+            import numpy as np
+            u = np.ones(4)
+            for step in range(100):
+                u = u * 0.9
+                err = np.max(u).item()
+                if err < 1e-3:
+                    break
+                if step % 50 == 0 and np.any(u < 0):
+                    print(step)
+            """
         ),
-        Valid("import numpy as np\nimport math\nfor step in range(10):\n    x = step * 0.1\n    if math.isnan(x) or abs(x) > 5.0:\n        break\n"),
+        Valid("""
+            import numpy as np
+            import math
+            for step in range(10):
+                x = step * 0.1
+                if math.isnan(x) or abs(x) > 5.0:
+                    break
+            """),
         Valid(
-            "import numpy as np\ndx = 0.01\ndt = float(np.sqrt(2) * dx)\nt = 0.0\nu = np.ones(64)\n"
-            "while t < 1.0:\n    u = 0.5 * (u + np.roll(u, 1))\n    t += dt\n"
+            """
+            import numpy as np
+            dx = 0.01
+            dt = float(np.sqrt(2) * dx)
+            t = 0.0
+            u = np.ones(64)
+            while t < 1.0:
+                u = 0.5 * (u + np.roll(u, 1))
+                t += dt
+            """
         ),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nu = np.ones(8)\nw = np.zeros(8)\nwhile np.max(np.abs(u - w)) > 1e-6:\n"
-            "    w = u\n    u = 0.5 * u\n",
+            """
+            import numpy as np
+            u = np.ones(8)
+            w = np.zeros(8)
+            while np.max(np.abs(u - w)) > 1e-6:
+                w = u
+                u = 0.5 * u
+            """,
             line=4,
             contains="while test 'np.max(np.abs(u - w)) > 1e-6' branches on array 'np.max(np.abs(u - w))' on every pass",
         ),
         Invalid(
-            "import numpy as np\nviolations = np.zeros(10)\nfor step in range(100):\n    violations = violations + 0.1\n"
-            "    if np.sum(violations) > 0:\n        violations[:] = 0\n",
+            """
+            import numpy as np
+            violations = np.zeros(10)
+            for step in range(100):
+                violations = violations + 0.1
+                if np.sum(violations) > 0:
+                    violations[:] = 0
+            """,
             line=5,
             contains="inside the loop at line 3",
         ),
         Invalid(
-            "import numpy as np\na = np.arange(10.0)\ncount = 0\nfor i in range(10):\n    if a[i] > 4:\n        count += 1\n",
+            """
+            import numpy as np
+            a = np.arange(10.0)
+            count = 0
+            for i in range(10):
+                if a[i] > 4:
+                    count += 1
+            """,
             line=5,
             contains="'a[i] > 4'",
         ),
         Invalid(
-            "import numpy as np\nu = np.ones(6)\nerr = np.inf\nwhile err > 1e-3:\n    new = u * 0.5\n"
-            "    err = np.max(np.abs(new - u))\n    u = new\n",
+            """
+            import numpy as np
+            u = np.ones(6)
+            err = np.inf
+            while err > 1e-3:
+                new = u * 0.5
+                err = np.max(np.abs(new - u))
+                u = new
+            """,
             line=4,
             contains="'err'",
         ),
         Invalid(
-            "import numpy as np\nm = np.zeros(4, dtype=bool)\nx = np.ones(4)\nfor k in range(50):\n"
-            "    x = x * 2 if np.any(m) else x + 1\n",
+            """
+            import numpy as np
+            m = np.zeros(4, dtype=bool)
+            x = np.ones(4)
+            for k in range(50):
+                x = x * 2 if np.any(m) else x + 1
+            """,
             line=5,
             contains="conditional expression",
         ),
         Invalid(
-            "import numpy as np\nu = np.ones(4)\nfor step in range(9):\n    if step < 3:\n        u = u + 1\n"
-            "    elif u.any():\n        u = u - 1\n",
+            """
+            import numpy as np
+            u = np.ones(4)
+            for step in range(9):
+                if step < 3:
+                    u = u + 1
+                elif u.any():
+                    u = u - 1
+            """,
             line=6,
             contains="elif test",
         ),
         Invalid(
-            "import numpy as np\ndx = 0.01\ndt = np.sqrt(2) * dx\nt = 0.0\nu = np.ones(64)\n"
-            "while t < 1.0:\n    u = 0.5 * (u + np.roll(u, 1))\n    t += dt\n",
+            """
+            import numpy as np
+            dx = 0.01
+            dt = np.sqrt(2) * dx
+            t = 0.0
+            u = np.ones(64)
+            while t < 1.0:
+                u = 0.5 * (u + np.roll(u, 1))
+                t += dt
+            """,
             line=6,
             contains="'t' is a 0-d device array (np.sqrt(), line 3): one float() outside the loop fixes it",
         ),
         Invalid(
-            "import numpy as np\nfor step in range(10):\n    x = step * 0.1\n    if np.isnan(x):\n        break\n    print(x)\n",
+            """
+            import numpy as np
+            for step in range(10):
+                x = step * 0.1
+                if np.isnan(x):
+                    break
+                print(x)
+            """,
             line=4,
             contains="np.isnan() of Python numbers is a 0-d device array: use the math module",
         ),
         Invalid(
-            "import numpy as np\n\ndef check(u):\n    if np.any(np.isnan(u)):\n        raise ValueError('diverged')\n\n"
-            "u = np.ones(100)\nfor step in range(500):\n    u = 0.5 * (u + np.roll(u, 1))\n    check(u)\n",
+            """
+            import numpy as np
+
+            def check(u):
+                if np.any(np.isnan(u)):
+                    raise ValueError('diverged')
+
+            u = np.ones(100)
+            for step in range(500):
+                u = 0.5 * (u + np.roll(u, 1))
+                check(u)
+            """,
             line=4,
             contains="in 'check', called every iteration of the loop at line 8",
         ),

@@ -77,27 +77,87 @@ class StridedSlice(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\na = np.arange(10)\nb = a[1:-1]\nc = a[::1]\nd = a[2:8:1]\ne = a[::None]\n"),
-        Valid("import numpy as np\nname = 'signal'\nrev = name[::-1]\nitems = [1, 2, 3, 4]\nodd = items[1::2]\n"),
-        Valid("import numpy as np\nx = np.mgrid[0:1:10j]\ny = np.r_[0:10:2]\nz = np.ogrid[0:4:2]\nsl = np.s_[::2]\nix = np.index_exp[::3]\n"),
+        Valid("""
+            import numpy as np
+            a = np.arange(10)
+            b = a[1:-1]
+            c = a[::1]
+            d = a[2:8:1]
+            e = a[::None]
+            """),
+        Valid("""
+            import numpy as np
+            name = 'signal'
+            rev = name[::-1]
+            items = [1, 2, 3, 4]
+            odd = items[1::2]
+            """),
+        Valid("""
+            import numpy as np
+            x = np.mgrid[0:1:10j]
+            y = np.r_[0:10:2]
+            z = np.ogrid[0:4:2]
+            sl = np.s_[::2]
+            ix = np.index_exp[::3]
+            """),
         Valid(
-            "import numpy as onp\nimport cupynumeric as np\narr = np.arange(10.0)\n"
-            "keep = onp.zeros(arr.shape[0], dtype=bool)\nkeep[::2] = True\nevens = arr[np.asarray(keep)]\n"
+            """
+            import numpy as onp
+            import cupynumeric as np
+            arr = np.arange(10.0)
+            keep = onp.zeros(arr.shape[0], dtype=bool)
+            keep[::2] = True
+            evens = arr[np.asarray(keep)]
+            """
         ),
-        Valid("import numpy as np\na = np.ones((4, 4))\nrev_shape = a.shape[::-1]\nrows = a.tolist()[::2]\n"),
-        Valid("import pandas as pd\nimport numpy as np\ndf = pd.DataFrame({'a': [1, 2, 3]})\nhalf = df.iloc[::2]\n"),
+        Valid("""
+            import numpy as np
+            a = np.ones((4, 4))
+            rev_shape = a.shape[::-1]
+            rows = a.tolist()[::2]
+            """),
+        Valid("""
+            import pandas as pd
+            import numpy as np
+            df = pd.DataFrame({'a': [1, 2, 3]})
+            half = df.iloc[::2]
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\narr = np.arange(10)\nevens = arr[::2]\n", line=3, contains="step 2"),
-        Invalid("import numpy as np\nsig = np.linspace(0.0, 1.0, 8)\nrev = sig[::-1]\n", line=3, contains="step -1"),
-        Invalid("import numpy as np\ngrid = np.zeros((8, 8))\ngrid[:, 1::2] = 1.0\n", line=3, contains="'grid'"),
+        Invalid("""
+            import numpy as np
+            arr = np.arange(10)
+            evens = arr[::2]
+            """, line=3, contains="step 2"),
+        Invalid("""
+            import numpy as np
+            sig = np.linspace(0.0, 1.0, 8)
+            rev = sig[::-1]
+            """, line=3, contains="step -1"),
+        Invalid("""
+            import numpy as np
+            grid = np.zeros((8, 8))
+            grid[:, 1::2] = 1.0
+            """, line=3, contains="'grid'"),
         Invalid(
-            "import numpy as np\ndef decimate(x: np.ndarray, k: int):\n    return x[::k]\n",
+            """
+            import numpy as np
+            def decimate(x: np.ndarray, k: int):
+                return x[::k]
+            """,
             line=3,
             contains="not known to be 1",
         ),
-        Invalid("import cupynumeric as np\nmask = np.zeros(10, dtype=bool)\nmask[::2] = True\n", line=3),
-        Invalid("import numpy as np\na = np.arange(12)\nb = a[slice(0, 12, 3)]\n", line=3, contains="step 3"),
+        Invalid("""
+            import cupynumeric as np
+            mask = np.zeros(10, dtype=bool)
+            mask[::2] = True
+            """, line=3),
+        Invalid("""
+            import numpy as np
+            a = np.arange(12)
+            b = a[slice(0, 12, 3)]
+            """, line=3, contains="step 3"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

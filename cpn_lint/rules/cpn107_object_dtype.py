@@ -82,23 +82,70 @@ class ObjectDtype(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\na = np.array([1, 2, 3], dtype=np.float64)\nb = np.zeros(4, 'f8')\nc = a.astype(int)\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nlabels = onp.empty(4, dtype=object)\nboxed = onp.asarray([1, 'a'], dtype='O')\n"),
-        Valid("import numpy as np\nimport pandas as pd\ns = pd.Series(['a', 'b'], dtype=object)\nt = s.astype(object)\n"),
+        Valid("""
+            import numpy as np
+            a = np.array([1, 2, 3], dtype=np.float64)
+            b = np.zeros(4, 'f8')
+            c = a.astype(int)
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            labels = onp.empty(4, dtype=object)
+            boxed = onp.asarray([1, 'a'], dtype='O')
+            """),
+        Valid("""
+            import numpy as np
+            import pandas as pd
+            s = pd.Series(['a', 'b'], dtype=object)
+            t = s.astype(object)
+            """),
         Valid(
-            "import numpy as np\ndef is_boxed(a):\n    return a.dtype == object or np.issubdtype(a.dtype, np.object_)\n"
-            "kind = np.dtype('O')\n"
+            """
+            import numpy as np
+            def is_boxed(a):
+                return a.dtype == object or np.issubdtype(a.dtype, np.object_)
+            kind = np.dtype('O')
+            """
         ),
-        Valid("import numpy as np\nclass Cell(object):\n    pass\nx = isinstance(3, object)\n"),
-        Valid("import numpy as np\nobject = float\na = np.zeros(3, dtype=object)\n"),
+        Valid("""
+            import numpy as np
+            class Cell(object):
+                pass
+            x = isinstance(3, object)
+            """),
+        Valid("""
+            import numpy as np
+            object = float
+            a = np.zeros(3, dtype=object)
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nrows = np.array([[1], [2, 3]], dtype=object)\n", line=2, contains="dtype=object"),
-        Invalid("import numpy as np\nlabels = np.empty(5, dtype='O')\n", line=2, contains="'O'"),
-        Invalid("import numpy as np\na = np.arange(4)\nboxed = a.astype(object)\n", line=3, contains="a.astype"),
-        Invalid("import cupynumeric as cpn\nbuf = cpn.full(3, None, dtype=cpn.object_)\n", line=2),
-        Invalid("import numpy as np\nslots = np.empty(8, object)\n", line=2),
-        Invalid("from numpy import zeros, dtype\ncells = zeros(4, dtype=dtype('object'))\n", line=2),
+        Invalid("""
+            import numpy as np
+            rows = np.array([[1], [2, 3]], dtype=object)
+            """, line=2, contains="dtype=object"),
+        Invalid("""
+            import numpy as np
+            labels = np.empty(5, dtype='O')
+            """, line=2, contains="'O'"),
+        Invalid("""
+            import numpy as np
+            a = np.arange(4)
+            boxed = a.astype(object)
+            """, line=3, contains="a.astype"),
+        Invalid("""
+            import cupynumeric as cpn
+            buf = cpn.full(3, None, dtype=cpn.object_)
+            """, line=2),
+        Invalid("""
+            import numpy as np
+            slots = np.empty(8, object)
+            """, line=2),
+        Invalid("""
+            from numpy import zeros, dtype
+            cells = zeros(4, dtype=dtype('object'))
+            """, line=2),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

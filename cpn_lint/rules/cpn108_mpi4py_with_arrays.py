@@ -97,30 +97,70 @@ class Mpi4pyWithArrays(Rule):
 
     valid = (
         Valid('"""Unlike the old version, this module does not use mpi4py."""\nimport numpy as np\n# from mpi4py import MPI\nx = np.zeros(3)\nnote = "import mpi4py"\n'),
-        Valid("from mpi4py import MPI\ncomm = MPI.COMM_WORLD\nrank = comm.Get_rank()\nprint(rank)\n"),
-        Valid("import numpy as np\nfrom .mpi4py import helpers\nx = np.ones(3)\n"),
-        Valid("import numpy as np\nimport mpi4py_utils\nx = np.ones(3)\n"),
+        Valid("""
+            from mpi4py import MPI
+            comm = MPI.COMM_WORLD
+            rank = comm.Get_rank()
+            print(rank)
+            """),
+        Valid("""
+            import numpy as np
+            from .mpi4py import helpers
+            x = np.ones(3)
+            """),
+        Valid("""
+            import numpy as np
+            import mpi4py_utils
+            x = np.ones(3)
+            """),
     )
     invalid = (
         Invalid(
-            "from mpi4py import MPI\nimport numpy as np\ncomm = MPI.COMM_WORLD\nlocal = np.ones(4)\n"
-            "total = np.zeros(4)\ncomm.Allreduce(local, total, op=MPI.SUM)\n",
+            """
+            from mpi4py import MPI
+            import numpy as np
+            comm = MPI.COMM_WORLD
+            local = np.ones(4)
+            total = np.zeros(4)
+            comm.Allreduce(local, total, op=MPI.SUM)
+            """,
             line=1,
             contains="comm.Allreduce (line 6)",
         ),
-        Invalid("import mpi4py\nimport cupynumeric as np\nx = np.arange(10)\n", line=1, contains="no MPI calls on arrays were seen"),
+        Invalid("""
+            import mpi4py
+            import cupynumeric as np
+            x = np.arange(10)
+            """, line=1, contains="no MPI calls on arrays were seen"),
         Invalid(
-            "import numpy as np\nimport mpi4py.MPI as MPI\nbuf = np.empty(8)\nMPI.COMM_WORLD.Bcast([buf, MPI.DOUBLE], root=0)\n",
+            """
+            import numpy as np
+            import mpi4py.MPI as MPI
+            buf = np.empty(8)
+            MPI.COMM_WORLD.Bcast([buf, MPI.DOUBLE], root=0)
+            """,
             line=2,
             contains="MPI.COMM_WORLD.Bcast (line 4)",
         ),
         Invalid(
-            "import numpy as np\nfrom mpi4py import MPI\nworld = MPI.COMM_WORLD\nrows = world.Split(color=0)\n"
-            "part = np.ones(3)\nparts = rows.gather(part, root=0)\nn = rows.allreduce(3)\n",
+            """
+            import numpy as np
+            from mpi4py import MPI
+            world = MPI.COMM_WORLD
+            rows = world.Split(color=0)
+            part = np.ones(3)
+            parts = rows.gather(part, root=0)
+            n = rows.allreduce(3)
+            """,
             line=2,
             contains="rows.gather (line 6)",
         ),
-        Invalid("import numpy as np\ndef run():\n    from mpi4py import MPI\n    return np.zeros(MPI.COMM_WORLD.Get_size())\n", line=3),
+        Invalid("""
+            import numpy as np
+            def run():
+                from mpi4py import MPI
+                return np.zeros(MPI.COMM_WORLD.Get_size())
+            """, line=3),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

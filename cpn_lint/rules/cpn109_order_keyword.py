@@ -105,31 +105,88 @@ class OrderKeyword(Rule):
     message = "order={value} on {call} {effect}; drop order= and convert layout at a host boundary (RR-order)"
 
     valid = (
-        Valid("import numpy as np\na = np.arange(6)\nb = a.reshape((2, 3), order='C')\nc = np.asarray(a, order=None)\nd = a.ravel()\n"),
+        Valid("""
+            import numpy as np
+            a = np.arange(6)
+            b = a.reshape((2, 3), order='C')
+            c = np.asarray(a, order=None)
+            d = a.ravel()
+            """),
         Valid(
-            "import cupynumeric as np\nimport numpy as onp\nhost = onp.asarray([[1.0, 2.0]], order='F')\n"
-            "fort = onp.asfortranarray(host)\nflat = host.flatten(order='F')\n"
+            """
+            import cupynumeric as np
+            import numpy as onp
+            host = onp.asarray([[1.0, 2.0]], order='F')
+            fort = onp.asfortranarray(host)
+            flat = host.flatten(order='F')
+            """
         ),
         Valid(
-            "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'a': [2, 1]})\n"
-            "x = df.sort_values('a')\nnames = sorted(['b', 'a'])\ny = pd.Categorical(['a'], ordered=True)\n"
+            """
+            import numpy as np
+            import pandas as pd
+            df = pd.DataFrame({'a': [2, 1]})
+            x = df.sort_values('a')
+            names = sorted(['b', 'a'])
+            y = pd.Categorical(['a'], ordered=True)
+            """
         ),
         Valid(
-            "import numpy as np\nrec = np.array([(1, 2.0)], dtype=[('x', int), ('y', float)])\n"
-            "s = np.sort(rec, order='y')\ni = np.argsort(rec, order=['x', 'y'])\nrec.sort(order='x')\n"
-            "p = np.partition(rec, 0, order='y')\n"
+            """
+            import numpy as np
+            rec = np.array([(1, 2.0)], dtype=[('x', int), ('y', float)])
+            s = np.sort(rec, order='y')
+            i = np.argsort(rec, order=['x', 'y'])
+            rec.sort(order='x')
+            p = np.partition(rec, 0, order='y')
+            """
         ),
-        Valid("import numpy as np\nidx = np.unravel_index(np.arange(4), (2, 2), order='F')\nflat = np.ravel_multi_index(idx, (2, 2), order='F')\n"),
-        Valid("import numpy as np\ndef view(x, order):\n    return x.reshape(-1, order=order)\n"),
+        Valid("""
+            import numpy as np
+            idx = np.unravel_index(np.arange(4), (2, 2), order='F')
+            flat = np.ravel_multi_index(idx, (2, 2), order='F')
+            """),
+        Valid("""
+            import numpy as np
+            def view(x, order):
+                return x.reshape(-1, order=order)
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\ndata = [[1.0, 2.0], [3.0, 4.0]]\na = np.asarray(data, order='F')\n", line=3, contains="ignored"),
-        Invalid("import numpy as np\na = np.arange(6.0)\nb = a.reshape((2, 3), order='F')\n", line=3, contains="host NumPy"),
-        Invalid("import numpy as np\nm = np.ones((3, 4))\nflat = m.flatten(order='F')\n", line=3, contains="m.flatten"),
-        Invalid("import cupynumeric as np\nz = np.zeros((4, 4), order='F')\n", line=2),
-        Invalid("import numpy as np\na = np.ones((2, 2))\nv = np.ravel(a, order='K')\n", line=3),
-        Invalid("import numpy as np\nm = np.ones((3, 4))\ncols = m.ravel('F')\n", line=3, contains="order='F'"),
-        Invalid("import numpy as np\ndef as_matrix(x, order='C'):\n    return np.asarray(x, order=order)\n", line=3, contains="not known"),
+        Invalid("""
+            import numpy as np
+            data = [[1.0, 2.0], [3.0, 4.0]]
+            a = np.asarray(data, order='F')
+            """, line=3, contains="ignored"),
+        Invalid("""
+            import numpy as np
+            a = np.arange(6.0)
+            b = a.reshape((2, 3), order='F')
+            """, line=3, contains="host NumPy"),
+        Invalid("""
+            import numpy as np
+            m = np.ones((3, 4))
+            flat = m.flatten(order='F')
+            """, line=3, contains="m.flatten"),
+        Invalid("""
+            import cupynumeric as np
+            z = np.zeros((4, 4), order='F')
+            """, line=2),
+        Invalid("""
+            import numpy as np
+            a = np.ones((2, 2))
+            v = np.ravel(a, order='K')
+            """, line=3),
+        Invalid("""
+            import numpy as np
+            m = np.ones((3, 4))
+            cols = m.ravel('F')
+            """, line=3, contains="order='F'"),
+        Invalid("""
+            import numpy as np
+            def as_matrix(x, order='C'):
+                return np.asarray(x, order=order)
+            """, line=3, contains="not known"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -102,24 +102,104 @@ class BuiltinOnArray(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\na = np.arange(10)\nn = len(a)\ntotal = np.sum(a)\nrows = max(a.shape)\ndims = tuple(a.shape)\n"),
-        Valid("import numpy as np\ntotal = sum(x for x in range(3))\nbest = max([1, 2, 3])\nnames = sorted({'b', 'a'})\n"),
-        Valid("import numpy as np\na = np.arange(4)\nitems = list(a.tolist())\nfirst = min(a.tolist())\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.arange(5)\ns = sum(h)\nm = max(h)\n"),
-        Valid("import numpy as np\ndef sum(values):\n    return np.sum(values)\na = np.ones(3)\nt = sum(a)\n"),
-        Valid("import numpy as np\na = np.ones(3)\nb = np.zeros(3)\nc = max(a, b)\n"),
-        Valid("from numpy import *\na = arange(3)\nt = sum(a)\nm = max(a)\n"),
-        Valid("import numpy as np\ndef norm(shape):\n    if isinstance(shape, (list, tuple)):\n        return tuple(shape)\n    return np.asarray(shape)\n"),
-        Valid("import numpy as np\na = np.ones(3)\nfor i, v in enumerate(a):\n    print(i, v)\npairs = zip(a, a)\n"),
+        Valid("""
+            import numpy as np
+            a = np.arange(10)
+            n = len(a)
+            total = np.sum(a)
+            rows = max(a.shape)
+            dims = tuple(a.shape)
+            """),
+        Valid("""
+            import numpy as np
+            total = sum(x for x in range(3))
+            best = max([1, 2, 3])
+            names = sorted({'b', 'a'})
+            """),
+        Valid("""
+            import numpy as np
+            a = np.arange(4)
+            items = list(a.tolist())
+            first = min(a.tolist())
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            h = onp.arange(5)
+            s = sum(h)
+            m = max(h)
+            """),
+        Valid("""
+            import numpy as np
+            def sum(values):
+                return np.sum(values)
+            a = np.ones(3)
+            t = sum(a)
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones(3)
+            b = np.zeros(3)
+            c = max(a, b)
+            """),
+        Valid("""
+            from numpy import *
+            a = arange(3)
+            t = sum(a)
+            m = max(a)
+            """),
+        Valid("""
+            import numpy as np
+            def norm(shape):
+                if isinstance(shape, (list, tuple)):
+                    return tuple(shape)
+                return np.asarray(shape)
+            """),
+        Valid("""
+            import numpy as np
+            a = np.ones(3)
+            for i, v in enumerate(a):
+                print(i, v)
+            pairs = zip(a, a)
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nerr = np.abs(np.ones(5) - 0.5)\ntotal = sum(err)\n", line=3, contains="np.sum"),
-        Invalid("import numpy as np\na = np.arange(6)\npeak = max(a, key=abs)\n", line=3, contains="'a'"),
-        Invalid("import numpy as np\nmask = np.ones(4) > 0\nok = any(mask)\n", line=3),
-        Invalid("import numpy as np\na = np.arange(4)\nlookup = dict(enumerate(a))\n", line=3, contains="dict(enumerate(a))"),
-        Invalid("import numpy as np\na = np.linspace(0, 1, 5)\nvals = list(map(float, a))\n", line=3, contains="whole-array expression"),
-        Invalid("import numpy as np\ndef ordered(x: np.ndarray):\n    return sorted(x)\n", line=3, contains="np.sort"),
-        Invalid("import numpy as np\na = np.arange(5)\nfor v in reversed(a):\n    print(v)\n", line=3, contains="np.flip"),
+        Invalid("""
+            import numpy as np
+            err = np.abs(np.ones(5) - 0.5)
+            total = sum(err)
+            """, line=3, contains="np.sum"),
+        Invalid("""
+            import numpy as np
+            a = np.arange(6)
+            peak = max(a, key=abs)
+            """, line=3, contains="'a'"),
+        Invalid("""
+            import numpy as np
+            mask = np.ones(4) > 0
+            ok = any(mask)
+            """, line=3),
+        Invalid("""
+            import numpy as np
+            a = np.arange(4)
+            lookup = dict(enumerate(a))
+            """, line=3, contains="dict(enumerate(a))"),
+        Invalid("""
+            import numpy as np
+            a = np.linspace(0, 1, 5)
+            vals = list(map(float, a))
+            """, line=3, contains="whole-array expression"),
+        Invalid("""
+            import numpy as np
+            def ordered(x: np.ndarray):
+                return sorted(x)
+            """, line=3, contains="np.sort"),
+        Invalid("""
+            import numpy as np
+            a = np.arange(5)
+            for v in reversed(a):
+                print(v)
+            """, line=3, contains="np.flip"),
     )
 
     fix_note = (
@@ -133,20 +213,58 @@ class BuiltinOnArray(Rule):
     )
     fix_examples = (
         FixExample(
-            "import numpy as np\nerr = np.abs(np.linspace(0.0, 1.0, 5) - 0.5)\ntotal = sum(err)\nworst = max(err)\n",
-            "import numpy as np\nerr = np.abs(np.linspace(0.0, 1.0, 5) - 0.5)\ntotal = np.sum(err)\nworst = np.max(err)\n",
+            """
+            import numpy as np
+            err = np.abs(np.linspace(0.0, 1.0, 5) - 0.5)
+            total = sum(err)
+            worst = max(err)
+            """,
+            """
+            import numpy as np
+            err = np.abs(np.linspace(0.0, 1.0, 5) - 0.5)
+            total = np.sum(err)
+            worst = np.max(err)
+            """,
         ),
         FixExample(
-            "import numpy as xp\nmask = xp.ones(4) > 0\nok = any(mask)\n",
-            "import numpy as xp\nmask = xp.ones(4) > 0\nok = xp.any(mask)\n",
+            """
+            import numpy as xp
+            mask = xp.ones(4) > 0
+            ok = any(mask)
+            """,
+            """
+            import numpy as xp
+            mask = xp.ones(4) > 0
+            ok = xp.any(mask)
+            """,
         ),
         FixExample(
-            "import numpy as np\ndef column_totals(table: np.ndarray):\n    return sum(table.astype(float))\n",
-            "import numpy as np\ndef column_totals(table: np.ndarray):\n    return np.sum(table.astype(float), axis=0)\n",
+            """
+            import numpy as np
+            def column_totals(table: np.ndarray):
+                return sum(table.astype(float))
+            """,
+            """
+            import numpy as np
+            def column_totals(table: np.ndarray):
+                return np.sum(table.astype(float), axis=0)
+            """,
         ),
-        NoFix("import numpy as np\ndef ordered(x: np.ndarray):\n    return sorted(x)\n", "no one-call NumPy replacement"),
-        NoFix("import numpy as np\na = np.arange(6)\npeak = max(a, key=abs)\n", "only the one-argument"),
-        NoFix("import numpy as np\ndef total(x: np.ndarray):\n    return sum(x)\n", "dtype is not known"),
+        NoFix("""
+            import numpy as np
+            def ordered(x: np.ndarray):
+                return sorted(x)
+            """, "no one-call NumPy replacement"),
+        NoFix("""
+            import numpy as np
+            a = np.arange(6)
+            peak = max(a, key=abs)
+            """, "only the one-argument"),
+        NoFix("""
+            import numpy as np
+            def total(x: np.ndarray):
+                return sum(x)
+            """, "dtype is not known"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -89,42 +89,104 @@ class CupyMixedInLoop(Rule):
 
     valid = (
         Valid(
-            "import cupy as cp\nimport cupynumeric as np\na = np.ones(8)\ng = cp.asarray(a)\n"
-            "for step in range(10):\n    g = cp.sqrt(g) + 1.0\na = np.asarray(cp.asnumpy(g))\n"
+            """
+            import cupy as cp
+            import cupynumeric as np
+            a = np.ones(8)
+            g = cp.asarray(a)
+            for step in range(10):
+                g = cp.sqrt(g) + 1.0
+            a = np.asarray(cp.asnumpy(g))
+            """
         ),
-        Valid("import cupy as cp\nx = cp.ones(4)\nfor i in range(3):\n    host = cp.asnumpy(x * i)\n    print(host)\n"),
+        Valid("""
+            import cupy as cp
+            x = cp.ones(4)
+            for i in range(3):
+                host = cp.asnumpy(x * i)
+                print(host)
+            """),
         Valid(
-            "import cupy as cp\nimport numpy as np\nresults = [cp.ones(4) for _ in range(3)]\n"
-            "saved = []\nfor r in results:\n    saved.append(cp.asnumpy(r))\ntotal = np.zeros(4)\n"
+            """
+            import cupy as cp
+            import numpy as np
+            results = [cp.ones(4) for _ in range(3)]
+            saved = []
+            for r in results:
+                saved.append(cp.asnumpy(r))
+            total = np.zeros(4)
+            """
         ),
-        Valid("import cupy as cp\nimport numpy as np\nfor i in range(3):\n    y = cp.arange(4) * 2\n    z = cp.sum(y)\n"),
+        Valid("""
+            import cupy as cp
+            import numpy as np
+            for i in range(3):
+                y = cp.arange(4) * 2
+                z = cp.sum(y)
+            """),
         Valid(
-            "import cupy as cp\nimport numpy as np\nchunks = np.array_split(np.arange(12.0), 3)\n"
-            "parts = []\nfor c in chunks:\n    parts.append(cp.asarray(c))\n"
+            """
+            import cupy as cp
+            import numpy as np
+            chunks = np.array_split(np.arange(12.0), 3)
+            parts = []
+            for c in chunks:
+                parts.append(cp.asarray(c))
+            """
         ),
     )
     invalid = (
         Invalid(
-            "import cupy as cp\nimport cupynumeric as np\na = np.ones(8)\nb = np.ones(8)\nfor step in range(5):\n"
-            "    x = np.add(a, b)\n    y = cp.fft.fft(cp.asarray(x))\n    a = np.asarray(cp.asnumpy(y.real))\n",
+            """
+            import cupy as cp
+            import cupynumeric as np
+            a = np.ones(8)
+            b = np.ones(8)
+            for step in range(5):
+                x = np.add(a, b)
+                y = cp.fft.fft(cp.asarray(x))
+                a = np.asarray(cp.asnumpy(y.real))
+            """,
             line=7,
             contains="cp.asarray(x)",
         ),
         Invalid(
-            "import cupy as cp\nimport numpy as np\nu = np.zeros(16)\nk = cp.ones(16)\nfor it in range(100):\n"
-            "    g = cp.asarray(u) * k\n    u = u + g.get()\n",
+            """
+            import cupy as cp
+            import numpy as np
+            u = np.zeros(16)
+            k = cp.ones(16)
+            for it in range(100):
+                g = cp.asarray(u) * k
+                u = u + g.get()
+            """,
             line=6,
             contains="g.get()",
         ),
         Invalid(
-            "import cupy as cp\nimport numpy as np\nstate = np.ones(4)\nwhile True:\n    d = cp.asarray(state)\n"
-            "    state = np.asarray(cp.asnumpy(d * 2))\n    if state[0] > 100:\n        break\n",
+            """
+            import cupy as cp
+            import numpy as np
+            state = np.ones(4)
+            while True:
+                d = cp.asarray(state)
+                state = np.asarray(cp.asnumpy(d * 2))
+                if state[0] > 100:
+                    break
+            """,
             line=5,
         ),
         Invalid(
-            "import cupy as cp\nimport cupynumeric as np\nw = cp.ones(4)\nacc = np.zeros(4)\n"
-            "for step in range(3):\n    for part in range(2):\n        acc += np.asarray(cp.asnumpy(w * part))\n"
-            "        w = cp.tanh(w)\n",
+            """
+            import cupy as cp
+            import cupynumeric as np
+            w = cp.ones(4)
+            acc = np.zeros(4)
+            for step in range(3):
+                for part in range(2):
+                    acc += np.asarray(cp.asnumpy(w * part))
+                    w = cp.tanh(w)
+            """,
             line=7,
             contains="loop 'for step in range(3)'",
         ),

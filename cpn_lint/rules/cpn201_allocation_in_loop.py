@@ -138,69 +138,160 @@ class AllocationInLoop(Rule):
     valid = (
         # hoisted before the loop, refilled with out=
         Valid(
-            "import numpy as np\nn = 100\ntemp = np.zeros(n)\narr = np.ones(n)\nfor step in range(50):\n"
-            "    np.multiply(arr, 0.5, out=temp)\n    arr, temp = temp, arr\n"
+            """
+            import numpy as np
+            n = 100
+            temp = np.zeros(n)
+            arr = np.ones(n)
+            for step in range(50):
+                np.multiply(arr, 0.5, out=temp)
+                arr, temp = temp, arr
+            """
         ),
         # shape depends on the loop variable
-        Valid("import numpy as np\nfor k in range(1, 20):\n    block = np.zeros((k, k))\n    block[0, 0] = k\n"),
+        Valid("""
+            import numpy as np
+            for k in range(1, 20):
+                block = np.zeros((k, k))
+                block[0, 0] = k
+            """),
         # shape depends on a value rebound in the loop
         Valid(
-            "import numpy as np\ndef roots(paths):\n    for path in paths:\n        data = np.load(path)\n"
-            "        out = np.empty_like(data)\n        np.sqrt(data, out=out)\n"
+            """
+            import numpy as np
+            def roots(paths):
+                for path in paths:
+                    data = np.load(path)
+                    out = np.empty_like(data)
+                    np.sqrt(data, out=out)
+            """
         ),
         # kept beyond the iteration: a list of distinct buffers
-        Valid("import numpy as np\nlayers = []\nfor i in range(10):\n    w = np.zeros((64, 64))\n    layers.append(w)\n"),
+        Valid("""
+            import numpy as np
+            layers = []
+            for i in range(10):
+                w = np.zeros((64, 64))
+                layers.append(w)
+            """),
         # the helper's allocation depends on what each call passes, which changes
         Valid(
-            "import numpy as np\ndef padded(u):\n    tmp = np.zeros(u.shape[0] + 2)\n    tmp[1:-1] = u\n    return tmp\n"
-            "u = np.ones(10)\nfor t in range(100):\n    u = padded(u)\n"
+            """
+            import numpy as np
+            def padded(u):
+                tmp = np.zeros(u.shape[0] + 2)
+                tmp[1:-1] = u
+                return tmp
+            u = np.ones(10)
+            for t in range(100):
+                u = padded(u)
+            """
         ),
         # a fresh random sample every step is not a hoistable buffer
-        Valid("import numpy as np\nx = np.zeros(1000)\nfor t in range(500):\n    x += 0.1 * np.random.randn(1000)\n"),
+        Valid("""
+            import numpy as np
+            x = np.zeros(1000)
+            for t in range(500):
+                x += 0.1 * np.random.randn(1000)
+            """),
         # small constants, lazy initialisation, and a loop over three axes
         Valid(
-            "import numpy as np\nbuf = None\ngrid = np.ones((8, 8, 8))\nfor t in range(100):\n    w = np.array([0.25, 0.5, 0.25])\n"
-            "    if buf is None:\n        buf = np.empty_like(grid)\nfor axis in range(3):\n    tmp = np.zeros(8)\n"
+            """
+            import numpy as np
+            buf = None
+            grid = np.ones((8, 8, 8))
+            for t in range(100):
+                w = np.array([0.25, 0.5, 0.25])
+                if buf is None:
+                    buf = np.empty_like(grid)
+            for axis in range(3):
+                tmp = np.zeros(8)
+            """
         ),
         # the random draw has no size (one number) or is written into a buffer
         Valid(
-            "import numpy as np\nrng = np.random.default_rng(0)\nbuf = np.empty(100)\nfor t in range(100):\n"
-            "    jitter = rng.normal()\n    rng.random(out=buf)\n"
+            """
+            import numpy as np
+            rng = np.random.default_rng(0)
+            buf = np.empty(100)
+            for t in range(100):
+                jitter = rng.normal()
+                rng.random(out=buf)
+            """
         ),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nn = 100\narr = np.ones(n)\nfor step in range(50):\n    temp = np.zeros(n)\n"
-            "    temp[:] = arr * 0.5\n    arr = temp\n",
+            """
+            import numpy as np
+            n = 100
+            arr = np.ones(n)
+            for step in range(50):
+                temp = np.zeros(n)
+                temp[:] = arr * 0.5
+                arr = temp
+            """,
             line=5,
             contains="np.zeros(n)",
         ),
         Invalid(
-            "import numpy as np\ndef advect(u: np.ndarray, c, steps):\n    for step in range(steps):\n        un = u.copy()\n"
-            "        u[1:] = un[1:] - c * (un[1:] - un[:-1])\n    return u\n",
+            """
+            import numpy as np
+            def advect(u: np.ndarray, c, steps):
+                for step in range(steps):
+                    un = u.copy()
+                    u[1:] = un[1:] - c * (un[1:] - un[:-1])
+                return u
+            """,
             line=4,
             contains="swap",
         ),
         Invalid(
-            "import numpy as np\nu = np.zeros((32, 32))\nwhile u.max() < 10.0:\n"
-            "    grad = np.zeros(u.shape)\n    grad[1:] = u[:-1] + 1.0\n    u += grad\n",
+            """
+            import numpy as np
+            u = np.zeros((32, 32))
+            while u.max() < 10.0:
+                grad = np.zeros(u.shape)
+                grad[1:] = u[:-1] + 1.0
+                u += grad
+            """,
             line=4,
             contains="'while' loop",
         ),
         Invalid(
-            "import numpy as np\ndef step(u):\n    tmp = np.zeros_like(u)\n    tmp[1:] = u[:-1]\n    return tmp\n"
-            "u = np.ones(10)\nfor t in range(100):\n    u = step(u)\n",
+            """
+            import numpy as np
+            def step(u):
+                tmp = np.zeros_like(u)
+                tmp[1:] = u[:-1]
+                return tmp
+            u = np.ones(10)
+            for t in range(100):
+                u = step(u)
+            """,
             line=3,
             contains="in 'step', called on every iteration of loop 'for t in range(100)' (line 7)",
         ),
         Invalid(
-            "import numpy as np\narr = np.ones(64)\nfor step in range(10):\n    temp = np.zeros_like(arr)\n"
-            "    np.multiply(arr, 0.9, out=temp)\n    arr = temp\n",
+            """
+            import numpy as np
+            arr = np.ones(64)
+            for step in range(10):
+                temp = np.zeros_like(arr)
+                np.multiply(arr, 0.9, out=temp)
+                arr = temp
+            """,
             line=4,
         ),
         Invalid(
-            "import numpy as np\nfield = np.ones((16, 16))\nfor epoch in range(3):\n    for batch in range(100):\n"
-            "        grad = np.empty((16, 16))\n        np.subtract(field, 1.0, out=grad)\n",
+            """
+            import numpy as np
+            field = np.ones((16, 16))
+            for epoch in range(3):
+                for batch in range(100):
+                    grad = np.empty((16, 16))
+                    np.subtract(field, 1.0, out=grad)
+            """,
             line=5,
             contains="for epoch in range(3)",
         ),
@@ -218,37 +309,98 @@ class AllocationInLoop(Rule):
     )
     fix_examples = (
         FixExample(
-            "import numpy as np\ndef advect(u, c, steps):\n    u = np.asarray(u, dtype=float)\n    for step in range(steps):\n"
-            "        un = u.copy()\n        u[1:] = un[1:] - c * (un[1:] - un[:-1])\n    return u\n",
-            "import numpy as np\ndef advect(u, c, steps):\n    u = np.asarray(u, dtype=float)\n    un = np.empty_like(u)\n"
-            "    for step in range(steps):\n        np.copyto(un, u)\n        u[1:] = un[1:] - c * (un[1:] - un[:-1])\n"
-            "    return u\n",
+            """
+            import numpy as np
+            def advect(u, c, steps):
+                u = np.asarray(u, dtype=float)
+                for step in range(steps):
+                    un = u.copy()
+                    u[1:] = un[1:] - c * (un[1:] - un[:-1])
+                return u
+            """,
+            """
+            import numpy as np
+            def advect(u, c, steps):
+                u = np.asarray(u, dtype=float)
+                un = np.empty_like(u)
+                for step in range(steps):
+                    np.copyto(un, u)
+                    u[1:] = un[1:] - c * (un[1:] - un[:-1])
+                return u
+            """,
         ),
         FixExample(
-            "import numpy as np\nforces = np.ones(64)\npositions = np.zeros(64)\nfor step in range(100):\n"
-            "    velocity = np.zeros_like(positions)\n    np.multiply(forces, 0.05, out=velocity)\n    positions += velocity\n",
-            "import numpy as np\nforces = np.ones(64)\npositions = np.zeros(64)\nvelocity = np.zeros_like(positions)\n"
-            "for step in range(100):\n    np.multiply(forces, 0.05, out=velocity)\n    positions += velocity\n",
+            """
+            import numpy as np
+            forces = np.ones(64)
+            positions = np.zeros(64)
+            for step in range(100):
+                velocity = np.zeros_like(positions)
+                np.multiply(forces, 0.05, out=velocity)
+                positions += velocity
+            """,
+            """
+            import numpy as np
+            forces = np.ones(64)
+            positions = np.zeros(64)
+            velocity = np.zeros_like(positions)
+            for step in range(100):
+                np.multiply(forces, 0.05, out=velocity)
+                positions += velocity
+            """,
         ),
         FixExample(
-            "import numpy as np\nweights = np.ones((8, 8))\nfor epoch in range(3):\n    for batch in range(100):\n"
-            "        decay = np.full(weights.shape, 0.99)\n        weights *= decay\n",
-            "import numpy as np\nweights = np.ones((8, 8))\ndecay = np.full(weights.shape, 0.99)\nfor epoch in range(3):\n"
-            "    for batch in range(100):\n        weights *= decay\n",
+            """
+            import numpy as np
+            weights = np.ones((8, 8))
+            for epoch in range(3):
+                for batch in range(100):
+                    decay = np.full(weights.shape, 0.99)
+                    weights *= decay
+            """,
+            """
+            import numpy as np
+            weights = np.ones((8, 8))
+            decay = np.full(weights.shape, 0.99)
+            for epoch in range(3):
+                for batch in range(100):
+                    weights *= decay
+            """,
         ),
         NoFix(
-            "import numpy as np\nn = 100\narr = np.ones(n)\nfor step in range(50):\n    temp = np.zeros(n)\n"
-            "    temp[:] = arr * 0.5\n    arr = temp\n",
+            """
+            import numpy as np
+            n = 100
+            arr = np.ones(n)
+            for step in range(50):
+                temp = np.zeros(n)
+                temp[:] = arr * 0.5
+                arr = temp
+            """,
             "may be kept beyond the iteration",
         ),
         NoFix(
-            "import numpy as np\nu = np.zeros((32, 32))\nfor t in range(100):\n"
-            "    grad = np.zeros(u.shape)\n    grad[1:] = u[:-1] + 1.0\n    u += grad\n",
+            """
+            import numpy as np
+            u = np.zeros((32, 32))
+            for t in range(100):
+                grad = np.zeros(u.shape)
+                grad[1:] = u[:-1] + 1.0
+                u += grad
+            """,
             "before every element is written",
         ),
         NoFix(
-            "import numpy as np\ndef step(u):\n    tmp = np.zeros_like(u)\n    tmp[1:] = u[:-1]\n    return tmp\n"
-            "u = np.ones(10)\nfor t in range(100):\n    u = step(u)\n",
+            """
+            import numpy as np
+            def step(u):
+                tmp = np.zeros_like(u)
+                tmp[1:] = u[:-1]
+                return tmp
+            u = np.ones(10)
+            for t in range(100):
+                u = step(u)
+            """,
             "in a helper the loop calls",
         ),
     )

@@ -90,51 +90,118 @@ class RebindInLoop(Rule):
     valid = (
         # the double buffer: a tuple swap, with out= writes
         Valid(
-            "import numpy as np\nu = np.zeros(100)\nw = np.zeros(100)\nfor step in range(50):\n"
-            "    np.add(u, 1.0, out=w)\n    u, w = w, u\n"
+            """
+            import numpy as np
+            u = np.zeros(100)
+            w = np.zeros(100)
+            for step in range(50):
+                np.add(u, 1.0, out=w)
+                u, w = w, u
+            """
         ),
         # already in place
-        Valid("import numpy as np\nx = np.ones(10)\ny = np.ones(10)\nfor i in range(100):\n    np.add(x, y, out=x)\n    x += y\n"),
+        Valid("""
+            import numpy as np
+            x = np.ones(10)
+            y = np.ones(10)
+            for i in range(100):
+                np.add(x, y, out=x)
+                x += y
+            """),
         # scalars, reductions and lists
         Valid(
-            "import numpy as np\na = np.ones(10)\ntotal = 0.0\nitems = []\nfor i in range(100):\n"
-            "    total = total + np.sum(a)\n    items = items + [i]\n    s = np.max(a)\n    s = s * 2\n"
+            """
+            import numpy as np
+            a = np.ones(10)
+            total = 0.0
+            items = []
+            for i in range(100):
+                total = total + np.sum(a)
+                items = items + [i]
+                s = np.max(a)
+                s = s * 2
+            """
         ),
         # the result is a different buffer or shape
         Valid(
-            "import numpy as np\nx = np.arange(100.0)\nm = np.eye(100)\nfor i in range(10):\n"
-            "    x = x[1:]\n    x = x.reshape(-1, 1).ravel()\n    x = m @ x\n"
+            """
+            import numpy as np
+            x = np.arange(100.0)
+            m = np.eye(100)
+            for i in range(10):
+                x = x[1:]
+                x = x.reshape(-1, 1).ravel()
+                x = m @ x
+            """
         ),
         # freshly bound in the iteration
-        Valid("import numpy as np\ndef run(frames):\n    for frame in frames:\n        img = np.asarray(frame)\n        img = img * 2.0\n"),
+        Valid("""
+            import numpy as np
+            def run(frames):
+                for frame in frames:
+                    img = np.asarray(frame)
+                    img = img * 2.0
+            """),
         # outside any loop
-        Valid("import numpy as np\nx = np.ones(4)\nx = x + 1\n"),
+        Valid("""
+            import numpy as np
+            x = np.ones(4)
+            x = x + 1
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nx = np.zeros(100)\ny = np.ones(100)\nfor _ in range(1000):\n    x = x + y\n",
+            """
+            import numpy as np
+            x = np.zeros(100)
+            y = np.ones(100)
+            for _ in range(1000):
+                x = x + y
+            """,
             line=5,
             contains="x += y",
         ),
         Invalid(
-            "import numpy as np\nx = np.ones(100)\nfor _ in range(1000):\n    x = x * 0.99\n",
+            """
+            import numpy as np
+            x = np.ones(100)
+            for _ in range(1000):
+                x = x * 0.99
+            """,
             line=4,
             contains="np.multiply(x, 0.99, out=x)",
         ),
         Invalid(
-            "import numpy as np\nx = np.linspace(0, 1, 100)\ny = np.ones(100)\nstep = 0\nwhile step < 10:\n"
-            "    x = np.sin(x) + y\n    step += 1\n",
+            """
+            import numpy as np
+            x = np.linspace(0, 1, 100)
+            y = np.ones(100)
+            step = 0
+            while step < 10:
+                x = np.sin(x) + y
+                step += 1
+            """,
             line=6,
             contains="out=",
         ),
         Invalid(
-            "import numpy as np\ndef relax(x: np.ndarray, y: np.ndarray, steps: int):\n    for _ in range(steps):\n"
-            "        x = 0.5 * (x + y)\n    return x\n",
+            """
+            import numpy as np
+            def relax(x: np.ndarray, y: np.ndarray, steps: int):
+                for _ in range(steps):
+                    x = 0.5 * (x + y)
+                return x
+            """,
             line=4,
         ),
         Invalid(
-            "import numpy as np\nv = np.zeros((8, 8))\nforce = np.ones((8, 8))\nfor t in range(100):\n"
-            "    v = np.clip(v + force, -1.0, 1.0)\n",
+            """
+            import numpy as np
+            v = np.zeros((8, 8))
+            force = np.ones((8, 8))
+            for t in range(100):
+                v = np.clip(v + force, -1.0, 1.0)
+            """,
             line=5,
         ),
     )
@@ -150,49 +217,131 @@ class RebindInLoop(Rule):
     )
     fix_examples = (
         FixExample(
-            "import numpy as np\nx = np.zeros(100)\ny = np.ones(100)\nfor _ in range(1000):\n    x = x + 0.1 * y\n",
-            "import numpy as np\nx = np.zeros(100)\ny = np.ones(100)\nfor _ in range(1000):\n    x += 0.1 * y\n",
+            """
+            import numpy as np
+            x = np.zeros(100)
+            y = np.ones(100)
+            for _ in range(1000):
+                x = x + 0.1 * y
+            """,
+            """
+            import numpy as np
+            x = np.zeros(100)
+            y = np.ones(100)
+            for _ in range(1000):
+                x += 0.1 * y
+            """,
         ),
         FixExample(
-            "import numpy as np\ndef wrap(n, steps):\n    box = 2.0\n    pos = np.linspace(0.0, 2.0 * box, n)\n"
-            "    for _ in range(steps):\n        pos = np.mod(pos, box)\n    return pos\n",
-            "import numpy as np\ndef wrap(n, steps):\n    box = 2.0\n    pos = np.linspace(0.0, 2.0 * box, n)\n"
-            "    for _ in range(steps):\n        np.mod(pos, box, out=pos)\n    return pos\n",
+            """
+            import numpy as np
+            def wrap(n, steps):
+                box = 2.0
+                pos = np.linspace(0.0, 2.0 * box, n)
+                for _ in range(steps):
+                    pos = np.mod(pos, box)
+                return pos
+            """,
+            """
+            import numpy as np
+            def wrap(n, steps):
+                box = 2.0
+                pos = np.linspace(0.0, 2.0 * box, n)
+                for _ in range(steps):
+                    np.mod(pos, box, out=pos)
+                return pos
+            """,
         ),
         FixExample(
-            "import numpy as np\nx = np.zeros(1000)\ntarget = np.ones(1000)\nfor _ in range(10):\n    x = target - x\n",
-            "import numpy as np\nx = np.zeros(1000)\ntarget = np.ones(1000)\nfor _ in range(10):\n"
-            "    np.subtract(target, x, out=x)\n",
+            """
+            import numpy as np
+            x = np.zeros(1000)
+            target = np.ones(1000)
+            for _ in range(10):
+                x = target - x
+            """,
+            """
+            import numpy as np
+            x = np.zeros(1000)
+            target = np.ones(1000)
+            for _ in range(10):
+                np.subtract(target, x, out=x)
+            """,
         ),
         NoFix(
-            "import numpy as np\ndef relax(x: np.ndarray, y: np.ndarray, steps: int):\n    for _ in range(steps):\n"
-            "        x = x + y\n    return x\n",
+            """
+            import numpy as np
+            def relax(x: np.ndarray, y: np.ndarray, steps: int):
+                for _ in range(steps):
+                    x = x + y
+                return x
+            """,
             "is a parameter",
         ),
         NoFix(
-            "import numpy as np\nx = np.zeros(10)\nstart = x\nfor _ in range(100):\n    x = x + 1.0\n",
+            """
+            import numpy as np
+            x = np.zeros(10)
+            start = x
+            for _ in range(100):
+                x = x + 1.0
+            """,
             "may also be kept at line 3",
         ),
         NoFix(
-            "import numpy as np\nx = np.zeros(10)\nhistory = []\nfor _ in range(100):\n    x = x + 1.0\n"
-            "    history.append(x)\n",
+            """
+            import numpy as np
+            x = np.zeros(10)
+            history = []
+            for _ in range(100):
+                x = x + 1.0
+                history.append(x)
+            """,
             "may also be kept at line 6",
         ),
-        NoFix("import numpy as np\nx = np.arange(10)\nfor _ in range(100):\n    x = x + 0.5\n", "may change the dtype"),
+        NoFix("""
+            import numpy as np
+            x = np.arange(10)
+            for _ in range(100):
+                x = x + 0.5
+            """, "may change the dtype"),
         NoFix(
-            "import numpy as np\nx = np.zeros(4)\nwave = np.ones(4) * 1j\nfor _ in range(100):\n    x = x + wave\n",
+            """
+            import numpy as np
+            x = np.zeros(4)
+            wave = np.ones(4) * 1j
+            for _ in range(100):
+                x = x + wave
+            """,
             "may change the dtype",
         ),
         NoFix(
-            "import numpy as np\nx = np.zeros(4)\nm = np.ones((3, 4))\nfor _ in range(100):\n    x = x + m\n",
+            """
+            import numpy as np
+            x = np.zeros(4)
+            m = np.ones((3, 4))
+            for _ in range(100):
+                x = x + m
+            """,
             "not known to keep the shape",
         ),
         NoFix(
-            "import numpy as np\nx = np.zeros(8)\ny = np.ones(8)\nfor _ in range(100):\n    x = 0.5 * (x + y)\n",
+            """
+            import numpy as np
+            x = np.zeros(8)
+            y = np.ones(8)
+            for _ in range(100):
+                x = 0.5 * (x + y)
+            """,
             "are rewritten automatically",
         ),
         NoFix(
-            "import numpy as np\nstate = np.zeros(3)\nfor _ in range(100):\n    state = np.mod(state, 0.3)\n",
+            """
+            import numpy as np
+            state = np.zeros(3)
+            for _ in range(100):
+                state = np.mod(state, 0.3)
+            """,
             "would hide CPN410",
         ),
     )

@@ -118,64 +118,136 @@ class StackInLoop(Rule):
     valid = (
         # list-then-stack-once
         Valid(
-            "import numpy as np\nparts = []\nfor i in range(100):\n    parts.append(np.full(4, float(i)))\n"
-            "table = np.stack(parts)\n"
+            """
+            import numpy as np
+            parts = []
+            for i in range(100):
+                parts.append(np.full(4, float(i)))
+            table = np.stack(parts)
+            """
         ),
         # the same, once per outer iteration
         Valid(
-            "import numpy as np\ndef epochs(batches, n):\n    for epoch in range(n):\n        outs = []\n"
-            "        for b in batches:\n            outs.append(np.asarray(b) * 2.0)\n        merged = np.concatenate(outs)\n"
+            """
+            import numpy as np
+            def epochs(batches, n):
+                for epoch in range(n):
+                    outs = []
+                    for b in batches:
+                        outs.append(np.asarray(b) * 2.0)
+                    merged = np.concatenate(outs)
+            """
         ),
         # preallocated, written by row
-        Valid("import numpy as np\ntable = np.empty((100, 4))\nfor i in range(100):\n    table[i, :] = float(i)\n"),
+        Valid("""
+            import numpy as np
+            table = np.empty((100, 4))
+            for i in range(100):
+                table[i, :] = float(i)
+            """),
         # a small constant number of items
         Valid(
-            "import numpy as np\nacc = np.zeros(0)\nfor part in (np.ones(3), np.zeros(3), np.arange(3.0)):\n"
-            "    acc = np.concatenate([acc, part])\n"
+            """
+            import numpy as np
+            acc = np.zeros(0)
+            for part in (np.ones(3), np.zeros(3), np.arange(3.0)):
+                acc = np.concatenate([acc, part])
+            """
         ),
         # parts that change with the iteration, not including the result
         Valid(
-            "import numpy as np\na = np.ones((10, 3))\nb = np.zeros((10, 3))\nfor i in range(10):\n"
-            "    pair = np.concatenate([a[i], b[i]])\n    print(pair.sum())\n"
+            """
+            import numpy as np
+            a = np.ones((10, 3))
+            b = np.zeros((10, 3))
+            for i in range(10):
+                pair = np.concatenate([a[i], b[i]])
+                print(pair.sum())
+            """
         ),
         # joins outside loops, np.r_ with slices, kept results
         Valid(
-            "import numpy as np\nu = np.ones(8)\nw = np.hstack([u, u])\nhist = []\nfor t in range(50):\n"
-            "    idx = np.r_[0:8:2]\n    hist.append(np.concatenate([u, u]))\n"
+            """
+            import numpy as np
+            u = np.ones(8)
+            w = np.hstack([u, u])
+            hist = []
+            for t in range(50):
+                idx = np.r_[0:8:2]
+                hist.append(np.concatenate([u, u]))
+            """
         ),
         # a name each iteration binds afresh is padded once, not grown
         Valid(
-            "import numpy as np\ndef pad_all(curves):\n    out = {}\n    for key, (t, v) in curves.items():\n"
-            "        v = np.r_[v[0], v, v[-1]]\n        edges = np.asarray(t)\n        with np.errstate(all='ignore'):\n"
-            "            marks = np.hstack([edges[:1], edges])\n        marks = np.append(marks, 0.0)\n"
-            "        out[key] = (marks, v)\n    return out\n"
+            """
+            import numpy as np
+            def pad_all(curves):
+                out = {}
+                for key, (t, v) in curves.items():
+                    v = np.r_[v[0], v, v[-1]]
+                    edges = np.asarray(t)
+                    with np.errstate(all='ignore'):
+                        marks = np.hstack([edges[:1], edges])
+                    marks = np.append(marks, 0.0)
+                    out[key] = (marks, v)
+                return out
+            """
         ),
     )
     invalid = (
         Invalid(
-            "import numpy as np\narr = np.zeros((1, 4))\nfor _ in range(100):\n    row = np.ones((1, 4))\n"
-            "    arr = np.vstack([arr, row])\n",
+            """
+            import numpy as np
+            arr = np.zeros((1, 4))
+            for _ in range(100):
+                row = np.ones((1, 4))
+                arr = np.vstack([arr, row])
+            """,
             line=5,
             contains="copies everything",
         ),
         Invalid(
-            "import numpy as np\nout = np.array([])\nfor i in range(1000):\n    out = np.append(out, i * 0.5)\n",
+            """
+            import numpy as np
+            out = np.array([])
+            for i in range(1000):
+                out = np.append(out, i * 0.5)
+            """,
             line=4,
         ),
         Invalid(
-            "import numpy as np\nu = np.ones(64)\nfor step in range(100):\n    padded = np.concatenate([u[-1:], u, u[:1]])\n"
-            "    u[:] = 0.5 * (padded[:-2] + padded[2:])\n",
+            """
+            import numpy as np
+            u = np.ones(64)
+            for step in range(100):
+                padded = np.concatenate([u[-1:], u, u[:1]])
+                u[:] = 0.5 * (padded[:-2] + padded[2:])
+            """,
             line=4,
             contains="preallocate",
         ),
         Invalid(
-            "import numpy as np\ndef stream(chunks):\n    seen = []\n    for c in chunks:\n        seen.append(np.asarray(c))\n"
-            "        total = np.concatenate(seen)\n        print(total.mean())\n",
+            """
+            import numpy as np
+            def stream(chunks):
+                seen = []
+                for c in chunks:
+                    seen.append(np.asarray(c))
+                    total = np.concatenate(seen)
+                    print(total.mean())
+            """,
             line=6,
             contains="'seen'",
         ),
         Invalid(
-            "import numpy as np\nxs = np.zeros(0)\nk = 0\nwhile k < 50:\n    xs = np.r_[xs, np.ones(3)]\n    k += 1\n",
+            """
+            import numpy as np
+            xs = np.zeros(0)
+            k = 0
+            while k < 50:
+                xs = np.r_[xs, np.ones(3)]
+                k += 1
+            """,
             line=5,
         ),
     )
@@ -191,28 +263,68 @@ class StackInLoop(Rule):
     )
     fix_examples = (
         FixExample(
-            "import numpy as np\nout = np.array([])\nfor i in range(1000):\n    out = np.append(out, i * 0.5)\n",
-            "import numpy as np\nout = np.array([])\nout_parts = [out]\nfor i in range(1000):\n"
-            "    out_parts.append(np.ravel(i * 0.5))\nout = np.concatenate(out_parts)\n",
+            """
+            import numpy as np
+            out = np.array([])
+            for i in range(1000):
+                out = np.append(out, i * 0.5)
+            """,
+            """
+            import numpy as np
+            out = np.array([])
+            out_parts = [out]
+            for i in range(1000):
+                out_parts.append(np.ravel(i * 0.5))
+            out = np.concatenate(out_parts)
+            """,
         ),
         FixExample(
-            "import numpy as np\ndef collect(rows, cols):\n    table = np.zeros((0, cols))\n    for i in range(rows):\n"
-            "        table = np.vstack([table, np.full((1, cols), float(i))])\n    return table\n",
-            "import numpy as np\ndef collect(rows, cols):\n    table = np.zeros((0, cols))\n    table_parts = [table]\n"
-            "    for i in range(rows):\n        table_parts.append(np.full((1, cols), float(i)))\n"
-            "    table = np.vstack(table_parts)\n    return table\n",
+            """
+            import numpy as np
+            def collect(rows, cols):
+                table = np.zeros((0, cols))
+                for i in range(rows):
+                    table = np.vstack([table, np.full((1, cols), float(i))])
+                return table
+            """,
+            """
+            import numpy as np
+            def collect(rows, cols):
+                table = np.zeros((0, cols))
+                table_parts = [table]
+                for i in range(rows):
+                    table_parts.append(np.full((1, cols), float(i)))
+                table = np.vstack(table_parts)
+                return table
+            """,
         ),
         NoFix(
-            "import numpy as np\nacc = np.zeros(0)\nfor i in range(10):\n    acc = np.append(acc, i)\n    print(acc.sum())\n",
+            """
+            import numpy as np
+            acc = np.zeros(0)
+            for i in range(10):
+                acc = np.append(acc, i)
+                print(acc.sum())
+            """,
             "is read in the loop",
         ),
         NoFix(
-            "import numpy as np\nacc = []\nfor i in range(10):\n    acc = np.append(acc, i)\n",
+            """
+            import numpy as np
+            acc = []
+            for i in range(10):
+                acc = np.append(acc, i)
+            """,
             "does not start as a new array",
         ),
         NoFix(
-            "import numpy as np\nu = np.ones(64)\nfor step in range(100):\n    padded = np.concatenate([u[-1:], u, u[:1]])\n"
-            "    u[:] = 0.5 * (padded[:-2] + padded[2:])\n",
+            """
+            import numpy as np
+            u = np.ones(64)
+            for step in range(100):
+                padded = np.concatenate([u[-1:], u, u[:1]])
+                u[:] = 0.5 * (padded[:-2] + padded[2:])
+            """,
             "preallocate the joined array by hand",
         ),
     )

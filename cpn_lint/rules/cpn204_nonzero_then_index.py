@@ -99,46 +99,104 @@ class NonzeroThenIndex(Rule):
     )
 
     valid = (
-        Valid("import numpy as np\narr = np.arange(10.0)\narr[arr < 3.0] = 0.0\nnp.putmask(arr, arr > 8.0, 8.0)\n"),
+        Valid("""
+            import numpy as np
+            arr = np.arange(10.0)
+            arr[arr < 3.0] = 0.0
+            np.putmask(arr, arr > 8.0, 8.0)
+            """),
         # only counted or printed
         Valid(
-            "import numpy as np\nm = np.random.rand(10) > 0.5\nidx = np.nonzero(m)\nprint(len(idx[0]), idx[0].size)\n"
-            "hits = np.where(m)[0]\nprint(hits)\n"
+            """
+            import numpy as np
+            m = np.random.rand(10) > 0.5
+            idx = np.nonzero(m)
+            print(len(idx[0]), idx[0].size)
+            hits = np.where(m)[0]
+            print(hits)
+            """
         ),
         # three-argument where, returned indices
         Valid(
-            "import numpy as np\ndef pick(a):\n    b = np.where(a > 0, a, 0.0)\n    return np.flatnonzero(a > 0)\n"
+            """
+            import numpy as np
+            def pick(a):
+                b = np.where(a > 0, a, 0.0)
+                return np.flatnonzero(a > 0)
+            """
         ),
         # iterated, or used in arithmetic
         Valid(
-            "import numpy as np\na = np.ones(10)\nfor i in np.nonzero(a)[0]:\n    print(i)\nidx = np.nonzero(a)[0]\n"
-            "b = a[idx + 1]\n"
+            """
+            import numpy as np
+            a = np.ones(10)
+            for i in np.nonzero(a)[0]:
+                print(i)
+            idx = np.nonzero(a)[0]
+            b = a[idx + 1]
+            """
         ),
         # indexing a list
-        Valid("import numpy as np\nnames = ['a', 'b', 'c']\nm = np.array([True, False, True])\nsel = [names[i] for i in np.flatnonzero(m)]\n"),
+        Valid("""
+            import numpy as np
+            names = ['a', 'b', 'c']
+            m = np.array([True, False, True])
+            sel = [names[i] for i in np.flatnonzero(m)]
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\narr = np.linspace(-1, 1, 10)\nidx = np.nonzero(arr < 0)\narr[idx] = 0.0\n",
+            """
+            import numpy as np
+            arr = np.linspace(-1, 1, 10)
+            idx = np.nonzero(arr < 0)
+            arr[idx] = 0.0
+            """,
             line=3,
             contains="arr[arr < 0]",
         ),
-        Invalid("import numpy as np\narr = np.ones(10)\nm = arr > 0.5\narr[np.where(m)] = 0.0\n", line=4, contains="'arr' (line 4)"),
+        Invalid("""
+            import numpy as np
+            arr = np.ones(10)
+            m = arr > 0.5
+            arr[np.where(m)] = 0.0
+            """, line=4, contains="'arr' (line 4)"),
         Invalid(
-            "import numpy as np\nm = np.eye(4) > 0\na = np.ones((4, 4))\nrows, cols = np.nonzero(m)\na[rows, cols] = 2.0\n",
+            """
+            import numpy as np
+            m = np.eye(4) > 0
+            a = np.ones((4, 4))
+            rows, cols = np.nonzero(m)
+            a[rows, cols] = 2.0
+            """,
             line=4,
         ),
         Invalid(
-            "import numpy as np\ndef positives(x: np.ndarray):\n    idx = np.where(x > 0)[0]\n    return x[idx]\n",
+            """
+            import numpy as np
+            def positives(x: np.ndarray):
+                idx = np.where(x > 0)[0]
+                return x[idx]
+            """,
             line=3,
             contains="x[x > 0]",
         ),
         Invalid(
-            "import numpy as np\ncounts = np.arange(6)\nvals = np.ones(6)\nsel = np.take(vals, np.flatnonzero(counts))\n",
+            """
+            import numpy as np
+            counts = np.arange(6)
+            vals = np.ones(6)
+            sel = np.take(vals, np.flatnonzero(counts))
+            """,
             line=4,
             contains="counts != 0",
         ),
-        Invalid("import numpy as np\ngrid = np.ones((3, 3))\npts = np.argwhere(grid > 0)\ngrid[pts[:, 0], pts[:, 1]] = 0\n", line=3),
+        Invalid("""
+            import numpy as np
+            grid = np.ones((3, 3))
+            pts = np.argwhere(grid > 0)
+            grid[pts[:, 0], pts[:, 1]] = 0
+            """, line=3),
     )
 
     fix_note = (
@@ -151,27 +209,68 @@ class NonzeroThenIndex(Rule):
     )
     fix_examples = (
         FixExample(
-            "import numpy as np\narr = np.linspace(-1.0, 1.0, 10)\narr[np.nonzero(arr < 0)] = 0.0\n",
-            "import numpy as np\narr = np.linspace(-1.0, 1.0, 10)\narr[arr < 0] = 0.0\n",
+            """
+            import numpy as np
+            arr = np.linspace(-1.0, 1.0, 10)
+            arr[np.nonzero(arr < 0)] = 0.0
+            """,
+            """
+            import numpy as np
+            arr = np.linspace(-1.0, 1.0, 10)
+            arr[arr < 0] = 0.0
+            """,
         ),
         FixExample(
-            "import numpy as np\ngrid = np.ones((4, 4))\nhot = grid > 0.5\nsel = grid[np.where(hot)]\n",
-            "import numpy as np\ngrid = np.ones((4, 4))\nhot = grid > 0.5\nsel = grid[hot]\n",
+            """
+            import numpy as np
+            grid = np.ones((4, 4))
+            hot = grid > 0.5
+            sel = grid[np.where(hot)]
+            """,
+            """
+            import numpy as np
+            grid = np.ones((4, 4))
+            hot = grid > 0.5
+            sel = grid[hot]
+            """,
         ),
         FixExample(
-            "import numpy as np\nx = np.linspace(-1.0, 1.0, 9)\npositive = x[np.where(x > 0)[0]]\n",
-            "import numpy as np\nx = np.linspace(-1.0, 1.0, 9)\npositive = x[x > 0]\n",
+            """
+            import numpy as np
+            x = np.linspace(-1.0, 1.0, 9)
+            positive = x[np.where(x > 0)[0]]
+            """,
+            """
+            import numpy as np
+            x = np.linspace(-1.0, 1.0, 9)
+            positive = x[x > 0]
+            """,
         ),
         NoFix(
-            "import numpy as np\narr = np.linspace(-1.0, 1.0, 10)\nidx = np.nonzero(arr < 0)\narr[idx] = 0.0\n",
+            """
+            import numpy as np
+            arr = np.linspace(-1.0, 1.0, 10)
+            idx = np.nonzero(arr < 0)
+            arr[idx] = 0.0
+            """,
             "replace them with the mask by hand",
         ),
         NoFix(
-            "import numpy as np\ncounts = np.arange(6)\nvals = np.ones(6)\nsel = vals[np.nonzero(counts)]\n",
+            """
+            import numpy as np
+            counts = np.arange(6)
+            vals = np.ones(6)
+            sel = vals[np.nonzero(counts)]
+            """,
             "not known to be boolean",
         ),
         NoFix(
-            "import numpy as np\ngrid = np.ones((4, 4))\nrows = np.ones(4) > 0\nsel = grid[np.nonzero(rows)]\n",
+            """
+            import numpy as np
+            grid = np.ones((4, 4))
+            rows = np.ones(4) > 0
+            sel = grid[np.nonzero(rows)]
+            """,
             "not known to have the indexed array's shape",
         ),
     )

@@ -129,36 +129,111 @@ class WriteToCopy(Rule):
     valid = (
         # read-only use
         Valid(
-            "import numpy as np\nm = np.ones((4, 4))\nd = np.diag(m)\ntotal = d.sum()\nr = np.flip(m)\n"
-            "print(r[0], m.ravel()[3], m.diagonal().max())\n"
+            """
+            import numpy as np
+            m = np.ones((4, 4))
+            d = np.diag(m)
+            total = d.sum()
+            r = np.flip(m)
+            print(r[0], m.ravel()[3], m.diagonal().max())
+            """
         ),
         # a vector's diagonal matrix is a new array in both libraries
-        Valid("import numpy as np\nw = np.arange(4.0)\nD = np.diag(w)\nD[0, 0] = 10.0\nD *= 2.0\n"),
+        Valid("""
+            import numpy as np
+            w = np.arange(4.0)
+            D = np.diag(w)
+            D[0, 0] = 10.0
+            D *= 2.0
+            """),
         # an explicit copy
-        Valid("import numpy as np\na = np.arange(6.0).reshape(2, 3)\nr = np.flip(a).copy()\nr[0] = 1.0\n"),
+        Valid("""
+            import numpy as np
+            a = np.arange(6.0).reshape(2, 3)
+            r = np.flip(a).copy()
+            r[0] = 1.0
+            """),
         # flatten() through a name is a copy in NumPy as well; .flat writes through
-        Valid("import numpy as np\na = np.ones((2, 3))\nf = a.flatten()\nf[0] = 5.0\na.flat[2] = 1.0\n"),
+        Valid("""
+            import numpy as np
+            a = np.ones((2, 3))
+            f = a.flatten()
+            f[0] = 5.0
+            a.flat[2] = 1.0
+            """),
         # writing through to the original
-        Valid("import numpy as np\nm = np.zeros((3, 3))\nnp.fill_diagonal(m, 5.0)\nm[-1, :] = 1.0\n"),
+        Valid("""
+            import numpy as np
+            m = np.zeros((3, 3))
+            np.fill_diagonal(m, 5.0)
+            m[-1, :] = 1.0
+            """),
         # rebound before the write, and a temporary source
-        Valid("import numpy as np\na = np.ones(6)\nr = a.ravel()\nr = np.zeros(6)\nr[0] = 1.0\nq = np.flip(np.arange(5.0))\nq[0] = 9.0\n"),
+        Valid("""
+            import numpy as np
+            a = np.ones(6)
+            r = a.ravel()
+            r = np.zeros(6)
+            r[0] = 1.0
+            q = np.flip(np.arange(5.0))
+            q[0] = 9.0
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nm = np.zeros((3, 3))\nd = np.diag(m)\nd[0] = 5\n",
+            """
+            import numpy as np
+            m = np.zeros((3, 3))
+            d = np.diag(m)
+            d[0] = 5
+            """,
             line=3,
             contains="line 4",
         ),
-        Invalid("import numpy as np\na = np.zeros((2, 3))\na.ravel()[3] = 1\n", line=3, contains="'a'"),
-        Invalid("import numpy as np\na = np.arange(5.0)\nnp.flip(a)[0] = 2.0\n", line=3),
+        Invalid("""
+            import numpy as np
+            a = np.zeros((2, 3))
+            a.ravel()[3] = 1
+            """, line=3, contains="'a'"),
+        Invalid("""
+            import numpy as np
+            a = np.arange(5.0)
+            np.flip(a)[0] = 2.0
+            """, line=3),
         Invalid(
-            "import numpy as np\ndef clamp(a: np.ndarray):\n    flat = a.ravel()\n    flat[flat < 0] = 0.0\n    return a\n",
+            """
+            import numpy as np
+            def clamp(a: np.ndarray):
+                flat = a.ravel()
+                flat[flat < 0] = 0.0
+                return a
+            """,
             line=3,
         ),
-        Invalid("import numpy as np\na = np.ones((3, 3))\nr = np.fliplr(a)\nr += 1.0\n", line=3, contains="'r += 1.0'"),
-        Invalid("import numpy as np\na = np.ones(4)\nb = np.ones(4)\nr = np.flipud(a)\nnp.add(b, 1.0, out=r)\n", line=4),
-        Invalid("import numpy as np\ndef boost(m):\n    m[0, 0] = 0.0\n    m.diagonal()[:] += 1.0\n", line=4, contains="raises in NumPy"),
-        Invalid("import numpy as np\na = np.ones((2, 2))\na.flatten()[0] = 0.0\n", line=3, contains="lost"),
+        Invalid("""
+            import numpy as np
+            a = np.ones((3, 3))
+            r = np.fliplr(a)
+            r += 1.0
+            """, line=3, contains="'r += 1.0'"),
+        Invalid("""
+            import numpy as np
+            a = np.ones(4)
+            b = np.ones(4)
+            r = np.flipud(a)
+            np.add(b, 1.0, out=r)
+            """, line=4),
+        Invalid("""
+            import numpy as np
+            def boost(m):
+                m[0, 0] = 0.0
+                m.diagonal()[:] += 1.0
+            """, line=4, contains="raises in NumPy"),
+        Invalid("""
+            import numpy as np
+            a = np.ones((2, 2))
+            a.flatten()[0] = 0.0
+            """, line=3, contains="lost"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -89,60 +89,146 @@ class ReshapeInLoop(Rule):
     valid = (
         # hoisted
         Valid(
-            "import numpy as np\ndata = np.zeros(64)\nwork = data.reshape(8, 8)\nfor step in range(100):\n"
-            "    work[1:-1, :] = 0.5 * (work[:-2, :] + work[2:, :])\n"
+            """
+            import numpy as np
+            data = np.zeros(64)
+            work = data.reshape(8, 8)
+            for step in range(100):
+                work[1:-1, :] = 0.5 * (work[:-2, :] + work[2:, :])
+            """
         ),
         # made in the iteration
-        Valid("import numpy as np\nx = np.ones(64)\nfor step in range(100):\n    y = np.sqrt(x + step)\n    z = y.reshape(8, 8)\n    print(z[0, 0])\n"),
+        Valid("""
+            import numpy as np
+            x = np.ones(64)
+            for step in range(100):
+                y = np.sqrt(x + step)
+                z = y.reshape(8, 8)
+                print(z[0, 0])
+            """),
         # the shape depends on the loop variable
-        Valid("import numpy as np\nflat = np.arange(64.0)\nfor k in (1, 2, 4, 8, 16, 32, 64, 2, 4):\n    m = flat.reshape(k, -1)\n    print(m.shape)\n"),
+        Valid("""
+            import numpy as np
+            flat = np.arange(64.0)
+            for k in (1, 2, 4, 8, 16, 32, 64, 2, 4):
+                m = flat.reshape(k, -1)
+                print(m.shape)
+            """),
         # the array itself is rebound in the loop
-        Valid("import numpy as np\nu = np.ones(16)\nfor t in range(10):\n    g = u.reshape(4, 4)\n    u = np.roll(u, 1)\n"),
+        Valid("""
+            import numpy as np
+            u = np.ones(16)
+            for t in range(10):
+                g = u.reshape(4, 4)
+                u = np.roll(u, 1)
+            """),
         # the loop writes to the original directly
         Valid(
-            "import numpy as np\ndata = np.zeros(16)\nfor t in range(10):\n    data[t % 16] = 1.0\n"
-            "    grid = data.reshape(4, 4)\n    print(grid.sum())\n"
+            """
+            import numpy as np
+            data = np.zeros(16)
+            for t in range(10):
+                data[t % 16] = 1.0
+                grid = data.reshape(4, 4)
+                print(grid.sum())
+            """
         ),
         # a handful of axes
-        Valid("import numpy as np\nv = np.ones(12)\nfor axis in range(3):\n    w = v.reshape(3, 4)\n"),
+        Valid("""
+            import numpy as np
+            v = np.ones(12)
+            for axis in range(3):
+                w = v.reshape(3, 4)
+            """),
         # a reshape of a changing array that really changes its shape
-        Valid("import numpy as np\nu = np.ones(64)\nfor t in range(10):\n    u = u * 0.5\n    g = u.reshape(8, 8)\n    print(g.sum())\n"),
+        Valid("""
+            import numpy as np
+            u = np.ones(64)
+            for t in range(10):
+                u = u * 0.5
+                g = u.reshape(8, 8)
+                print(g.sum())
+            """),
         # a unit-axis reshape outside every loop
-        Valid("import numpy as np\ndef column(v):\n    return v.reshape((v.shape[0], 1))\nc = column(np.ones(10))\n"),
+        Valid("""
+            import numpy as np
+            def column(v):
+                return v.reshape((v.shape[0], 1))
+            c = column(np.ones(10))
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\n\ndef separations(r):\n    n = r.shape[0]\n    x = r[:, 0].reshape((n, 1))\n    return x - x.T\n\n"
-            "pos = np.random.randn(500, 3)\nfor step in range(100):\n    d = separations(pos)\n    pos = pos + 0.01 * d[:, :3]\n",
+            """
+            import numpy as np
+
+            def separations(r):
+                n = r.shape[0]
+                x = r[:, 0].reshape((n, 1))
+                return x - x.T
+
+            pos = np.random.randn(500, 3)
+            for step in range(100):
+                d = separations(pos)
+                pos = pos + 0.01 * d[:, :3]
+            """,
             line=5,
             contains="in 'separations', called on every iteration of loop 'for step in range(100)' (line 9) only to add or drop axes of length 1",
         ),
         Invalid(
-            "import numpy as np\nacc = np.zeros((300, 300))\nfor step in range(100):\n    acc = acc + 0.1\n"
-            "    rho = np.sum(acc, 1).reshape((300, 1))\n    acc = acc / rho\n",
+            """
+            import numpy as np
+            acc = np.zeros((300, 300))
+            for step in range(100):
+                acc = acc + 0.1
+                rho = np.sum(acc, 1).reshape((300, 1))
+                acc = acc / rho
+            """,
             line=5,
             contains="keepdims=True",
         ),
         Invalid(
-            "import numpy as np\ndata = np.zeros(64)\nfor step in range(100):\n    work = data.reshape(2, -1)\n"
-            "    work[:] = work * 0.5\n",
+            """
+            import numpy as np
+            data = np.zeros(64)
+            for step in range(100):
+                work = data.reshape(2, -1)
+                work[:] = work * 0.5
+            """,
             line=4,
             contains="'data'",
         ),
         Invalid(
-            "import numpy as np\ndef smooth(data: np.ndarray, rows: int, cols: int, steps: int):\n    for step in range(steps):\n"
-            "        grid = np.reshape(data, (rows, cols))\n        grid[1:-1, :] = 0.5 * (grid[:-2, :] + grid[2:, :])\n",
+            """
+            import numpy as np
+            def smooth(data: np.ndarray, rows: int, cols: int, steps: int):
+                for step in range(steps):
+                    grid = np.reshape(data, (rows, cols))
+                    grid[1:-1, :] = 0.5 * (grid[:-2, :] + grid[2:, :])
+            """,
             line=4,
         ),
         Invalid(
-            "import numpy as np\nimg = np.ones((32, 32))\nk = np.ones(1024)\nit = 0\nwhile it < 50:\n"
-            "    s = (img.reshape(-1) * k).sum()\n    it += 1\n",
+            """
+            import numpy as np
+            img = np.ones((32, 32))
+            k = np.ones(1024)
+            it = 0
+            while it < 50:
+                s = (img.reshape(-1) * k).sum()
+                it += 1
+            """,
             line=6,
             contains="'while' loop",
         ),
         Invalid(
-            "import numpy as np\na = np.ones((4, 6))\nfor epoch in range(5):\n    for batch in range(20):\n"
-            "        b = a.reshape(a.shape[0] * 2, -1)\n",
+            """
+            import numpy as np
+            a = np.ones((4, 6))
+            for epoch in range(5):
+                for batch in range(20):
+                    b = a.reshape(a.shape[0] * 2, -1)
+            """,
             line=5,
             contains="for epoch in range(5)",
         ),

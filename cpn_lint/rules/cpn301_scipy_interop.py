@@ -73,22 +73,53 @@ class ScipyInterop(Rule):
     message = "{call} runs SciPy ({module}) on the host: {transfer}; {where} (RR-host-fallback)"
 
     valid = (
-        Valid("import numpy as np\nimport scipy.sparse as sp\nm = sp.csr_matrix((3, 3))\n"),
-        Valid("import numpy as np\nfrom scipy import special, io\ng = special.gamma(0.5)\nd = io.loadmat('data.mat')\n"),
-        Valid("import numpy as np\nimport mylib as scipy\nr = scipy.linalg.lu(np.ones((3, 3)))\n"),
-        Valid("import numpy as np\n# scipy.linalg.lu(A) would run on the host\ns = 'scipy.linalg.lu(A)'\n"),
+        Valid("""
+            import numpy as np
+            import scipy.sparse as sp
+            m = sp.csr_matrix((3, 3))
+            """),
+        Valid("""
+            import numpy as np
+            from scipy import special, io
+            g = special.gamma(0.5)
+            d = io.loadmat('data.mat')
+            """),
+        Valid("""
+            import numpy as np
+            import mylib as scipy
+            r = scipy.linalg.lu(np.ones((3, 3)))
+            """),
+        Valid("""
+            import numpy as np
+            # scipy.linalg.lu(A) would run on the host
+            s = 'scipy.linalg.lu(A)'
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nfrom scipy import ndimage\nu = np.ones((8, 8))\nfor step in range(10):\n"
-            "    u = ndimage.gaussian_filter(u, 1.0)\n",
+            """
+            import numpy as np
+            from scipy import ndimage
+            u = np.ones((8, 8))
+            for step in range(10):
+                u = ndimage.gaussian_filter(u, 1.0)
+            """,
             line=5,
             contains="every iteration of the loop at line 4",
         ),
-        Invalid("import numpy as np\nimport scipy.linalg\nA = np.ones((4, 4))\nP, L, U = scipy.linalg.lu(A)\n", line=4, contains="scipy.linalg"),
+        Invalid("""
+            import numpy as np
+            import scipy.linalg
+            A = np.ones((4, 4))
+            P, L, U = scipy.linalg.lu(A)
+            """, line=4, contains="scipy.linalg"),
         Invalid(
-            "import numpy as np\nfrom scipy.optimize import minimize\ndef fit(x0: np.ndarray):\n"
-            "    return minimize(lambda x: float(np.sum(x * x)), x0)\n",
+            """
+            import numpy as np
+            from scipy.optimize import minimize
+            def fit(x0: np.ndarray):
+                return minimize(lambda x: float(np.sum(x * x)), x0)
+            """,
             line=4,
             contains="outside every loop",
         ),

@@ -83,21 +83,55 @@ class SingleDeviceFactorization(Rule):
     message = "{call} {fact}"
 
     valid = (
-        Valid("import numpy as np\nH = np.ones((64, 8, 8))\nw, v = np.linalg.eigh(H)\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nu, s, vt = onp.linalg.svd(onp.ones((4, 4)))\n"),
-        Valid("import numpy as np\nx = np.linalg.solve(np.eye(4), np.ones(4))\nn = np.linalg.norm(np.ones(4))\n"),
-        Valid("import scipy.linalg as linalg\nimport numpy as np\nq, r = linalg.qr(np.ones((4, 4)))\n"),
+        Valid("""
+            import numpy as np
+            H = np.ones((64, 8, 8))
+            w, v = np.linalg.eigh(H)
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            u, s, vt = onp.linalg.svd(onp.ones((4, 4)))
+            """),
+        Valid("""
+            import numpy as np
+            x = np.linalg.solve(np.eye(4), np.ones(4))
+            n = np.linalg.norm(np.ones(4))
+            """),
+        Valid("""
+            import scipy.linalg as linalg
+            import numpy as np
+            q, r = linalg.qr(np.ones((4, 4)))
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nA = np.ones((100, 50))\nu, s, vt = np.linalg.svd(A)\n", line=3, contains="single GPU"),
+        Invalid("""
+            import numpy as np
+            A = np.ones((100, 50))
+            u, s, vt = np.linalg.svd(A)
+            """, line=3, contains="single GPU"),
         Invalid(
-            "import numpy as np\nH = np.ones((16, 8, 8))\nw = np.zeros((16, 8))\nfor k in range(16):\n"
-            "    w[k] = np.linalg.eigvalsh(H[k])\n",
+            """
+            import numpy as np
+            H = np.ones((16, 8, 8))
+            w = np.zeros((16, 8))
+            for k in range(16):
+                w[k] = np.linalg.eigvalsh(H[k])
+            """,
             line=5,
             contains="(RR-batch)",
         ),
-        Invalid("from numpy.linalg import inv\nimport numpy as np\nB = inv(np.eye(3))\n", line=3, contains="np.linalg.solve"),
-        Invalid("import numpy as np\ndef basis(a):\n    q, r = np.linalg.qr(a)\n    return q\n", line=3),
+        Invalid("""
+            from numpy.linalg import inv
+            import numpy as np
+            B = inv(np.eye(3))
+            """, line=3, contains="np.linalg.solve"),
+        Invalid("""
+            import numpy as np
+            def basis(a):
+                q, r = np.linalg.qr(a)
+                return q
+            """, line=3),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -71,20 +71,49 @@ class FftTransform(Rule):
     message = "{call} {fact}"
 
     valid = (
-        Valid("import numpy as np\nx = np.ones(8)\nf = np.fft.fftfreq(8)\ny = np.fft.fftshift(x)\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nh = onp.fft.fft(onp.ones(8))\n"),
-        Valid("import mylib as np\nz = np.fft.fft([1.0, 2.0])\n"),
+        Valid("""
+            import numpy as np
+            x = np.ones(8)
+            f = np.fft.fftfreq(8)
+            y = np.fft.fftshift(x)
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            h = onp.fft.fft(onp.ones(8))
+            """),
+        Valid("""
+            import mylib as np
+            z = np.fft.fft([1.0, 2.0])
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nsignals = np.ones((16, 256))\nout = np.zeros((16, 256), dtype=complex)\n"
-            "for k in range(16):\n    out[k] = np.fft.fft(signals[k])\n",
+            """
+            import numpy as np
+            signals = np.ones((16, 256))
+            out = np.zeros((16, 256), dtype=complex)
+            for k in range(16):
+                out[k] = np.fft.fft(signals[k])
+            """,
             line=5,
             contains="(RR-batch)",
         ),
-        Invalid("import numpy as np\nsignals = np.ones((16, 256))\nspec = np.fft.rfft(signals, axis=-1)\n", line=3, contains="16 signals"),
-        Invalid("import numpy as np\nimg = np.ones((512, 512))\nF = np.fft.fft2(img)\n", line=3, contains="single 2-D transform"),
-        Invalid("import numpy as np\ndef spectrum(x: np.ndarray):\n    return np.fft.fft(x)\n", line=3, contains="depends on"),
+        Invalid("""
+            import numpy as np
+            signals = np.ones((16, 256))
+            spec = np.fft.rfft(signals, axis=-1)
+            """, line=3, contains="16 signals"),
+        Invalid("""
+            import numpy as np
+            img = np.ones((512, 512))
+            F = np.fft.fft2(img)
+            """, line=3, contains="single 2-D transform"),
+        Invalid("""
+            import numpy as np
+            def spectrum(x: np.ndarray):
+                return np.fft.fft(x)
+            """, line=3, contains="depends on"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

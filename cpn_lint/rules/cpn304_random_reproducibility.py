@@ -81,18 +81,49 @@ class RandomReproducibility(Rule):
     )
 
     valid = (
-        Valid("import cupynumeric as np\nimport numpy as onp\nx = onp.random.default_rng(0).random(8)\n"),
-        Valid("import numpy as np\nimport random\nrandom.seed(0)\nx = random.random()\n"),
-        Valid("import numpy as np\nclass Rng:\n    def normal(self):\n        return 0.0\nr = Rng()\nv = r.normal()\n"),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            x = onp.random.default_rng(0).random(8)
+            """),
+        Valid("""
+            import numpy as np
+            import random
+            random.seed(0)
+            x = random.random()
+            """),
+        Valid("""
+            import numpy as np
+            class Rng:
+                def normal(self):
+                    return 0.0
+            r = Rng()
+            v = r.normal()
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nrng = np.random.default_rng(42)\nx = rng.standard_normal(100)\ny = rng.uniform(0.0, 1.0, 100)\n",
+            """
+            import numpy as np
+            rng = np.random.default_rng(42)
+            x = rng.standard_normal(100)
+            y = rng.uniform(0.0, 1.0, 100)
+            """,
             line=2,
             contains="seed 42",
         ),
-        Invalid("import numpy as np\nnp.random.seed(0)\na = np.random.rand(8)\nb = np.random.rand(8)\n", line=2, contains="3 calls"),
-        Invalid("from numpy.random import normal\nimport numpy as np\nfor k in range(3):\n    x = normal(0.0, 1.0, 64)\n", line=4),
+        Invalid("""
+            import numpy as np
+            np.random.seed(0)
+            a = np.random.rand(8)
+            b = np.random.rand(8)
+            """, line=2, contains="3 calls"),
+        Invalid("""
+            from numpy.random import normal
+            import numpy as np
+            for k in range(3):
+                x = normal(0.0, 1.0, 64)
+            """, line=4),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -71,19 +71,50 @@ class DistributedSolverThreshold(Rule):
     message = "{call} splits one problem across GPUs only from {threshold} rows up (needs {needs}); {detail}"
 
     valid = (
-        Valid("import numpy as np\nA = np.eye(4)\nq, r = np.linalg.qr(A)\nx = np.dot(A, A)\n"),
-        Valid("import scipy.linalg\nimport numpy as np\nx = scipy.linalg.solve(np.eye(3), np.ones(3))\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nL = onp.linalg.cholesky(onp.eye(3))\n"),
+        Valid("""
+            import numpy as np
+            A = np.eye(4)
+            q, r = np.linalg.qr(A)
+            x = np.dot(A, A)
+            """),
+        Valid("""
+            import scipy.linalg
+            import numpy as np
+            x = scipy.linalg.solve(np.eye(3), np.ones(3))
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            L = onp.linalg.cholesky(onp.eye(3))
+            """),
     )
     invalid = (
         Invalid(
-            "import numpy as np\nA = np.random.rand(1000, 1000)\nb = np.ones(1000)\nx = np.linalg.solve(A, b)\n",
+            """
+            import numpy as np
+            A = np.random.rand(1000, 1000)
+            b = np.ones(1000)
+            x = np.linalg.solve(A, b)
+            """,
             line=4,
             contains="below that size",
         ),
-        Invalid("import numpy as np\nS = np.eye(10000)\nL = np.linalg.cholesky(S)\n", line=3, contains="10,000 × 10,000"),
-        Invalid("import numpy as np\nA = np.ones((64, 8, 8))\nb = np.ones((64, 8))\nx = np.linalg.solve(A, b)\n", line=4, contains="stack of 64"),
-        Invalid("import numpy as np\ndef step(K, f):\n    return np.linalg.solve(K, f)\n", line=3, contains="not visible"),
+        Invalid("""
+            import numpy as np
+            S = np.eye(10000)
+            L = np.linalg.cholesky(S)
+            """, line=3, contains="10,000 × 10,000"),
+        Invalid("""
+            import numpy as np
+            A = np.ones((64, 8, 8))
+            b = np.ones((64, 8))
+            x = np.linalg.solve(A, b)
+            """, line=4, contains="stack of 64"),
+        Invalid("""
+            import numpy as np
+            def step(K, f):
+                return np.linalg.solve(K, f)
+            """, line=3, contains="not visible"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -82,36 +82,123 @@ class ApiNotImplemented(ApiSupportRule):
     message = "{call}: {api} {gap}{where}; {fix} (RR-host-fallback)"
 
     valid = (
-        Valid("import numpy as np\nx = np.linspace(0.0, 1.0, 50)\ny = np.sin(x) + np.cumsum(x)\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nxp = onp.arange(5.0)\ny = onp.interp(2.5, xp, xp * 2)\n"),
-        Valid("import numpy as np\nf = np.vectorize(abs)\ngrid = np.mgrid[0:4, 0:4]\n"),
-        Valid("import numpy as np\nitems = [3, 1, 2]\nitems.repeat = None\ns = 'np.interp(x, xp, fp)'\n"),
-        Valid("from mylib import interp\nimport numpy as np\ny = interp(np.arange(3.0), [0, 1], [0, 2])\n"),
-        Valid("import numpy as np\na = np.zeros((4, 4))\nfor idx in np.ndindex(a.shape):\n    pass\n"),
-        Valid("import numpy as np\nx = np.zeros(3, dtype=np.float64)\ny = np.nan + np.pi\nz = np.not_a_numpy_name(x)\n"),
-        Valid("import numpy as np\nrng = np.random.default_rng(0)\nx = rng.normal(0.0, 1.0, 100)\n"),
-        Valid("import numpy as np\ndef draw(gen):\n    return gen.choice(10)\n"),
+        Valid("""
+            import numpy as np
+            x = np.linspace(0.0, 1.0, 50)
+            y = np.sin(x) + np.cumsum(x)
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            xp = onp.arange(5.0)
+            y = onp.interp(2.5, xp, xp * 2)
+            """),
+        Valid("""
+            import numpy as np
+            f = np.vectorize(abs)
+            grid = np.mgrid[0:4, 0:4]
+            """),
+        Valid("""
+            import numpy as np
+            items = [3, 1, 2]
+            items.repeat = None
+            s = 'np.interp(x, xp, fp)'
+            """),
+        Valid("""
+            from mylib import interp
+            import numpy as np
+            y = interp(np.arange(3.0), [0, 1], [0, 2])
+            """),
+        Valid("""
+            import numpy as np
+            a = np.zeros((4, 4))
+            for idx in np.ndindex(a.shape):
+                pass
+            """),
+        Valid("""
+            import numpy as np
+            x = np.zeros(3, dtype=np.float64)
+            y = np.nan + np.pi
+            z = np.not_a_numpy_name(x)
+            """),
+        Valid("""
+            import numpy as np
+            rng = np.random.default_rng(0)
+            x = rng.normal(0.0, 1.0, 100)
+            """),
+        Valid("""
+            import numpy as np
+            def draw(gen):
+                return gen.choice(10)
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nxp = np.arange(10.0)\ny = np.interp(2.5, xp, xp ** 2)\n", line=3,
+        Invalid("""
+            import numpy as np
+            xp = np.arange(10.0)
+            y = np.interp(2.5, xp, xp ** 2)
+            """, line=3,
                 contains="numpy.interp is missing from cuPyNumeric 26.6.1 (AttributeError)"),
-        Invalid("import numpy.linalg as la\nimport numpy as np\na = np.eye(3)\nx = la.lstsq(a, np.ones(3))\n", line=4, contains="numpy.linalg.lstsq"),
-        Invalid("from numpy import random as npr\npicks = npr.choice(5, 2)\n", line=2, contains="numpy.random.choice"),
+        Invalid("""
+            import numpy.linalg as la
+            import numpy as np
+            a = np.eye(3)
+            x = la.lstsq(a, np.ones(3))
+            """, line=4, contains="numpy.linalg.lstsq"),
+        Invalid("""
+            from numpy import random as npr
+            picks = npr.choice(5, 2)
+            """, line=2, contains="numpy.random.choice"),
         Invalid("from numpy import trapz\n", line=1, contains="from numpy import trapz: numpy.trapz (NumPy 1.x only) is "
                 "missing from cuPyNumeric 26.6.1 (ImportError)"),
         Invalid(
-            "import numpy as np\nu = np.random.rand(100, 100)\nfor step in range(50):\n    spread = u.std(axis=0)\n",
+            """
+            import numpy as np
+            u = np.random.rand(100, 100)
+            for step in range(50):
+                spread = u.std(axis=0)
+            """,
             line=4, contains="inside the loop at line 3",
         ),
-        Invalid("import cupynumeric as cpn\nv = cpn.ones(8)\nw = cpn.nanstd(v)\n", line=3, contains="numpy.nanstd"),
-        Invalid("import numpy as np\nm = np.ma.masked_array(np.ones(4), mask=[0, 1, 0, 0])\n", line=2, contains="numpy.ma.masked_array"),
-        Invalid("import numpy as np\nh = np.zeros(8)\nnp.add.at(h, [1, 1, 2], 1.0)\n", line=3, contains="numpy.ufunc.at"),
-        Invalid("import numpy as np\nx = np.linspace(0, 1, 9)\narea = np.trapz(x * x, x)\n", line=3, contains="NumPy 1.x only"),
-        Invalid("import numpy as np\nvals = np.arange(5.0)\ntotal = np.product(vals)\n", line=3, contains="use np.prod"),
-        Invalid("import numpy as np\nmissing = np.zeros(3) * np.NaN\n", line=2, contains="use np.nan"),
-        Invalid("import numpy as np\nrng = np.random.default_rng(7)\npick = rng.choice(10, size=3)\n", line=3,
+        Invalid("""
+            import cupynumeric as cpn
+            v = cpn.ones(8)
+            w = cpn.nanstd(v)
+            """, line=3, contains="numpy.nanstd"),
+        Invalid("""
+            import numpy as np
+            m = np.ma.masked_array(np.ones(4), mask=[0, 1, 0, 0])
+            """, line=2, contains="numpy.ma.masked_array"),
+        Invalid("""
+            import numpy as np
+            h = np.zeros(8)
+            np.add.at(h, [1, 1, 2], 1.0)
+            """, line=3, contains="numpy.ufunc.at"),
+        Invalid("""
+            import numpy as np
+            x = np.linspace(0, 1, 9)
+            area = np.trapz(x * x, x)
+            """, line=3, contains="NumPy 1.x only"),
+        Invalid("""
+            import numpy as np
+            vals = np.arange(5.0)
+            total = np.product(vals)
+            """, line=3, contains="use np.prod"),
+        Invalid("""
+            import numpy as np
+            missing = np.zeros(3) * np.NaN
+            """, line=2, contains="use np.nan"),
+        Invalid("""
+            import numpy as np
+            rng = np.random.default_rng(7)
+            pick = rng.choice(10, size=3)
+            """, line=3,
                 contains="numpy.random.Generator.choice"),
-        Invalid("import numpy as np\nrs = np.random.RandomState(1)\nz = rs.normal(size=4)\n", line=3,
+        Invalid("""
+            import numpy as np
+            rs = np.random.RandomState(1)
+            z = rs.normal(size=4)
+            """, line=3,
                 contains="numpy.random.RandomState.normal"),
     )
 

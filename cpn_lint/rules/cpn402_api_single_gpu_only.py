@@ -58,15 +58,41 @@ class ApiSingleGpuOnly(ApiSupportRule):
     )
 
     valid = (
-        Valid("import numpy as np\na = np.arange(16.0).reshape(4, 4)\nb = a[::-1] @ np.linalg.solve(a + 4 * np.eye(4), a)\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nm = onp.eye(3)\nq, r = onp.linalg.qr(m)\n"),
-        Valid("import numpy as np\ndef flip(x):\n    return x\ny = flip(np.ones(3))\n"),
+        Valid("""
+            import numpy as np
+            a = np.arange(16.0).reshape(4, 4)
+            b = a[::-1] @ np.linalg.solve(a + 4 * np.eye(4), a)
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            m = onp.eye(3)
+            q, r = onp.linalg.qr(m)
+            """),
+        Valid("""
+            import numpy as np
+            def flip(x):
+                return x
+            y = flip(np.ones(3))
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nm = np.random.rand(6, 6)\nu, s, vt = np.linalg.svd(m)\n", line=3, contains="numpy.linalg.svd"),
-        Invalid("from numpy import flip, arange\nr = flip(arange(8))\n", line=2, contains="numpy.flip"),
+        Invalid("""
+            import numpy as np
+            m = np.random.rand(6, 6)
+            u, s, vt = np.linalg.svd(m)
+            """, line=3, contains="numpy.linalg.svd"),
+        Invalid("""
+            from numpy import flip, arange
+            r = flip(arange(8))
+            """, line=2, contains="numpy.flip"),
         Invalid(
-            "import numpy as np\nfield = np.zeros((64, 64))\nfor step in range(100):\n    field = np.rot90(field) + 1.0\n",
+            """
+            import numpy as np
+            field = np.zeros((64, 64))
+            for step in range(100):
+                field = np.rot90(field) + 1.0
+            """,
             line=4, contains="inside the loop at line 3",
         ),
     )

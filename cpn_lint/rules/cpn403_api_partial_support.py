@@ -58,15 +58,40 @@ class ApiPartialSupport(ApiSupportRule):
     message = "{call} calls {api}, which {version} supports only partially across GPUs{where}: {note}"
 
     valid = (
-        Valid("import numpy as np\nfreqs = np.fft.fftshift(np.arange(8.0))\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nspec = onp.fft.rfft(onp.ones(64))\n"),
-        Valid("import scipy.fft\nimport numpy as np\nspec = scipy.fft.rfft(np.ones(64))\n"),
+        Valid("""
+            import numpy as np
+            freqs = np.fft.fftshift(np.arange(8.0))
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            spec = onp.fft.rfft(onp.ones(64))
+            """),
+        Valid("""
+            import scipy.fft
+            import numpy as np
+            spec = scipy.fft.rfft(np.ones(64))
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nspec = np.fft.rfft(np.ones(1024))\n", line=2, contains="batching"),
-        Invalid("from numpy.fft import fft2\nimport numpy as np\nimg = np.ones((8, 8))\nspec = fft2(img)\n", line=4),
+        Invalid("""
+            import numpy as np
+            spec = np.fft.rfft(np.ones(1024))
+            """, line=2, contains="batching"),
+        Invalid("""
+            from numpy.fft import fft2
+            import numpy as np
+            img = np.ones((8, 8))
+            spec = fft2(img)
+            """, line=4),
         Invalid(
-            "import numpy.fft as nf\nimport numpy as np\nsignals = np.ones((16, 256))\nfor row in range(16):\n    out = nf.fft(signals[row])\n",
+            """
+            import numpy.fft as nf
+            import numpy as np
+            signals = np.ones((16, 256))
+            for row in range(16):
+                out = nf.fft(signals[row])
+            """,
             line=5, contains="inside the loop at line 4",
         ),
     )

@@ -110,57 +110,223 @@ class UnsupportedArgumentForm(Rule):
     message = "{call}: {what} raises {error} on cuPyNumeric; {fix}"
 
     valid = (
-        Valid("import numpy as np\nx = np.random.normal(0.0, 1.0, size=100)\ny = 2.0 + 0.5 * x\n"),
-        Valid("import numpy as np\nmu = np.linspace(0, 1, 8)\nz = mu + 0.1 * np.random.normal(0.0, 1.0, mu.shape)\n"),
-        Valid("import numpy as np\ntotal = np.sum(np.ones(4))\nv = np.random.normal(total, 1.0)\n"),
-        Valid("import numpy as np\nx = np.zeros(4)\nx[0] = np.random.random()\nif np.random.random() < 0.5:\n    x += 1\n"),
-        Valid("import numpy as np\nx = np.zeros(4)\nfor i in range(4):\n    x[i] += np.random.randn()\n"),
-        Valid("import numpy as np\nx = np.zeros((4, 4))\nx[1] += np.random.normal()\nx[1:2] += np.random.normal()\n"),
-        Valid("import numpy as np\nn = int(np.sum(np.ones(5) > 0))\nk = np.random.randint(n)\nm = np.random.randint(len([1, 2]))\n"),
-        Valid("import numpy as np\nr = float(np.random.rand())\ns = float(np.random.random(1)[0])\nq = int(np.random.randint(4))\n"),
-        Valid("import numpy as np\nrng = np.random.default_rng(0)\nk = rng.integers(np.sum(np.ones(3)))\n"),
-        Valid("import numpy as np\nsteps = [0.0, 1.0]\nsteps[0] += np.random.normal()\n"),
-        Valid("import cupynumeric as np\nimport numpy as onp\nv = float(onp.random.random())\nw = onp.random.normal(onp.zeros(3), 1.0)\n"),
-        Valid("import numpy as np\na = np.arange(8.0)\nb = np.add(a, 1.0, where=True)\nc = np.sum(a, where=a > 2)\n"),
-        Valid("import numpy as np\nc = np.convolve(np.ones(8), np.ones(3), mode='same')\nm = np.linalg.norm(np.eye(3), 'fro')\n"),
-        Valid("import numpy as np\nv = np.linalg.norm(np.ones(3), 2)\np = np.linalg.matrix_power(np.eye(3), 3)\nu = np.unique(v)\n"),
-        Valid("import numpy as np\nh, e = np.histogram(np.ones(8), bins=10)\nok = np.isclose(1.0, 1.0, equal_nan=False)\n"),
-        Valid("import numpy as np\ndef jitter(mu):\n    return np.random.normal(mu, 0.1)\n"),
-        Valid("import numpy as np\nimport math\nr = math.exp(np.random.rand())\nlabel = '%.2f' % np.random.randn()\n"),
+        Valid("""
+            import numpy as np
+            x = np.random.normal(0.0, 1.0, size=100)
+            y = 2.0 + 0.5 * x
+            """),
+        Valid("""
+            import numpy as np
+            mu = np.linspace(0, 1, 8)
+            z = mu + 0.1 * np.random.normal(0.0, 1.0, mu.shape)
+            """),
+        Valid("""
+            import numpy as np
+            total = np.sum(np.ones(4))
+            v = np.random.normal(total, 1.0)
+            """),
+        Valid("""
+            import numpy as np
+            x = np.zeros(4)
+            x[0] = np.random.random()
+            if np.random.random() < 0.5:
+                x += 1
+            """),
+        Valid("""
+            import numpy as np
+            x = np.zeros(4)
+            for i in range(4):
+                x[i] += np.random.randn()
+            """),
+        Valid("""
+            import numpy as np
+            x = np.zeros((4, 4))
+            x[1] += np.random.normal()
+            x[1:2] += np.random.normal()
+            """),
+        Valid("""
+            import numpy as np
+            n = int(np.sum(np.ones(5) > 0))
+            k = np.random.randint(n)
+            m = np.random.randint(len([1, 2]))
+            """),
+        Valid("""
+            import numpy as np
+            r = float(np.random.rand())
+            s = float(np.random.random(1)[0])
+            q = int(np.random.randint(4))
+            """),
+        Valid("""
+            import numpy as np
+            rng = np.random.default_rng(0)
+            k = rng.integers(np.sum(np.ones(3)))
+            """),
+        Valid("""
+            import numpy as np
+            steps = [0.0, 1.0]
+            steps[0] += np.random.normal()
+            """),
+        Valid("""
+            import cupynumeric as np
+            import numpy as onp
+            v = float(onp.random.random())
+            w = onp.random.normal(onp.zeros(3), 1.0)
+            """),
+        Valid("""
+            import numpy as np
+            a = np.arange(8.0)
+            b = np.add(a, 1.0, where=True)
+            c = np.sum(a, where=a > 2)
+            """),
+        Valid("""
+            import numpy as np
+            c = np.convolve(np.ones(8), np.ones(3), mode='same')
+            m = np.linalg.norm(np.eye(3), 'fro')
+            """),
+        Valid("""
+            import numpy as np
+            v = np.linalg.norm(np.ones(3), 2)
+            p = np.linalg.matrix_power(np.eye(3), 3)
+            u = np.unique(v)
+            """),
+        Valid("""
+            import numpy as np
+            h, e = np.histogram(np.ones(8), bins=10)
+            ok = np.isclose(1.0, 1.0, equal_nan=False)
+            """),
+        Valid("""
+            import numpy as np
+            def jitter(mu):
+                return np.random.normal(mu, 0.1)
+            """),
+        Valid("""
+            import numpy as np
+            import math
+            r = math.exp(np.random.rand())
+            label = '%.2f' % np.random.randn()
+            """),
     )
     invalid = (
-        Invalid("import numpy as np\nmu = np.linspace(0.0, 1.0, 8)\nv = np.random.normal(mu, 0.1)\n", line=3,
+        Invalid("""
+            import numpy as np
+            mu = np.linspace(0.0, 1.0, 8)
+            v = np.random.normal(mu, 0.1)
+            """, line=3,
                 contains="np.random.normal(...): array loc raises TypeError on cuPyNumeric; use loc + scale"),
-        Invalid("import numpy as np\nlo = np.zeros(8)\nv = np.random.uniform(lo, lo + 1.0)\n", line=3, contains="array low"),
-        Invalid("import numpy as np\nrng = np.random.default_rng(1)\nv = rng.normal(0.0, scale=np.full(8, 0.5))\n", line=3,
+        Invalid("""
+            import numpy as np
+            lo = np.zeros(8)
+            v = np.random.uniform(lo, lo + 1.0)
+            """, line=3, contains="array low"),
+        Invalid("""
+            import numpy as np
+            rng = np.random.default_rng(1)
+            v = rng.normal(0.0, scale=np.full(8, 0.5))
+            """, line=3,
                 contains="rng.normal(...): array scale"),
-        Invalid("import numpy as np\ng = np.random.gamma([1.0, 2.0], 1.0, size=2)\n", line=2, contains="array shape"),
-        Invalid("import numpy as np\nmask = np.arange(10) > 3\nk = np.random.randint(np.sum(mask))\n", line=3,
+        Invalid("""
+            import numpy as np
+            g = np.random.gamma([1.0, 2.0], 1.0, size=2)
+            """, line=2, contains="array shape"),
+        Invalid("""
+            import numpy as np
+            mask = np.arange(10) > 3
+            k = np.random.randint(np.sum(mask))
+            """, line=3,
                 contains="0-d array low raises NotImplementedError on cuPyNumeric"),
-        Invalid("import numpy as np\nk = np.random.randint(0, np.full(4, 5))\n", line=2, contains="array high"),
-        Invalid("import numpy as np\nnp.random.seed(np.arange(3))\n", line=2, contains="array seed"),
-        Invalid("import numpy as np\nx = float(np.random.random())\n", line=2,
+        Invalid("""
+            import numpy as np
+            k = np.random.randint(0, np.full(4, 5))
+            """, line=2, contains="array high"),
+        Invalid("""
+            import numpy as np
+            np.random.seed(np.arange(3))
+            """, line=2, contains="array seed"),
+        Invalid("""
+            import numpy as np
+            x = float(np.random.random())
+            """, line=2,
                 contains="np.random.random(...): size-less draw used as a number by float() raises TypeError"),
-        Invalid("import numpy as np\nwidth = int(np.random.uniform(1, 10))\ncells = range(width)\n", line=2, contains="used as a number by int()"),
-        Invalid("import numpy as np\nimport math\nr = 2.0 * np.random.normal(0.0, 1.0)\nf = math.exp(r)\n", line=4,
+        Invalid("""
+            import numpy as np
+            width = int(np.random.uniform(1, 10))
+            cells = range(width)
+            """, line=2, contains="used as a number by int()"),
+        Invalid("""
+            import numpy as np
+            import math
+            r = 2.0 * np.random.normal(0.0, 1.0)
+            f = math.exp(r)
+            """, line=4,
                 contains="np.random.normal(...): size-less draw used as a number by math.exp()"),
-        Invalid("import numpy as np\nprint('%.3f' % np.random.random())\n", line=2, contains="formatted by %"),
-        Invalid("import numpy as np\nrng = np.random.default_rng(0)\nprint(f'{rng.random():.2f}')\n", line=3, contains="rng.random(...): size-less draw formatted by an f-string"),
-        Invalid("import numpy as np\nx = np.zeros(5)\nfor i in range(5):\n    x[i] += np.random.normal(0.0, 2.0)\n", line=4,
+        Invalid("""
+            import numpy as np
+            print('%.3f' % np.random.random())
+            """, line=2, contains="formatted by %"),
+        Invalid("""
+            import numpy as np
+            rng = np.random.default_rng(0)
+            print(f'{rng.random():.2f}')
+            """, line=3, contains="rng.random(...): size-less draw formatted by an f-string"),
+        Invalid("""
+            import numpy as np
+            x = np.zeros(5)
+            for i in range(5):
+                x[i] += np.random.normal(0.0, 2.0)
+            """, line=4,
                 contains="np.random.normal(...): size-less draw += into x[i] raises ValueError"),
-        Invalid("import numpy as np\ngrid = np.zeros((4, 4))\nr = np.random.random()\ngrid[1, 2] *= r\n", line=4, contains="size-less draw *= into grid[1, 2]"),
-        Invalid("import numpy as np\nx = np.zeros(4)\nk = np.argmax(np.arange(4.0))\nx[k] = np.random.random()\n", line=4,
+        Invalid("""
+            import numpy as np
+            grid = np.zeros((4, 4))
+            r = np.random.random()
+            grid[1, 2] *= r
+            """, line=4, contains="size-less draw *= into grid[1, 2]"),
+        Invalid("""
+            import numpy as np
+            x = np.zeros(4)
+            k = np.argmax(np.arange(4.0))
+            x[k] = np.random.random()
+            """, line=4,
                 contains="size-less draw stored via 0-d index x[k]"),
-        Invalid("import numpy as np\na = np.arange(8.0)\nout = np.zeros(8)\nnp.add(a, 1.0, out=out, where=a > 3)\n", line=4,
+        Invalid("""
+            import numpy as np
+            a = np.arange(8.0)
+            out = np.zeros(8)
+            np.add(a, 1.0, out=out, where=a > 3)
+            """, line=4,
                 contains="where= on a ufunc"),
-        Invalid("import numpy as np\nc = np.convolve(np.ones(8), np.ones(3))\n", line=2, contains="mode='full' (the default)"),
-        Invalid("import numpy as np\nc = np.convolve(np.ones(8), np.ones(3), 'valid')\n", line=2, contains="mode='valid'"),
-        Invalid("import numpy as np\nm = np.linalg.norm(np.eye(3), 2)\n", line=2, contains="ord=2 of a matrix"),
-        Invalid("import numpy as np\nm = np.linalg.norm(np.eye(3), ord='nuc')\n", line=2, contains="ord='nuc'"),
-        Invalid("import numpy as np\nm = np.linalg.matrix_power(np.eye(3), -1)\n", line=2, contains="negative exponent"),
-        Invalid("import numpy as np\nv, c = np.unique(np.arange(4), return_counts=True)\n", line=2, contains="return_counts="),
-        Invalid("import numpy as np\nsame = np.isclose(np.ones(3), np.ones(3), equal_nan=True)\n", line=2, contains="equal_nan="),
-        Invalid("import numpy as np\nh, e = np.histogram(np.ones(8), bins='auto')\n", line=2, contains="bins='auto'"),
+        Invalid("""
+            import numpy as np
+            c = np.convolve(np.ones(8), np.ones(3))
+            """, line=2, contains="mode='full' (the default)"),
+        Invalid("""
+            import numpy as np
+            c = np.convolve(np.ones(8), np.ones(3), 'valid')
+            """, line=2, contains="mode='valid'"),
+        Invalid("""
+            import numpy as np
+            m = np.linalg.norm(np.eye(3), 2)
+            """, line=2, contains="ord=2 of a matrix"),
+        Invalid("""
+            import numpy as np
+            m = np.linalg.norm(np.eye(3), ord='nuc')
+            """, line=2, contains="ord='nuc'"),
+        Invalid("""
+            import numpy as np
+            m = np.linalg.matrix_power(np.eye(3), -1)
+            """, line=2, contains="negative exponent"),
+        Invalid("""
+            import numpy as np
+            v, c = np.unique(np.arange(4), return_counts=True)
+            """, line=2, contains="return_counts="),
+        Invalid("""
+            import numpy as np
+            same = np.isclose(np.ones(3), np.ones(3), equal_nan=True)
+            """, line=2, contains="equal_nan="),
+        Invalid("""
+            import numpy as np
+            h, e = np.histogram(np.ones(8), bins='auto')
+            """, line=2, contains="bins='auto'"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

@@ -164,83 +164,227 @@ class OutOfScopeWorkload(Rule):
     message = "{evidence}: {workload} is outside what cuPyNumeric accelerates (Gate 4); {advice}"
 
     valid = (
-        Valid("import numpy as np\nimport scipy.linalg\nx = scipy.linalg.solve(np.eye(3), np.ones(3))\n"),
+        Valid("""
+            import numpy as np
+            import scipy.linalg
+            x = scipy.linalg.solve(np.eye(3), np.ones(3))
+            """),
         # a slab recurrence over many walkers is time stepping, not Gate 4
         Valid(
-            "import numpy as np\nwalkers, steps = 100000, 200\nwalk = np.zeros((walkers, steps))\n"
-            "for t in range(1, steps):\n    walk[:, t] = walk[:, t - 1] + np.random.normal(0, 1, walkers)\n"
+            """
+            import numpy as np
+            walkers, steps = 100000, 200
+            walk = np.zeros((walkers, steps))
+            for t in range(1, steps):
+                walk[:, t] = walk[:, t - 1] + np.random.normal(0, 1, walkers)
+            """
         ),
         # a running product is a reduction (np.prod), not a recurrence
-        Valid("import numpy as np\nx = np.linspace(0.1, 1.0, 500)\nacc = 1.0\nfor i in range(500):\n    acc *= np.cos(x[i])\n"),
-        Valid("import numpy as np\nu = np.zeros(100)\nfor step in range(10):\n    u[1:-1] = 0.5 * (u[:-2] + u[2:])\n"),
-        Valid("import numpy as np\ndef words(texts):\n    return [t.lower().split() for t in texts]\ncounts = np.zeros(3)\n"),
-        Valid("import numpy as np\ntry:\n    import torch\nexcept ImportError:\n    torch = None\na = np.ones(3)\n"),
+        Valid("""
+            import numpy as np
+            x = np.linspace(0.1, 1.0, 500)
+            acc = 1.0
+            for i in range(500):
+                acc *= np.cos(x[i])
+            """),
+        Valid("""
+            import numpy as np
+            u = np.zeros(100)
+            for step in range(10):
+                u[1:-1] = 0.5 * (u[:-2] + u[2:])
+            """),
+        Valid("""
+            import numpy as np
+            def words(texts):
+                return [t.lower().split() for t in texts]
+            counts = np.zeros(3)
+            """),
+        Valid("""
+            import numpy as np
+            try:
+                import torch
+            except ImportError:
+                torch = None
+            a = np.ones(3)
+            """),
         Valid(
-            "import numpy as np\nimport os\ndef walk(root):\n    todo = [root]\n    while todo:\n        d = todo.pop()\n"
-            "        for entry in os.scandir(d):\n            todo.append(entry.path)\n    return np.zeros(1)\n"
+            """
+            import numpy as np
+            import os
+            def walk(root):
+                todo = [root]
+                while todo:
+                    d = todo.pop()
+                    for entry in os.scandir(d):
+                        todo.append(entry.path)
+                return np.zeros(1)
+            """
         ),
-        Valid("try:\n    import scipy.sparse as sp\nexcept ImportError:\n    sp = None\nimport numpy as np\n"),
+        Valid("""
+            try:
+                import scipy.sparse as sp
+            except ImportError:
+                sp = None
+            import numpy as np
+            """),
         # a product restarted in every outer iteration carries nothing to the next one
         Valid(
-            "import numpy as np\ndef shapes(y, m):\n    out = np.zeros(m)\n    for j in range(1, m):\n        prod = 1.0\n"
-            "        for i in range(j):\n            prod *= np.cos(y[i])\n        out[j] = prod\n    return out\n"
+            """
+            import numpy as np
+            def shapes(y, m):
+                out = np.zeros(m)
+                for j in range(1, m):
+                    prod = 1.0
+                    for i in range(j):
+                        prod *= np.cos(y[i])
+                    out[j] = prod
+                return out
+            """
         ),
     )
     # a least-squares fit of a model's few parameters is not training
     valid += (
         Valid(
-            "import numpy as np\nfrom scipy.optimize import minimize\n\ndef loss(p, t, y):\n"
-            "    return np.sum((p[0] * np.exp(-p[1] * t) - y) ** 2)\n\n"
-            "t = np.linspace(0, 5, 200)\ny = 2.0 * np.exp(-0.7 * t)\nfit = minimize(loss, np.ones(2), args=(t, y))\n"
+            """
+            import numpy as np
+            from scipy.optimize import minimize
+
+            def loss(p, t, y):
+                return np.sum((p[0] * np.exp(-p[1] * t) - y) ** 2)
+
+            t = np.linspace(0, 5, 200)
+            y = 2.0 * np.exp(-0.7 * t)
+            fit = minimize(loss, np.ones(2), args=(t, y))
+            """
         ),
         Valid(
-            "import numpy as np\nfrom scipy.optimize import minimize\n\ndef energy(x, A, b):\n"
-            "    return 0.5 * x @ A @ x - b @ x\n\nA = np.eye(50)\nb = np.ones(50)\nres = minimize(energy, np.zeros(50), args=(A, b))\n"
+            """
+            import numpy as np
+            from scipy.optimize import minimize
+
+            def energy(x, A, b):
+                return 0.5 * x @ A @ x - b @ x
+
+            A = np.eye(50)
+            b = np.ones(50)
+            res = minimize(energy, np.zeros(50), args=(A, b))
+            """
         ),
     )
     invalid = (
-        Invalid("import numpy as np\nimport scipy.sparse as sp\nm = sp.csr_matrix(np.eye(4))\n", line=2, contains="sparse"),
+        Invalid("""
+            import numpy as np
+            import scipy.sparse as sp
+            m = sp.csr_matrix(np.eye(4))
+            """, line=2, contains="sparse"),
         # a network written in NumPy, trained by a SciPy minimiser
         Invalid(
-            "import numpy as np\nfrom scipy import optimize\n\ndef sigmoid(z):\n    return 1.0 / (1.0 + np.exp(-z))\n\n"
-            "def cost(w, X, y):\n    W = w.reshape(3, 4)\n    p = sigmoid(X @ W.T)\n    return np.sum((p - y) ** 2)\n\n"
-            "X = np.random.rand(500, 4)\ny = np.random.rand(500, 3)\nw = optimize.fmin_cg(cost, np.zeros(12), args=(X, y))\n",
+            """
+            import numpy as np
+            from scipy import optimize
+
+            def sigmoid(z):
+                return 1.0 / (1.0 + np.exp(-z))
+
+            def cost(w, X, y):
+                W = w.reshape(3, 4)
+                p = sigmoid(X @ W.T)
+                return np.sum((p - y) ** 2)
+
+            X = np.random.rand(500, 4)
+            y = np.random.rand(500, 3)
+            w = optimize.fmin_cg(cost, np.zeros(12), args=(X, y))
+            """,
             line=14, contains="trains a neural network",
         ),
         # a Markov chain over a few parameters
         Invalid(
-            "import numpy as np\n\ndef log_post(theta, data):\n    return -np.sum((data - theta[0]) ** 2) / theta[1] ** 2\n\n"
-            "data = np.random.normal(1.0, 0.5, 40)\ntheta = np.array([0.0, 1.0])\nchain = np.zeros((5000, 2))\n"
-            "for i in range(5000):\n    proposal = theta + np.random.normal(0.0, 0.1, 2)\n"
-            "    if np.random.rand() < np.exp(log_post(proposal, data) - log_post(theta, data)):\n        theta = proposal\n"
-            "    chain[i] = theta\n",
+            """
+            import numpy as np
+
+            def log_post(theta, data):
+                return -np.sum((data - theta[0]) ** 2) / theta[1] ** 2
+
+            data = np.random.normal(1.0, 0.5, 40)
+            theta = np.array([0.0, 1.0])
+            chain = np.zeros((5000, 2))
+            for i in range(5000):
+                proposal = theta + np.random.normal(0.0, 0.1, 2)
+                if np.random.rand() < np.exp(log_post(proposal, data) - log_post(theta, data)):
+                    theta = proposal
+                chain[i] = theta
+            """,
             line=9,
             contains="Markov chain",
         ),
         # a filter over a 4-number state, carried through a helper
         Invalid(
-            "import numpy as np\n\ndef step(x, P, z):\n    K = P @ np.linalg.inv(P + np.eye(4))\n"
-            "    return x + K @ (z - x), (np.eye(4) - K) @ P\n\n"
-            "x = np.zeros(4)\nP = np.eye(4)\nzs = np.random.normal(0.0, 1.0, (1000, 4))\nfor z in zs:\n    x, P = step(x, P, z)\n",
+            """
+            import numpy as np
+
+            def step(x, P, z):
+                K = P @ np.linalg.inv(P + np.eye(4))
+                return x + K @ (z - x), (np.eye(4) - K) @ P
+
+            x = np.zeros(4)
+            P = np.eye(4)
+            zs = np.random.normal(0.0, 1.0, (1000, 4))
+            for z in zs:
+                x, P = step(x, P, z)
+            """,
             line=10,
             contains="carries 'x' from one iteration to the next",
         ),
         Invalid(
-            "import numpy as np\nfrom sklearn.linear_model import Ridge\nX = np.ones((8, 2))\nmodel = Ridge()\nmodel.fit(X, X[:, 0])\n",
+            """
+            import numpy as np
+            from sklearn.linear_model import Ridge
+            X = np.ones((8, 2))
+            model = Ridge()
+            model.fit(X, X[:, 0])
+            """,
             line=2, contains="model.fit at line 5",
         ),
         Invalid(
-            "import numpy as np\ny = np.zeros(100)\nx = np.ones(100)\nfor n in range(1, 100):\n    y[n] = 0.9 * y[n - 1] + x[n]\n",
+            """
+            import numpy as np
+            y = np.zeros(100)
+            x = np.ones(100)
+            for n in range(1, 100):
+                y[n] = 0.9 * y[n - 1] + x[n]
+            """,
             line=4, contains="sequential recurrence",
         ),
         Invalid(
-            "import numpy as np\nfrom collections import deque\n\ndef bfs(adj, start):\n    seen = {start}\n    queue = deque([start])\n"
-            "    order = []\n    while queue:\n        u = queue.popleft()\n        order.append(u)\n        for v in adj[u]:\n"
-            "            if v not in seen:\n                seen.add(v)\n                queue.append(v)\n    return np.array(order)\n",
+            """
+            import numpy as np
+            from collections import deque
+
+            def bfs(adj, start):
+                seen = {start}
+                queue = deque([start])
+                order = []
+                while queue:
+                    u = queue.popleft()
+                    order.append(u)
+                    for v in adj[u]:
+                        if v not in seen:
+                            seen.add(v)
+                            queue.append(v)
+                return np.array(order)
+            """,
             line=8, contains="graph traversal",
         ),
-        Invalid("import numpy as np\nnames = np.array(['a b', 'c d'])\nupper = np.char.upper(names)\n", line=3, contains="string/NLP"),
-        Invalid("import numpy as np\nimport scipy\nm = scipy.sparse.identity(5)\n", line=3, contains="scipy.sparse"),
+        Invalid("""
+            import numpy as np
+            names = np.array(['a b', 'c d'])
+            upper = np.char.upper(names)
+            """, line=3, contains="string/NLP"),
+        Invalid("""
+            import numpy as np
+            import scipy
+            m = scipy.sparse.identity(5)
+            """, line=3, contains="scipy.sparse"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
