@@ -64,3 +64,16 @@ def positional_or_keyword(call: ast.Call, position: int | None, *names: str) -> 
         if kw.arg in names:
             return kw.value
     return None
+
+
+def dotted_name(expr: ast.expr) -> str | None:
+    """``u``, ``self.u``, ``state.grid.u``: the name a chain of attributes
+    spells; None for anything else (``f().x``, ``a[0].x``)."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    parts.append(expr.id)
+    return ".".join(reversed(parts))

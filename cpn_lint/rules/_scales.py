@@ -59,6 +59,7 @@ from ..model.numpy_api import (
     SELF_PRODUCTS,
 )
 from ..model.scopes import BindKind
+from ..model.syntax import dotted_name
 from ._context import loop_place
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -336,8 +337,8 @@ class ScalesAnalysis:
         if len(target.elts) < 2 or len(target.elts) != len(value.elts):
             return []
         model = self.model
-        names = [_chain_text(e) for e in target.elts]
-        values = [_chain_text(e) for e in value.elts]
+        names = [dotted_name(e) for e in target.elts]
+        values = [dotted_name(e) for e in value.elts]
         if None in names or None in values or sorted(names) != sorted(values) or names == values:  # type: ignore[type-var]
             return []
         if len(set(names)) != len(names):
@@ -378,7 +379,7 @@ class ScalesAnalysis:
         return best
 
     def _view(self, sub: ast.Subscript) -> View | None:
-        array = _chain_text(sub.value)
+        array = dotted_name(sub.value)
         if array is None or not self.model.is_array(sub.value):
             return None
         components = list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
@@ -456,7 +457,7 @@ class ScalesAnalysis:
         mask is computed elementwise from the whole array (``a > 0``,
         ``np.isnan(a)``, through names bound to such) or when both shapes are
         literal and equal."""
-        target = _chain_text(array)
+        target = dotted_name(array)
         if target is not None and self._computed_from(mask, target, depth):
             return True
         mask_shape = self.model.literal_shape(mask)
@@ -465,7 +466,7 @@ class ScalesAnalysis:
     def _computed_from(self, mask: ast.expr, target: str, depth: int) -> bool:
         if depth > _MAX_DEPTH:
             return False
-        if _chain_text(mask) == target:
+        if dotted_name(mask) == target:
             return True
         if isinstance(mask, ast.Name):
             values = [b.value for b in self.model.reaching_bindings(mask) if b.kind is BindKind.VALUE]
@@ -474,8 +475,8 @@ class ScalesAnalysis:
             return self._computed_from(mask.func.value, target, depth + 1)
         for leaf in _leaves(self, mask):
             if leaf is mask:
-                return _chain_text(leaf) == target
-            if _chain_text(leaf) == target or (isinstance(leaf, ast.Name) and self._computed_from(leaf, target, depth + 1)):
+                return dotted_name(leaf) == target
+            if dotted_name(leaf) == target or (isinstance(leaf, ast.Name) and self._computed_from(leaf, target, depth + 1)):
                 return True
         return False
 
@@ -881,22 +882,12 @@ def _axis_text(model: FileModel, call: ast.Call, api: str | None) -> str:
     return f" along axis {model.segment(axis, 20)}"
 
 
-def _chain_text(expr: ast.expr) -> str | None:
-    """``u``, ``self.u``, ``state.grid.u``: a stable name for an array."""
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    parts.append(expr.id)
-    return ".".join(reversed(parts))
 
 
 def _same_array(a: ast.expr, b: ast.expr) -> bool:
     """``x`` and ``x`` (or ``self.x`` twice): the same array on both sides."""
-    first = _chain_text(a)
-    return first is not None and first == _chain_text(b)
+    first = dotted_name(a)
+    return first is not None and first == dotted_name(b)
 
 
 def _literal_int(expr: ast.expr) -> int | None:

@@ -9,6 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
 from ..registry import Category, Invalid, Rule, Valid
+from ._context import describe_loop
 
 _CUPY_ROOTS = ("cupy", "cupyx")
 # CuPy functions that take a foreign array in (the data leaves cuPyNumeric).
@@ -212,7 +213,7 @@ class CupyMixedInLoop(Rule):
             yield self.finding(
                 first,
                 in_loop=True,
-                loop=_describe(model, frame),
+                loop=describe_loop(model, frame),
                 crossings=listed,
                 data={"crossings": names, "loop_line": frame.line},
             )
@@ -272,11 +273,3 @@ def _call_runtime(model: FileModel, call: ast.Call) -> Kind | None:
             return receiver
     return None
 
-
-def _describe(model: FileModel, frame: LoopFrame) -> str:
-    node = frame.node
-    if isinstance(node, (ast.For, ast.AsyncFor)):
-        return f"loop 'for {model.segment(node.target, 20)} in {model.segment(node.iter, 30)}' (line {node.lineno})"
-    if isinstance(node, ast.While):
-        return f"'while' loop (line {node.lineno})"
-    return f"comprehension (line {frame.line})"
