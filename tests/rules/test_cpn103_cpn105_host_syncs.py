@@ -1,17 +1,12 @@
-"""CPN103–CPN105 beyond their examples and fixtures: messages, positions, the
-RR-sync / RR-converge fixes staying quiet, the R104-vs-R105 split of SPEC §4,
-and the model facts these rules rely on (cpn_lint.model.hostsync)."""
+"""CPN103-CPN105 beyond their examples and fixtures: messages, positions, which of CPN104/CPN105 reports a sync, the recipes' own fixes staying quiet, hot loops, quiet values."""
 
 from __future__ import annotations
 
-import ast
 import textwrap
 
 import pytest
 
 from cpn_lint import lint_source
-from cpn_lint.model import FileModel, IterKind, Kind
-from cpn_lint.model.hostsync import scalar_math_origin, hot_loop, is_device_value, is_modulo_check
 
 SYNC_CODES = ("CPN103", "CPN104", "CPN105")
 
@@ -25,12 +20,7 @@ def _positions(source: str, *codes: str) -> list[tuple[int, int, str]]:
     return [(f.line, f.col, f.code) for f in _findings(source, *codes)]
 
 
-def _model(source: str) -> FileModel:
-    text = textwrap.dedent(source)
-    return FileModel(ast.parse(text), text)
-
-
-# ------------------------------------------------------------------ messages
+# -------------------------------------------------------------------- messages
 def test_item_message_names_value_loop_line_and_recipe() -> None:
     (finding,) = _findings(
         """
@@ -99,7 +89,7 @@ def test_numpy_range_iteration_suggests_python_range() -> None:
     assert "whole-array operations" in second.message
 
 
-# ----------------------------------------------------------------- positions
+# ------------------------------------------------------------------- positions
 def test_positions_follow_spec() -> None:
     source = """
         import numpy as np
@@ -121,7 +111,7 @@ def test_comprehension_reported_at_the_comprehension() -> None:
     assert _positions("import numpy as np\na = np.ones(3)\nb = [x + 1 for x in a]\n", "CPN103") == [(3, 4, "CPN103")]
 
 
-# ------------------------------------------------------- SPEC §4: R104 vs R105
+# ---------------------------------- CPN104 or CPN105: which one reports a sync
 def test_test_on_converted_value_is_only_cpn104() -> None:
     source = """
         import numpy as np
@@ -159,7 +149,7 @@ def test_single_conversion_outside_loops_is_quiet() -> None:
     assert _findings(source) == []
 
 
-# ------------------------------------------------- the recipes' own fixes
+# ------------------------------------------------------ the recipes' own fixes
 def test_rr_sync_fix_is_quiet() -> None:
     source = """
         import numpy as np
@@ -274,7 +264,7 @@ def test_modulo_filter_of_a_comprehension_throttles_its_element() -> None:
     assert [(line, code) for line, _, code in _positions(source)] == [(5, "CPN104")]
 
 
-# ------------------------------------------------------ runs once per loop
+# ---------------------------------------------------------- runs once per loop
 def test_exits_from_the_loop_run_once() -> None:
     source = """
         import numpy as np
@@ -318,7 +308,7 @@ def test_comprehension_in_a_return_still_iterates() -> None:
     assert [(line, code) for line, _, code in _positions(source)] == [(4, "CPN104")]
 
 
-# ------------------------------------------------------------- hot loops
+# ------------------------------------------------------------------- hot loops
 def test_small_constant_loop_alone_is_not_hot_but_inside_a_time_loop_is() -> None:
     source = """
         import numpy as np
@@ -336,7 +326,7 @@ def test_small_constant_loop_alone_is_not_hot_but_inside_a_time_loop_is() -> Non
     assert "inside the loop at line 8" in finding.message
 
 
-# ------------------------------------------------------------ quiet values
+# ---------------------------------------------------------------- quiet values
 def test_math_on_python_numbers_is_reported_with_the_math_module_recipe() -> None:
     # cuPyNumeric 26.6.1 returns a 0-d device array for NumPy math on Python
     # numbers, and Doctor flags int() of it (tests/test_oracle_runtime_facts.py).
@@ -467,91 +457,3 @@ def test_ternary_and_comprehension_filter_in_loops() -> None:
         rows = [r for r in np.split(x, 2) if np.any(r)]
         """
     assert [(line, col, code) for line, col, code in _positions(source, "CPN105")] == [(7, 8, "CPN105"), (8, 37, "CPN105")]
-
-
-# -------------------------------------------------------------- model facts
-def test_augmented_assignment_keeps_the_array_kind() -> None:
-    model = _model(
-        """
-        import numpy as np
-        wave = np.linspace(0, 1, 8)
-        count = 0
-        for step in range(5):
-            wave *= 0.99
-            count += 1
-            use = wave
-            n = count
-        """
-    )
-    kinds = {n.id: model.kind(n) for n in model.nodes(ast.Name) if isinstance(n.ctx, ast.Load) and n.id in ("wave", "count")}
-    assert kinds["wave"] is Kind.DEVICE
-    assert not kinds["count"].is_array
-
-
-def test_enumerate_of_zip_over_arrays_is_an_array_loop() -> None:
-    model = _model(
-        """
-        import numpy as np
-        a = np.ones(3)
-        b = np.ones(3)
-        for i, (x, y) in enumerate(zip(a, b)):
-            pass
-        for i, (x, y) in enumerate(zip([1], [2])):
-            pass
-        """
-    )
-    first, second = model.loops
-    assert first.iter_kind is IterKind.ARRAY and first.index_vars == frozenset({"i"})
-    assert second.iter_kind is IterKind.OTHER
-
-
-def test_hostsync_helpers() -> None:
-    model = _model(
-        """
-        import numpy as np
-        a = np.ones(3)
-        for step in range(10):
-            for axis in range(3):
-                t = (np.sum(a), np.isnan(step * 1.0), a.shape[0], step % 5 == 0, step % 5 != 0)
-        """
-    )
-    (tuple_node,) = model.nodes(ast.Tuple)
-    reduction, scalar_math, metadata, every_fifth, most = tuple_node.elts
-    assert is_device_value(model, reduction) and scalar_math_origin(model, reduction) is None
-    assert is_device_value(model, scalar_math) and scalar_math_origin(model, scalar_math) is scalar_math
-    assert not is_device_value(model, metadata)
-    assert is_modulo_check(model, every_fifth)
-    assert not is_modulo_check(model, most)
-    outer, inner = model.loops
-    assert hot_loop(inner) is outer
-
-
-def test_nested_numpy_math_on_python_numbers_is_traced_through_names() -> None:
-    source = """
-        import numpy as np
-        def trust(gamma2, ratios):
-            gamma3 = np.maximum(1, np.minimum(0.75 * gamma2, 1.5))
-            for k, r in enumerate(ratios):
-                if r <= gamma3 * 2.0:
-                    continue
-                print(int(np.floor(r / gamma2)))
-        """
-    branch, conversion = _findings(source)
-    assert (branch.code, branch.line) == ("CPN105", 6)
-    assert "'gamma3' is a 0-d device array (np.minimum(), line 4): one float() outside the loop fixes it" in branch.message
-    assert (conversion.code, conversion.line) == ("CPN104", 8)
-    assert "np.floor() of Python numbers is a 0-d device array: use the math module" in conversion.message
-
-
-def test_predicates_and_broadcast_objects_are_not_arrays() -> None:
-    model = _model(
-        """
-        import numpy as np
-        def f(arg, shift, axis):
-            ok = np.iterable(arg)
-            b = np.broadcast(shift, axis)
-            return ok, b
-        """
-    )
-    (result,) = model.nodes(ast.Tuple)
-    assert [model.kind(e) for e in result.elts] == [Kind.NOT, Kind.NOT]
