@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from .syntax import dotted_name
+
 # Roots whose arrays cuPyNumeric distributes (after the import swap).
 DEVICE_ROOTS = ("numpy", "cupynumeric")
 CUPY_ROOT = "cupy"
@@ -108,14 +110,11 @@ class ImportTable:
 
         Chains through calls or subscripts (``f().x``, ``a[0].x``) are refused.
         """
-        parts: list[str] = []
-        while isinstance(expr, ast.Attribute):
-            parts.append(expr.attr)
-            expr = expr.value
-        if not isinstance(expr, ast.Name):
+        dotted = dotted_name(expr)
+        if dotted is None:
             return None
-        base = self.aliases.get(expr.id)
+        head, dot, tail = dotted.partition(".")
+        base = self.aliases.get(head)
         if base is None:
             return None
-        parts.append(base)
-        return ".".join(reversed(parts))
+        return base + dot + tail
