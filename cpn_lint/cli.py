@@ -12,7 +12,7 @@ from . import __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``cpn-lint rule CODE | rules | docs [DIR] | verdict ... | manifest ... | fix ...``."""
+    """``cpn-lint rule CODE | rules | docs [DIR] | verdict ... | manifest ... | fix ... | noqa ...``."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "verdict":
         return verdict_main(args[1:])
@@ -20,6 +20,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _delegate("cpn_lint.manifest.command", args[1:])
     if args and args[0] == "fix":
         return _delegate("cpn_lint.fix.command", args[1:])
+    if args and args[0] == "noqa":
+        return _delegate("cpn_lint.noqa", args[1:])
     parser = argparse.ArgumentParser(prog="cpn-lint", description="cuPyNumeric migration-readiness checks.")
     parser.add_argument("--version", action="version", version=f"cpn-lint {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -31,6 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("verdict", help="assess paths and print the migration verdict (see cpn-verdict --help)")
     sub.add_parser("manifest", help="inspect or refresh the API support manifest")
     sub.add_parser("fix", help="rewrite the findings the model proves safe to change (see cpn-lint fix --help)")
+    sub.add_parser("noqa", help="add '# noqa: CODE' for today's findings, so only new ones are reported")
     ns = parser.parse_args(args)
     from . import docs as docs_module
     from .rules import load_rules

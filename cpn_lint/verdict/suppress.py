@@ -1,7 +1,8 @@
 """Suppressions: ``# noqa`` comments and flake8's ignore settings, applied to
 ``cpn-verdict`` as flake8 applies them, and counted for the report.
 
-* ``# noqa`` on the reported line hides every finding there; ``# noqa:
+* ``# noqa`` on the reported line (or, for a multi-line string, on any line
+  of it, as flake8 reads it) hides every finding there; ``# noqa:
   CPN101,CPN104`` hides those codes (a listed prefix such as ``CPN1`` hides
   every code it starts); ``# flake8: noqa`` on a line of its own skips the
   whole file.
@@ -16,8 +17,10 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
+import io
 import os
 import re
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -168,6 +171,33 @@ def noqa_codes(line: str) -> tuple[str, ...] | None:
     return tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c) if codes else ()
 
 
+def noqa_ranges(lines: Sequence[str]) -> dict[int, tuple[int, int]]:
+    """For every line, the (first, last) lines flake8 searches for its
+    ``# noqa``: the lines of one token range (a multi-line string and the
+    line it ends on share one), as flake8's processor maps them. Lines not
+    in the map (a file that does not tokenize) are searched alone."""
+    ranges: dict[int, tuple[int, int]] = {}
+    source = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    first, last = len(lines) + 2, -1
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            first, last = min(first, token.start[0]), max(last, token.end[0])
+            if token.type in (tokenize.NL, tokenize.NEWLINE):
+                ranges.update(dict.fromkeys(range(first, last + 1), (first, last)))
+                first, last = len(lines) + 2, -1
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return {}
+    return ranges
+
+
+def noqa_text(lines: Sequence[str], line: int, ranges: dict[int, tuple[int, int]]) -> str:
+    """The text flake8 searches for the ``# noqa`` of a finding on ``line``."""
+    first, last = ranges.get(line, (line, line))
+    return "".join(lines[first - 1:last]) if 1 <= first <= len(lines) else ""
+
+
 def file_is_skipped(lines: Sequence[str]) -> bool:
     """``# flake8: noqa`` on a line of its own (with codes flake8 ignores it)."""
     for line in lines:
@@ -184,6 +214,7 @@ def split_findings(path: str, findings: Iterable[Finding], lines: Sequence[str] 
     hidden: list[Suppressed] = []
     skip_file = bool(lines) and file_is_skipped(lines)  # type: ignore[arg-type]
     prefixes = tuple(ignored)
+    ranges = noqa_ranges(lines) if lines else {}
     for finding in findings:
         if finding.code == "CPN000":
             kept.append(finding)
@@ -191,8 +222,7 @@ def split_findings(path: str, findings: Iterable[Finding], lines: Sequence[str] 
         if skip_file:
             hidden.append(Suppressed(path, finding, "file noqa"))
             continue
-        line = lines[finding.line - 1] if lines and 1 <= finding.line <= len(lines) else ""
-        codes = noqa_codes(line)
+        codes = noqa_codes(noqa_text(lines, finding.line, ranges)) if lines else None
         if codes is not None and (not codes or finding.code.startswith(codes)):
             hidden.append(Suppressed(path, finding, "noqa"))
         elif prefixes and finding.code.startswith(prefixes):

@@ -1,0 +1,137 @@
+"""``cpn-lint noqa PATH...``: mark today's findings with ``# noqa: CODE`` so
+that a project adopting cpn-lint starts from a clean run (the convention of
+``ruff --add-noqa``); new findings are then reported as usual.
+
+A comment goes where flake8 looks for it: on the reported line, or on the
+last line of a multi-line string that holds it (a comment inside the string
+would change the program). Codes merge into an existing ``# noqa: X``; a
+line with a bare ``# noqa`` already hides everything and is left alone.
+Only the files named (or found under the folders named) are rewritten, each
+in its own encoding and line endings; a file that does not parse is reported
+and left as it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import tokenize
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from .engine import LintOptions, analyze_source, decode_source
+from .registry import Default
+from .rules import load_rules
+from .verdict.suppress import NOQA, noqa_codes, noqa_ranges, noqa_text
+
+SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "__pycache__", "build", "dist", "site-packages"})
+
+
+@dataclass
+class Outcome:
+    path: str
+    added: int = 0  # codes added
+    lines: int = 0  # lines changed
+    error: str | None = None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="cpn-lint noqa",
+        description="Add '# noqa: CODE' comments for the findings flake8 shows today, so only new ones are reported.")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.py files; notebooks are not changed)")
+    parser.add_argument("--select", metavar="CODES",
+                        help="comma-separated codes or prefixes to mark (default: the codes flake8 shows by default)")
+    ns = parser.parse_args(argv)
+    codes = selected_codes(ns.select)
+    if not codes:
+        parser.error(f"--select {ns.select!r} names no cpn-lint code")
+    outcomes = [add_noqa(path, codes) for path in _python_files(ns.paths)]
+    for outcome in outcomes:
+        if outcome.error:
+            print(f"cpn-lint noqa: {outcome.path}: {outcome.error}", file=sys.stderr)
+        elif outcome.added:
+            print(f"{outcome.path}: {outcome.added} finding(s) marked on {outcome.lines} line(s)")
+    added = sum(o.added for o in outcomes)
+    changed = sum(1 for o in outcomes if o.added)
+    print(f"Added noqa for {added} finding(s) in {changed} file(s).")
+    return 2 if any(o.error for o in outcomes) else 0
+
+
+def selected_codes(select: str | None) -> frozenset[str]:
+    rules = load_rules()
+    if select is None:
+        return frozenset(code for code, rule in rules.items() if rule.default is Default.ON and code != "CPN000")
+    prefixes = tuple(p.strip().upper() for p in select.split(",") if p.strip())
+    return frozenset(code for code in rules if code.startswith(prefixes) and code != "CPN000")
+
+
+def _python_files(paths: Sequence[str]) -> list[Path]:
+    found: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*.py") if not SKIP_DIRS.intersection(p.relative_to(path).parts[:-1]))
+        else:
+            found.append(path)
+    return found
+
+
+def add_noqa(path: Path, codes: frozenset[str]) -> Outcome:
+    outcome = Outcome(str(path))
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        outcome.error = f"cannot be read ({exc.strerror or exc})"
+        return outcome
+    result = analyze_source(raw, str(path), LintOptions(codes=codes))
+    if result.error is not None:
+        outcome.error = result.error  # unreadable or unparsable: left as it is
+        return outcome
+    text, encoding = decode_source(raw), _encoding_of(raw)
+    new_text, outcome.added, outcome.lines = marked(text, [(f.line, f.code) for f in result.findings if f.code in codes])
+    if outcome.added:
+        path.write_bytes(new_text.encode(encoding))
+    return outcome
+
+
+def _encoding_of(raw: bytes) -> str:
+    """The encoding Python reads ``raw`` in (a BOM is kept on writing)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError:
+        return "utf-8"
+    return encoding
+
+
+def marked(text: str, findings: Sequence[tuple[int, str]]) -> tuple[str, int, int]:
+    """``text`` with ``# noqa`` codes for ``findings`` ((line, code) pairs);
+    and how many codes and lines it added."""
+    lines = text.splitlines(keepends=True)
+    ranges = noqa_ranges(lines)
+    wanted: dict[int, set[str]] = {}
+    for line, code in findings:
+        present = noqa_codes(noqa_text(lines, line, ranges))
+        if present is not None and (not present or code.startswith(present)):
+            continue  # already hidden
+        target = ranges.get(line, (line, line))[1]
+        if 1 <= target <= len(lines):
+            wanted.setdefault(target, set()).add(code)
+    added = 0
+    for target, new_codes in wanted.items():
+        lines[target - 1] = _with_codes(lines[target - 1], new_codes)
+        added += len(new_codes)
+    return "".join(lines), added, len(wanted)
+
+
+def _with_codes(line: str, codes: set[str]) -> str:
+    body = line.rstrip("\r\n")
+    ending = line[len(body):]
+    match = NOQA.search(body)
+    if match is not None and match.group("codes"):
+        merged = sorted(set(re.split(r"[,\s]+", match.group("codes").upper())) - {""} | codes)
+        return body[:match.start()] + "# noqa: " + ",".join(merged) + body[match.end():] + ending
+    return body.rstrip() + "  # noqa: " + ",".join(sorted(codes)) + ending
