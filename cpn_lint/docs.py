@@ -35,7 +35,8 @@ def render_rule(rule: type[Rule]) -> str:
         f"| Category | {CATEGORY_TEXT[rule.category]} |",
         f"| Shown | {default} |",
         f"| Recipe | {rule.recipe or 'none'} |",
-        f"| Message | `{rule.code} {rule.message}` |",
+        f"| Headline | `{rule.code} {rule.short or rule.message}` |",
+        f"| Message (`--cpn-verbose`, report) | `{rule.code} {rule.message}` |",
         "",
     ]
     doc = rule.doc()

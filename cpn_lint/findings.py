@@ -23,6 +23,9 @@ class Finding:
     end_line: int | None = None
     end_col: int | None = None
     in_loop: bool = False
+    # The headline (what was found and the recipe, about 100 characters):
+    # what flake8 and editors show; None when the rule has no separate one.
+    short: str | None = field(default=None, compare=False, hash=False)
     # Machine-readable facts a verdict may need (the API name for CPN40x,
     # the workload kind for CPN410, ...). Never shown by flake8.
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
@@ -30,6 +33,11 @@ class Finding:
     @property
     def text(self) -> str:
         return f"{self.code} {self.message}"
+
+    @property
+    def headline(self) -> str:
+        """The short form: the code, what was found and the recipe."""
+        return f"{self.code} {self.short or self.message}"
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.col, self.code)

@@ -29,6 +29,7 @@ class _Shared:
     """Options parsed once, and the analysis of the file being checked."""
 
     options: LintOptions = LintOptions()
+    verbose: bool = False  # --cpn-verbose: the whole message, not the headline
     tree: ast.AST | None = None  # strong reference: keeps id(tree) unique
     findings: dict[str, list[Finding]] = {}
 
@@ -60,7 +61,7 @@ class _Checker:
         if codes is not None and self.code not in codes:
             return
         for finding in _analysis_for(self._tree, self._lines, self._filename).get(self.code, ()):
-            yield finding.line, finding.col, finding.text, type(self)
+            yield finding.line, finding.col, finding.text if _Shared.verbose else finding.headline, type(self)
 
 
 def _selected_codes(options: Any, all_codes: list[str]) -> frozenset[str] | None:
@@ -90,6 +91,14 @@ class CPN000(_Checker):
             "CPN402, CPN403), as cpn-verdict does",
         )
         option_manager.add_option(
+            "--cpn-verbose",
+            action="store_true",
+            default=False,
+            parse_from_config=True,
+            help="show each finding's whole explanation instead of its one-line headline "
+            "(the rule page, 'cpn-lint rule CODE', explains every code)",
+        )
+        option_manager.add_option(
             "--cpn-manifest",
             metavar="PATH",
             default=None,
@@ -107,6 +116,7 @@ class CPN000(_Checker):
             _check_manifest(path)
         _Shared.options = LintOptions(assessment=bool(getattr(options, "cpn_assessment", False)), codes=selected,
                                       manifest_path=path)
+        _Shared.verbose = bool(getattr(options, "cpn_verbose", False))
         _Shared.tree, _Shared.findings = None, {}
 
 

@@ -160,6 +160,9 @@ class Rule:
     slug: ClassVar[str]
     category: ClassVar[Category]
     message: ClassVar[str]  # str.format template, without the code
+    # The headline editors and flake8 show (<= HEADLINE_LIMIT characters):
+    # what was found and the recipe. Quoted code in it is cut to CODE_FIELD_LIMIT.
+    short: ClassVar[str | None] = None
     summary: ClassVar[str]  # one line, for tables and SARIF
     recipe: ClassVar[str | None] = None
     default: ClassVar[Default] = Default.ON
@@ -187,7 +190,7 @@ class Rule:
         data: dict[str, Any] | None = None,
         **message_args: Any,
     ) -> Finding:
-        """A finding at ``node``'s start, with the message template filled."""
+        """A finding at ``node``'s start, with the message templates filled."""
         return Finding(
             code=self.code,
             line=getattr(node, "lineno", 1),
@@ -195,6 +198,7 @@ class Rule:
             end_line=getattr(node, "end_lineno", None),
             end_col=getattr(node, "end_col_offset", None),
             message=self.message.format(**message_args),
+            short=self.short.format(**_cut_code(message_args)) if self.short else None,
             in_loop=in_loop,
             data=data or {},
         )
@@ -207,6 +211,29 @@ class Rule:
     @classmethod
     def doc(cls) -> str:
         return _dedent_doc(cls.__doc__ or "")
+
+
+HEADLINE_LIMIT = 100  # characters of a headline (a meta-test holds the fixtures to it)
+CODE_FIELD_LIMIT = 28  # characters of quoted code a headline keeps
+# Message fields that quote the user's code; a headline cuts them.
+CODE_FIELDS = frozenset({"call", "loop", "statement", "subscript", "expr", "test", "value", "arrays", "array", "name",
+                         "apis", "site", "evidence", "rule", "detail"})
+
+
+# A loop is quoted with its header ("loop 'for i in range(n)'"): a little more room.
+FIELD_LIMITS = {"loop": 40}
+
+
+def _cut_code(fields: dict[str, Any]) -> dict[str, Any]:
+    return {key: _cut(value, FIELD_LIMITS.get(key, CODE_FIELD_LIMIT)) if key in CODE_FIELDS and isinstance(value, str)
+            else value for key, value in fields.items()}
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rstrip() + "…"
+    return cut + "'" if text.endswith("'") and text.count("'") % 2 == 0 else cut
 
 
 REGISTRY: dict[str, type[Rule]] = {}

@@ -153,3 +153,26 @@ def test_file_class_and_slug_of_every_rule_agree():
         if number != code.lower() or idiom.replace("_", "-") != rule.slug or as_slug != rule.slug:
             disagreements.append(f"{code}: file {module}.py, class {rule.__name__}, slug {rule.slug}")
     assert disagreements == []
+
+
+def test_every_headline_on_the_fixtures_fits_an_editor_panel():
+    """The headline (what flake8 and editors show) names what was found and
+    the recipe in at most HEADLINE_LIMIT characters; the whole explanation is
+    in --cpn-verbose, the report and the rule page."""
+    from cpn_lint.engine import LintOptions, analyze_source
+    from cpn_lint.registry import HEADLINE_LIMIT
+
+    too_long = []
+    for path in sorted((ROOT / "fixtures").rglob("*.py")):
+        for finding in analyze_source(path.read_bytes(), str(path), LintOptions(assessment=True)).findings:
+            headline = finding.headline[len(finding.code) + 1:]
+            if len(headline) > HEADLINE_LIMIT:
+                too_long.append(f"{path.name}:{finding.line} {finding.code} ({len(headline)}): {headline}")
+    assert too_long == []
+
+
+def test_every_rule_has_a_headline_that_names_its_recipe():
+    for code, rule in load_rules().items():
+        assert rule.short, code
+        if rule.recipe:
+            assert f"({rule.recipe})" in rule.short, code

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from cpn_lint.registry import HEADLINE_LIMIT
+
 from .conftest import FIXTURES, expected_findings, run_flake8
 
 pytestmark = pytest.mark.e2e
@@ -154,7 +156,7 @@ def test_traps_turn_loud_when_the_recipe_is_undone(write) -> None:
 
 def test_messages_name_the_concrete_thing_and_recipe(write) -> None:
     path = write("prog.py", PROGRAM)
-    lines = run_flake8("--select", "CPN2", str(path)).stdout.splitlines()
+    lines = run_flake8("--select", "CPN2", "--cpn-verbose", str(path)).stdout.splitlines()
     text = {line.split(":", 3)[3].split()[0]: line for line in lines}
     assert "u.copy()" in text["CPN201"] and "np.copyto(un, u)" in text["CPN201"] and "(RR-alloc)" in text["CPN201"]
     assert "'x = x + un'" in text["CPN202"] and "x += un" in text["CPN202"] and "(RR-inplace)" in text["CPN202"]
@@ -185,3 +187,13 @@ def test_rule_fixture_matches_its_expectations_through_flake8(code: str) -> None
     expected = {(line, c) for line, c in expected_findings(path) if c.startswith("CPN2")}
     assert any(c == code for _, c in expected), f"{path.name} has no positive case for {code}"
     assert actual == expected, f"missing={sorted(expected - actual)} unexpected={sorted(actual - expected)}"
+
+
+@pytest.mark.e2e
+def test_headlines_are_short_and_name_the_recipe(write) -> None:
+    path = write("prog.py", PROGRAM)
+    lines = run_flake8("--select", "CPN2", str(path)).stdout.splitlines()
+    assert lines
+    for line in lines:
+        message = line.split(": ", 1)[1]
+        assert len(message) <= 8 + HEADLINE_LIMIT and message.endswith(")") and "(RR-" in message, line

@@ -442,7 +442,8 @@ def test_text_log_keeps_the_hot_path_demotion(tmp_path):
     if "CPN401" not in load_rules():
         pytest.skip("CPN401 not registered yet")
     (tmp_path / "hot.py").write_text(HOT_STD)
-    log = __import__("subprocess").run([sys.executable, "-m", "flake8", "--isolated", "--select", "CPN", "hot.py"],
+    log = __import__("subprocess").run([sys.executable, "-m", "flake8", "--isolated", "--select", "CPN", "--cpn-verbose",
+                                            "hot.py"],
                                        cwd=tmp_path, capture_output=True, text=True, timeout=300).stdout
     assert "CPN401" in log
     direct = json.loads(run_verdict("hot.py", "--isolated", "--format", "json", cwd=tmp_path).stdout)

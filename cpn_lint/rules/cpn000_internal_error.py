@@ -38,6 +38,7 @@ class InternalError(Rule):
     slug = "internal-error"
     category = Category.INTERNAL
     message = "internal error in {rule}: {detail} (please report)"
+    short = "internal error in {rule}: {detail} (please report)"
     summary = "a cpn-lint rule failed on this file; its findings may be missing"
 
     def check(self, model: FileModel) -> Iterator[Finding]:

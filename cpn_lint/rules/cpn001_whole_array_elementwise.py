@@ -68,6 +68,7 @@ class WholeArrayElementwise(Rule):
         "{statement} is whole-array elementwise work on {arrays}; each GPU computes its own block "
         "of the result, so it scales after the import swap"
     )
+    short = "{statement}: whole-array elementwise work, scales as is"
 
     valid = (
         Valid("""

@@ -61,6 +61,7 @@ class ArrayReduction(Rule):
         "{call} reduces {array}{axis}: each GPU reduces its own block and the partial results are "
         "combined across GPUs, so it scales after the import swap"
     )
+    short = "{call}: reduction of {array}, scales as is"
 
     valid = (
         Valid("""

@@ -57,6 +57,7 @@ class MatrixProduct(Rule):
         "{expr} is a matrix product of {arrays}: each GPU multiplies its tiles with cuBLAS and the partial "
         "products are summed across GPUs, so it scales after the import swap"
     )
+    short = "{expr}: matrix product, scales as is"
 
     valid = (
         Valid("""

@@ -57,6 +57,7 @@ class VectorizedConditional(Rule):
         "{call} chooses elementwise between {arrays} on every GPU's own block, with no Python branch "
         "and no host round trip, so it scales after the import swap"
     )
+    short = "{call}: vectorised conditional, scales as is"
 
     valid = (
         Valid("""

@@ -64,6 +64,7 @@ class StencilSlicing(Rule):
         "stencil: {statement} combines {count} slices of {arrays} shifted by up to {offset}; "
         "only a thin halo moves between neighbouring GPUs, so it scales when each GPU holds a large block"
     )
+    short = "stencil {statement}: {count} shifted slices, scales with large blocks"
 
     valid = (
         Valid("""

@@ -64,6 +64,7 @@ class PreallocatedOut(Rule):
     default = Default.ASSESSMENT
     summary = "Result written into a preallocated buffer (out=, double-buffer swap)"
     message = "{what}{where}, reusing device memory instead of allocating a new array; it scales after the import swap"
+    short = "{site} reuses a preallocated buffer, scales as is"
 
     valid = (
         Valid("""
@@ -174,4 +175,5 @@ class PreallocatedOut(Rule):
                 out: ast.expr = site.facts["out"]
                 what = f"{model.segment(site.node, 50)!r} writes into the existing array {model.segment(out, 24)!r} through out="
                 data = {"form": "out", "arrays": [model.segment(out, 24)]}
-            yield self.finding(site.node, in_loop=site.in_loop, what=what, where=loop_phrase(model, site.node), data=data)
+            yield self.finding(site.node, in_loop=site.in_loop, what=what, where=loop_phrase(model, site.node), data=data,
+                               site=repr(model.segment(site.node, 40)))

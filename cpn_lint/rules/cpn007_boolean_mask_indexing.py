@@ -67,6 +67,7 @@ class BooleanMaskIndexing(Rule):
         "{subscript} {action} {array} through the boolean mask {mask}: the mask is partitioned like the array, "
         "so each GPU applies it to its own block with no index array; it scales after the import swap"
     )
+    short = "{subscript}: boolean-mask indexing, scales as is"
 
     valid = (
         Valid("""

@@ -50,6 +50,7 @@ class NumpyVectorize(Rule):
     recipe = "RR-where"
     summary = "np.vectorize/np.frompyfunc runs a Python function per element"
     message = "{call} calls a Python function once per element; rewrite it with np.where or whole-array arithmetic (RR-where)"
+    short = "{call} runs a Python function per element: use np.where (RR-where)"
 
     valid = (
         Valid("""

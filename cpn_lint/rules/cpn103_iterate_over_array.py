@@ -81,6 +81,7 @@ class IterateOverArray(Rule):
         "{loop} iterates array {arrays} item by item in Python, waiting on the device for every "
         "item; {advice} (RR-loop)"
     )
+    short = "{loop} iterates an array item by item in Python (RR-loop)"
 
     valid = (
         Valid(

@@ -92,6 +92,7 @@ class HostConversionInLoop(Rule):
     recipe = "RR-sync"
     summary = "Array value converted to a Python value inside a loop"
     message = "{call} on '{value}' {where} is a host sync every iteration; {fix} (RR-sync)"
+    short = "{call} on '{value}' syncs with the host every iteration (RR-sync)"
 
     valid = (
         Valid("""

@@ -85,6 +85,7 @@ class BranchOnArrayInLoop(Rule):
     recipe = "RR-converge"
     summary = "Loop branch decided by the truth value of an array"
     message = "{construct} test '{test}' branches on {subject} {where}, a host sync every time; {fix} (RR-converge)"
+    short = "{construct} test '{test}' syncs with the host every pass (RR-converge)"
 
     valid = (
         Valid(

@@ -75,6 +75,7 @@ class StridedSlice(Rule):
         "{subscript} slices array '{array}' with {step}; cuPyNumeric has no distributed "
         "strided slice, so build the selection as a boolean mask on a host array (RR-strided)"
     )
+    short = "{subscript} is a strided slice: use a boolean mask (RR-strided)"
 
     valid = (
         Valid("""
@@ -184,7 +185,7 @@ class StridedSlice(Rule):
                 in_loop=model.in_loop(subscript),
                 subscript=model.segment(subscript, 40),
                 array=model.segment(subscript.value, 24),
-                step=" and ".join(dict.fromkeys(described)),
+                step=_steps_text(list(dict.fromkeys(described))),
             )
 
     @staticmethod
@@ -224,4 +225,20 @@ def _describe_step(model: FileModel, part: ast.expr) -> str | None:
         return None
     if value is not None:
         return f"step {value}"
-    return f"step '{model.segment(step, 20)}', which is not known to be 1"
+    return UNKNOWN_STEP + model.segment(step, 20)
+
+
+UNKNOWN_STEP = "\0"  # marks a step whose value is not known
+
+
+def _steps_text(described: list[str]) -> str:
+    """``step 2 and step 3``; unknown steps named once: ``step 'k', which is
+    not known to be 1`` or ``steps 'k' and 'm', which are not known to be 1``."""
+    known = [d for d in described if not d.startswith(UNKNOWN_STEP)]
+    unknown = [f"'{d[1:]}'" for d in described if d.startswith(UNKNOWN_STEP)]
+    parts = list(known)
+    if len(unknown) == 1:
+        parts.append(f"step {unknown[0]}, which is not known to be 1")
+    elif unknown:
+        parts.append(f"steps {', '.join(unknown[:-1])} and {unknown[-1]}, which are not known to be 1")
+    return " and ".join(parts)

@@ -80,6 +80,7 @@ class ObjectDtype(Rule):
         "{call} makes an object-dtype array ({form}); cuPyNumeric arrays hold only numbers, so this "
         "stays on the host or fails: restructure the data into numeric arrays (RR-numeric)"
     )
+    short = "{call} makes an object-dtype array: use numeric arrays (RR-numeric)"
 
     valid = (
         Valid("""

@@ -94,6 +94,7 @@ class Mpi4pyWithArrays(Rule):
         "communication for cuPyNumeric and Doctor rejects mpi4py ({calls}); drop mpi4py and "
         "work on one global array (RR-mpi)"
     )
+    short = "'{statement}': mpi4py beside NumPy arrays; let Legate distribute (RR-mpi)"
 
     valid = (
         Valid('"""Unlike the old version, this module does not use mpi4py."""\nimport numpy as np\n# from mpi4py import MPI\nx = np.zeros(3)\nnote = "import mpi4py"\n'),

@@ -103,6 +103,7 @@ class OrderKeyword(Rule):
     recipe = "RR-order"
     summary = "Memory-layout order= on a NumPy call or array method"
     message = "order={value} on {call} {effect}; drop order= and convert layout at a host boundary (RR-order)"
+    short = "order={value} on {call}: drop order= (RR-order)"
 
     valid = (
         Valid("""

@@ -100,6 +100,7 @@ class BuiltinOnArray(Rule):
         "{call} iterates array '{array}' one item at a time through Python, a host fetch per item; "
         "use {replacement} instead (RR-loop)"
     )
+    short = "{call} iterates '{array}' item by item in Python (RR-loop)"
 
     valid = (
         Valid("""

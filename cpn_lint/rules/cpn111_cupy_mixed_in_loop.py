@@ -87,6 +87,7 @@ class CupyMixedInLoop(Rule):
         "copies through host memory and synchronises, so keep one runtime in the loop and convert "
         "once outside it (RR-one-runtime)"
     )
+    short = "{loop} moves arrays between CuPy and cuPyNumeric (RR-one-runtime)"
 
     valid = (
         Valid(

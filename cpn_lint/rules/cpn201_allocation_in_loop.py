@@ -134,6 +134,7 @@ class AllocationInLoop(Rule):
     recipe = "RR-alloc"
     summary = "Array allocated with the same shape on every loop iteration"
     message = "{call} {what} {where} though its shape never changes; {fix} (RR-alloc)"
+    short = "{call} allocates every iteration: allocate once before the loop (RR-alloc)"
 
     valid = (
         # hoisted before the loop, refilled with out=

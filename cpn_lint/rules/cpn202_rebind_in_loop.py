@@ -86,6 +86,7 @@ class RebindInLoop(Rule):
         "'{statement}' allocates a new array for '{name}' on every iteration of {loop} and leaves "
         "the old one to be freed; update it in place: {fix} (RR-inplace)"
     )
+    short = "'{statement}' makes a new array each iteration: update it in place (RR-inplace)"
 
     valid = (
         # the double buffer: a tuple swap, with out= writes

@@ -114,6 +114,7 @@ class StackInLoop(Rule):
     recipe = "RR-stack"
     summary = "Arrays concatenated or stacked inside a loop"
     message = "{call} {what} on every iteration of {loop}; {fix} (RR-stack)"
+    short = "{call} regrows an array every iteration: join once after it (RR-stack)"
 
     valid = (
         # list-then-stack-once

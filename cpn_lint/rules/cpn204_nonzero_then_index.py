@@ -97,6 +97,7 @@ class NonzeroThenIndex(Rule):
         "{call} turns the mask into index arrays that then index {uses}; index with the "
         "boolean mask itself ({example}) or use np.putmask (RR-mask)"
     )
+    short = "{call} turns a mask into indices: index with the mask (RR-mask)"
 
     valid = (
         Valid("""

@@ -125,6 +125,7 @@ class WriteToCopy(Rule):
     recipe = "RR-write-through"
     summary = "Write to the result of np.diag/np.flip/ravel, a copy in cuPyNumeric"
     message = "{call} {nature}, so {writes} {effect}; {fix} (RR-write-through)"
+    short = "{call} is a copy on cuPyNumeric: writes to it are lost (RR-write-through)"
 
     valid = (
         # read-only use

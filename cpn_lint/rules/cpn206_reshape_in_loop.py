@@ -85,6 +85,7 @@ class ReshapeInLoop(Rule):
     recipe = "RR-reshape"
     summary = "Array reshaped on every loop iteration where a hoisted reshape or a view would do"
     message = "{call} {what} {why}; {fix} (RR-reshape)"
+    short = "{call} reshapes every iteration: reshape once or use a view (RR-reshape)"
 
     valid = (
         # hoisted

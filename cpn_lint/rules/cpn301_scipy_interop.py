@@ -71,6 +71,7 @@ class ScipyInterop(Rule):
     default = Default.ASSESSMENT
     summary = "SciPy call: host round trip at a boundary or in a loop"
     message = "{call} runs SciPy ({module}) on the host: {transfer}; {where} (RR-host-fallback)"
+    short = "{call} runs SciPy on the host (RR-host-fallback)"
 
     valid = (
         Valid("""

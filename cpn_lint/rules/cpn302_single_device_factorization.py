@@ -81,6 +81,7 @@ class SingleDeviceFactorization(Rule):
     default = Default.ASSESSMENT
     summary = "Factorisation that runs on one device (svd, qr, inv, pinv, eig)"
     message = "{call} {fact}"
+    short = "{call}: a factorisation runs on one device (RR-batch)"
 
     valid = (
         Valid("""

@@ -69,6 +69,7 @@ class FftTransform(Rule):
     default = Default.ASSESSMENT
     summary = "FFT: one transform runs on one GPU, only batches spread"
     message = "{call} {fact}"
+    short = "{call}: one FFT runs on one GPU (RR-batch)"
 
     valid = (
         Valid("""

@@ -79,6 +79,7 @@ class RandomReproducibility(Rule):
         "GPU count, so runs on different numbers of GPUs give different values; compare runs at a fixed "
         "--gpus or load inputs drawn once on the host"
     )
+    short = "{apis}: random values depend on the GPU count"
 
     valid = (
         Valid("""

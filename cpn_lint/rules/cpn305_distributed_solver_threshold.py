@@ -69,6 +69,7 @@ class DistributedSolverThreshold(Rule):
     default = Default.ASSESSMENT
     summary = "linalg.solve/cholesky split across GPUs only above a matrix size"
     message = "{call} splits one problem across GPUs only from {threshold} rows up (needs {needs}); {detail}"
+    short = "{call} splits across GPUs only from {threshold} rows up"
 
     valid = (
         Valid("""

@@ -80,6 +80,7 @@ class ApiNotImplemented(ApiSupportRule):
     recipe = "RR-host-fallback"
     summary = "NumPy name that cuPyNumeric does not implement"
     message = "{call}: {api} {gap}{where}; {fix} (RR-host-fallback)"
+    short = "{call} is unsupported on cuPyNumeric: {hint} (RR-host-fallback)"
 
     valid = (
         Valid("""
@@ -210,7 +211,9 @@ class ApiNotImplemented(ApiSupportRule):
 
     def fields(self, model: FileModel, use: ApiCall) -> dict[str, Any]:
         error = "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"
-        return {"gap": gap_text(use.entry, version_text(), error), "fix": fix_text(model, use)}
+        fix = fix_text(model, use)
+        hint = fix if use.entry.replacement is not None else "keep it on host NumPy"
+        return {"gap": gap_text(use.entry, version_text(), error), "fix": fix, "hint": hint}
 
 
 def gap_text(entry: ApiSupport, version: str, error: str = "AttributeError") -> str:

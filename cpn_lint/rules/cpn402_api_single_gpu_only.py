@@ -56,6 +56,7 @@ class ApiSingleGpuOnly(ApiSupportRule):
         "{call} calls {api}, which {version} runs on one GPU/CPU only{where}; "
         "it does not spread across GPUs or nodes, so keep it off the hot path of a multi-GPU run"
     )
+    short = "{call} runs on one GPU/CPU only in cuPyNumeric"
 
     valid = (
         Valid("""

@@ -56,6 +56,7 @@ class ApiPartialSupport(ApiSupportRule):
     default = Default.ASSESSMENT
     summary = "NumPy API that cuPyNumeric supports only partially across GPUs"
     message = "{call} calls {api}, which {version} supports only partially across GPUs{where}: {note}"
+    short = "{call} is only partly distributed by cuPyNumeric"
 
     valid = (
         Valid("""

@@ -39,6 +39,13 @@ class Form:
     find: Callable[[FileModel], Iterator[Hit]]
 
 
+def _shortened(what: str, limit: int = 34) -> str:
+    """The form for a headline: cut at a word, at most ``limit`` characters."""
+    if len(what) <= limit:
+        return what
+    return what[: what.rfind(" ", 0, limit)].rstrip(",;:") + "…"
+
+
 class UnsupportedArgumentForm(Rule):
     """
     ## What it does
@@ -108,6 +115,7 @@ class UnsupportedArgumentForm(Rule):
     recipe = "RR-host-fallback"
     summary = "call in an argument form cuPyNumeric rejects at run time"
     message = "{call}: {what} raises {error} on cuPyNumeric; {fix}"
+    short = "{call}: cuPyNumeric rejects {form} (RR-host-fallback)"
 
     valid = (
         Valid("""
@@ -339,7 +347,8 @@ class UnsupportedArgumentForm(Rule):
             frame = hot_loop(model, hit.node)
             yield self.finding(hit.node, in_loop=frame is not None, data={"form": hit.what, "error": hit.error, "release": version,
                                                             "data_path": on_data_path(model, hit.node)},
-                               call=_written(model, hit.shown or hit.node), what=hit.what, error=hit.error, fix=hit.fix)
+                               call=_written(model, hit.shown or hit.node), what=hit.what, error=hit.error, fix=hit.fix,
+                               form=_shortened(hit.what))
 
 
 def _written(model: FileModel, node: ast.AST) -> str:

@@ -54,6 +54,7 @@ _WORKLOAD = {
     "nlp": "string/NLP processing",
     "recurrence": "a sequential recurrence",
 }
+_KIND_WORDS = {"sparse": "sparse-matrix", "graph": "graph", "ml": "ML", "nlp": "string/NLP", "recurrence": "sequential-recurrence"}
 _ADVICE = {
     "sparse": "keep it on a sparse library (or evaluate legate-sparse) and port only the dense array code",
     "graph": "keep it on a graph library and port only the dense array code",
@@ -162,6 +163,7 @@ class OutOfScopeWorkload(Rule):
     category = Category.SCOPE
     summary = "workload outside cuPyNumeric's scope: sparse, graph, ML, string/NLP or a sequential recurrence"
     message = "{evidence}: {workload} is outside what cuPyNumeric accelerates (Gate 4); {advice}"
+    short = "{evidence}: {kind} work is outside cuPyNumeric's scope (Gate 4)"
 
     valid = (
         Valid("""
@@ -402,6 +404,7 @@ class OutOfScopeWorkload(Rule):
                       "regions": _regions(model, item), "library_work": _library_work(model, item)},
                 evidence=item.text,
                 workload=_WORKLOAD[item.kind],
+                kind=_KIND_WORDS[item.kind],
                 advice=dict(item.extra).get("advice", _ADVICE[item.kind]),
             )
 

@@ -521,8 +521,9 @@ def _from_flake8(name: str):  # type: ignore[no-untyped-def]
         notes.append("flake8's text format lists only files with findings; clean files are not counted "
                      "(use `flake8 --format=cpn-json` for a complete picture).")
     if not parsed.loop_context:
-        notes.append("Some API findings do not say whether they sit inside a loop (their messages come from "
-                     "another cpn-lint version); those were not used for the hot-path demotion.")
+        notes.append("Some API findings do not say whether they sit inside a loop (flake8 showed their one-line "
+                     "headlines; run it with --cpn-verbose or --format=cpn-json), so they were not used for the "
+                     "hot-path demotion.")
     rules = load_rules()
     assessment = {c for c, r in rules.items() if r.category in (Category.SCALES, Category.INFO)}
     if not any(f.code in assessment for u in parsed.units for f in u.result.findings):
