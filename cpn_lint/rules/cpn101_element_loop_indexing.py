@@ -87,7 +87,7 @@ class ElementLoopIndexing(Rule):
     recipe = "RR-loop"
     summary = "Python loop indexing arrays element by element"
     message = "{loop} indexes {arrays} one {unit} at a time; {fix} (RR-loop)"
-    short = "{loop} indexes {arrays} one {unit} at a time (RR-loop)"
+    short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
         Valid("""
