@@ -134,7 +134,7 @@ def _shape_stable(
     changed = True
     while changed:
         changed = False
-        for key in list(stable):
+        for key in [k for k in by_name if k in stable]:  # source order: the questions asked must not vary by run
             if not all(_keeps_shape(model, facts, b, stable) for b in by_name[key]):
                 stable.discard(key)
                 changed = True
