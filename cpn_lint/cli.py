@@ -22,6 +22,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _delegate("cpn_lint.fix.command", args[1:])
     if args and args[0] == "noqa":
         return _delegate("cpn_lint.noqa", args[1:])
+    if args and args[0] == "baseline":
+        return _delegate("cpn_lint.baseline", args[1:])
     parser = argparse.ArgumentParser(prog="cpn-lint", description="cuPyNumeric migration-readiness checks.")
     parser.add_argument("--version", action="version", version=f"cpn-lint {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -34,6 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("manifest", help="inspect or refresh the API support manifest")
     sub.add_parser("fix", help="rewrite the findings the model proves safe to change (see cpn-lint fix --help)")
     sub.add_parser("noqa", help="add '# noqa: CODE' for today's findings, so only new ones are reported")
+    sub.add_parser("baseline", help="record today's findings in a file, so only new ones are reported")
     ns = parser.parse_args(args)
     from . import docs as docs_module
     from .rules import load_rules

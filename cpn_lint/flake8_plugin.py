@@ -30,6 +30,7 @@ class _Shared:
 
     options: LintOptions = LintOptions()
     verbose: bool = False  # --cpn-verbose: the whole message, not the headline
+    baseline: frozenset[str] = frozenset()  # --cpn-baseline: keys of accepted findings
     tree: ast.AST | None = None  # strong reference: keeps id(tree) unique
     findings: dict[str, list[Finding]] = {}
 
@@ -38,7 +39,10 @@ def _analysis_for(tree: ast.Module, lines: list[str] | None, filename: str) -> d
     if _Shared.tree is not tree:
         source = "".join(lines) if lines is not None else ast.unparse(tree)
         by_code: dict[str, list[Finding]] = {}
-        for finding in lint_tree(tree, source, filename, _Shared.options):
+        findings = lint_tree(tree, source, filename, _Shared.options)
+        if _Shared.baseline:
+            findings = _drop_baselined(list(findings), tree, lines, filename)
+        for finding in findings:
             by_code.setdefault(finding.code, []).append(finding)
         _Shared.tree, _Shared.findings = tree, by_code
     return _Shared.findings
@@ -62,6 +66,21 @@ class _Checker:
             return
         for finding in _analysis_for(self._tree, self._lines, self._filename).get(self.code, ()):
             yield finding.line, finding.col, finding.text if _Shared.verbose else finding.headline, type(self)
+
+
+def _drop_baselined(findings: list[Finding], tree: ast.AST, lines: list[str] | None, filename: str) -> list[Finding]:
+    """The findings a ``--cpn-baseline`` file has not accepted."""
+    import os
+
+    from .baseline import keyed
+    from .fingerprint import function_at, function_spans
+
+    spans = function_spans(tree)
+    text = lines or []
+    path = os.path.relpath(filename).replace(os.sep, "/") if filename not in ("-", "stdin") else filename
+    return [f for f, key in keyed(path, findings, lambda line: function_at(spans, line),
+                                   lambda line: text[line - 1] if 1 <= line <= len(text) else "")
+            if f.code == INTERNAL_ERROR or key not in _Shared.baseline]
 
 
 def _selected_codes(options: Any, all_codes: list[str]) -> frozenset[str] | None:
@@ -99,6 +118,14 @@ class CPN000(_Checker):
             "(the rule page, 'cpn-lint rule CODE', explains every code)",
         )
         option_manager.add_option(
+            "--cpn-baseline",
+            metavar="FILE",
+            default=None,
+            parse_from_config=True,
+            help="report only findings not in this baseline (write one with 'cpn-lint baseline write FILE PATH...'; "
+            "run flake8 from the folder the baseline was written in)",
+        )
+        option_manager.add_option(
             "--cpn-manifest",
             metavar="PATH",
             default=None,
@@ -117,7 +144,20 @@ class CPN000(_Checker):
         _Shared.options = LintOptions(assessment=bool(getattr(options, "cpn_assessment", False)), codes=selected,
                                       manifest_path=path)
         _Shared.verbose = bool(getattr(options, "cpn_verbose", False))
+        _Shared.baseline = _load_baseline(getattr(options, "cpn_baseline", None) or None)
         _Shared.tree, _Shared.findings = None, {}
+
+
+def _load_baseline(path: str | None) -> frozenset[str]:
+    """The accepted keys; a bad file stops flake8 with one clear line."""
+    if path is None:
+        return frozenset()
+    from .baseline import BaselineError, load
+
+    try:
+        return load(path)
+    except BaselineError as exc:
+        raise SystemExit(f"cpn-lint: --cpn-baseline: {exc}") from None
 
 
 def _check_manifest(path: str) -> None:

@@ -107,7 +107,7 @@ def test_every_hook_has_the_required_keys_and_only_known_ones() -> None:
 
 def test_the_lint_hook_runs_flake8_on_the_staged_python_files() -> None:
     hook = HOOKS["cpn-lint"]
-    assert hook["entry"] == "flake8" and hook["args"] == ["--select=CPN"]
+    assert hook["entry"] == "flake8" and hook["args"] == ["--select=CPN", "--extend-select=E9"]
     assert hook["types"] == ["python"] and hook.get("pass_filenames", True) is True
     assert hook["require_serial"] is False
 
@@ -116,7 +116,7 @@ def test_the_verdict_hook_assesses_the_repository_at_a_level_args_cannot_drop() 
     hook = HOOKS["cpn-verdict"]
     program, *options = shlex.split(str(hook["entry"]))
     assert program in _project_scripts()
-    assert options == ["--fail-on=NOT-RECOMMENDED"]
+    assert options == ["--fail-on=NOT-RECOMMENDED", "--brief"]
     assert hook["pass_filenames"] is False and hook["always_run"] is False
     assert "args" not in hook
     assert hook["types_or"] == ["python", "jupyter"]
@@ -177,6 +177,14 @@ def test_lint_hook_fails_on_a_finding(tmp_path: Path) -> None:
 
 
 @pytest.mark.e2e
+def test_lint_hook_fails_on_a_file_that_does_not_parse(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text(LOOP + "def f(:\n")
+    result = _run(_command("cpn-lint", (broken,)), tmp_path)
+    assert result.returncode == 1 and f"{broken}:5:" in result.stdout and "E999" in result.stdout, result.stdout
+
+
+@pytest.mark.e2e
 def test_lint_hook_passes_a_clean_file(tmp_path: Path) -> None:
     good = tmp_path / "good.py"
     good.write_text(CLEAN)
@@ -191,6 +199,12 @@ def test_verdict_hook_passes_until_the_project_is_not_recommended(tmp_path: Path
     passing = _run(_command("cpn-verdict"), tmp_path)
     assert passing.returncode == 0, passing.stdout + passing.stderr
     assert passing.stdout.startswith("# cuPyNumeric migration readiness: LIGHT REFACTOR")
+    # brief: the verdict, the summary and the top findings; the report is in a file
+    assert "### Summary" in passing.stdout and "Top findings:" in passing.stdout
+    assert "## 2. What works" not in passing.stdout and len(passing.stdout.splitlines()) < 60
+    full = passing.stdout.rstrip().splitlines()[-1].removeprefix("Full report: ")
+    assert Path(full).read_text().count("## ") >= 9
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop.py", "ok.py"]  # nothing written into the tree
     # A graph workload in the only other file is out of cuPyNumeric's scope (Gate 4).
     (tmp_path / "loop.py").unlink()
     (tmp_path / "graph.py").write_text(GRAPH)

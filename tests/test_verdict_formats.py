@@ -14,7 +14,7 @@ from cpn_lint.verdict.context import Context
 from cpn_lint.verdict.json_format import load_schema, to_dict
 from cpn_lint.verdict.markdown import render_markdown
 from cpn_lint.verdict.report_items import SECTION_TITLES
-from cpn_lint.verdict.sarif import artifact_uri, to_sarif
+from cpn_lint.verdict.sarif import SarifOptions, artifact_uri, to_sarif
 
 from .conftest import ROOT, run_flake8
 from .verdict_helpers import finding, report_for, run_verdict, stand_in_rules
@@ -93,8 +93,11 @@ def test_sarif_rules_come_from_the_registry(sarif_schema):
     with stand_in_rules():
         report = report_for({"pkg/a b.py": [finding("CPN901", 3), finding("CPN921", 4)]}, Context())
         log = to_sarif(report)
+        with_scales = to_sarif(report, SarifOptions(scales=True, docs_url="https://example.org/rules/"))
     _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    _validate(sarif_schema, with_scales, jsonschema.Draft4Validator)
     rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert "informationUri" not in log["runs"][0]["tool"]["driver"]
     registry = load_rules()
     assert [r["id"] for r in rules if r["id"] in registry] == [c for c in registry]
     for rule in rules:
@@ -103,18 +106,20 @@ def test_sarif_rules_come_from_the_registry(sarif_schema):
             continue
         assert rule["name"] == real.slug
         assert rule["shortDescription"]["text"] == real.summary
-        assert rule["helpUri"] == f"docs/rules/{rule['id']}.md"
+        assert "helpUri" not in rule and rule["help"]["markdown"]
         assert rule["fullDescription"]["text"]
         assert rule["defaultConfiguration"]["level"] in ("error", "warning", "note", "none")
     results = log["runs"][0]["results"]
     blocks = next(r for r in results if r["ruleId"] == "CPN901")
-    assert blocks["kind"] == "fail" and blocks["level"] == "error"
+    assert blocks["kind"] == "fail" and blocks["level"] == "warning"
     region = blocks["locations"][0]["physicalLocation"]["region"]
     assert region["startLine"] == 3
     assert blocks["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "pkg/a%20b.py"
-    scales = next(r for r in results if r["ruleId"] == "CPN921")
-    assert scales["kind"] == "pass" and scales["level"] == "none"
+    assert not any(r["ruleId"] == "CPN921" for r in results)  # what scales is not a problem
     assert rules[blocks["ruleIndex"]]["id"] == "CPN901"
+    scales = next(r for r in with_scales["runs"][0]["results"] if r["ruleId"] == "CPN921")
+    assert scales["kind"] == "pass" and scales["level"] == "none"
+    assert with_scales["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] == "https://example.org/rules/CPN000.md"
 
 
 def test_sarif_notebook_results_name_the_cell(tmp_path, sarif_schema):
@@ -126,7 +131,17 @@ def test_sarif_notebook_results_name_the_cell(tmp_path, sarif_schema):
     _validate(sarif_schema, log, jsonschema.Draft4Validator)
     result = log["runs"][0]["results"][0]
     assert result["message"]["text"].startswith("CPN102 cell 1, line 2:")
-    assert "region" not in result["locations"][0]["physicalLocation"]
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 1  # a one-line notebook file
+
+
+def test_sarif_notebook_regions_point_at_the_line_of_the_ipynb_file(sarif_schema):
+    proc = run_verdict("fixtures/projects/notebook_demo", "--isolated", "--format", "sarif", cwd=ROOT)
+    log = json.loads(proc.stdout)
+    _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    lines = (ROOT / "fixtures/projects/notebook_demo/explore.ipynb").read_text().splitlines()
+    for result in log["runs"][0]["results"]:
+        line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
+        assert "np.sum(wave * wave)" in lines[line - 1], result["message"]["text"]
 
 
 def test_sarif_input_errors_become_notifications(tmp_path, sarif_schema):
@@ -200,3 +215,96 @@ def test_the_findings_schema_rejects_what_it_should(tmp_path):
         broken = json.loads(json.dumps(document))
         breakage(broken)
         assert not validator.is_valid(broken)
+
+
+
+# ------------------------------------------------------- GitHub code scanning
+def github_upload_problems(log: dict) -> list[str]:
+    """What GitHub's documented SARIF upload checks would reject or ignore:
+    version 2.1.0, at most 20 runs and 25,000 results per run, a tool name,
+    unique rule ids, and for every result a rule id, a message, a location
+    with a relative artifact URI and a region starting at line 1 or later,
+    and partialFingerprints so alerts follow code that moves."""
+    problems = []
+    if log.get("version") != "2.1.0":
+        problems.append("version")
+    runs = log.get("runs", [])
+    if not 1 <= len(runs) <= 20:
+        problems.append("runs")
+    for run in runs:
+        driver = run["tool"]["driver"]
+        if not driver.get("name"):
+            problems.append("tool name")
+        ids = [r["id"] for r in driver.get("rules", [])]
+        if len(ids) != len(set(ids)):
+            problems.append("duplicate rule ids")
+        if len(run.get("results", [])) > 25_000:
+            problems.append("too many results")
+        for result in run.get("results", []):
+            where = result.get("ruleId", "?")
+            if not result.get("ruleId") or not result.get("message", {}).get("text"):
+                problems.append(f"{where}: rule id or message missing")
+            locations = result.get("locations") or []
+            if not locations:
+                problems.append(f"{where}: no location")
+                continue
+            physical = locations[0]["physicalLocation"]
+            uri = physical["artifactLocation"]["uri"]
+            if uri.startswith(("/", "file:")):
+                problems.append(f"{where}: absolute uri {uri}")
+            if physical.get("region", {}).get("startLine", 0) < 1:
+                problems.append(f"{where}: no region")
+            if not result.get("partialFingerprints"):
+                problems.append(f"{where}: no partialFingerprints")
+    return problems
+
+
+def test_sarif_passes_the_checks_github_documents_for_uploads(sarif_schema):
+    proc = run_verdict("fixtures", "--isolated", "--format", "sarif", cwd=ROOT)
+    log = json.loads(proc.stdout)
+    _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    assert github_upload_problems(log) == []
+    levels = {r["level"] for r in log["runs"][0]["results"]}
+    assert "error" not in levels and levels <= {"warning", "note"}
+
+
+def test_sarif_levels_can_be_changed_and_bad_ones_are_usage_errors():
+    proc = run_verdict("fixtures/projects/mpi_halo", "--isolated", "--format", "sarif", "--sarif-level", "BLOCKS=error",
+                       "--sarif-level", "refactor=none", cwd=ROOT)
+    results = json.loads(proc.stdout)["runs"][0]["results"]
+    assert {r["level"] for r in results if r["properties"]["category"] == "BLOCKS"} == {"error"}
+    bad = run_verdict("fixtures/projects/mpi_halo", "--isolated", "--format", "sarif", "--sarif-level", "BLOCKS=loud",
+                      cwd=ROOT)
+    assert bad.returncode == 2 and "unknown level 'loud'" in bad.stderr and bad.stdout == ""
+
+
+def test_fingerprints_survive_lines_moving_and_tell_copies_apart(tmp_path):
+    body = "import numpy as np\n\ndef f(a):\n    for i in range(a.shape[0]):\n        a[i] = a[i] * 2.0\n" \
+           "    for i in range(a.shape[0]):\n        a[i] = a[i] * 2.0\n"
+    (tmp_path / "m.py").write_text(body)
+    before = json.loads(run_verdict("m.py", "--isolated", "--format", "sarif", cwd=tmp_path).stdout)
+    (tmp_path / "m.py").write_text("# a comment moves every line\n\n" + body.replace("a[i] * 2.0", "a[i]  *  2.0"))
+    after = json.loads(run_verdict("m.py", "--isolated", "--format", "sarif", cwd=tmp_path).stdout)
+
+    def prints(log):
+        return [r["partialFingerprints"]["cpnLint/v1"] for r in log["runs"][0]["results"] if r["ruleId"] == "CPN101"]
+
+    assert len(prints(before)) == 2 and len(set(prints(before))) == 2  # the same loop twice: two keys
+    assert prints(after) == prints(before)
+
+
+def test_flake8_cpn_sarif_formatter(tmp_path, sarif_schema):
+    (tmp_path / "broken.py").write_text("def f(:\n")
+    target = ROOT / "fixtures" / "rules" / "cpn101_element_loop.py"
+    proc = run_flake8("--select", "CPN,E9", "--format", "cpn-sarif", str(target), str(tmp_path / "broken.py"))
+    log = json.loads(proc.stdout)
+    _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    assert github_upload_problems(log) == []
+    run = log["runs"][0]
+    assert run["invocations"][0]["executionSuccessful"] is False
+    assert "E999" in run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+    flake8_prints = {r["partialFingerprints"]["cpnLint/v1"] for r in run["results"]}
+    verdict = json.loads(run_verdict(str(target), "--isolated", "--format", "sarif", cwd=ROOT).stdout)
+    verdict_prints = {r["partialFingerprints"]["cpnLint/v1"] for r in verdict["runs"][0]["results"]
+                      if r["ruleId"] in {x["ruleId"] for x in run["results"]}}
+    assert flake8_prints == verdict_prints  # one alert whichever way the SARIF was made

@@ -11,10 +11,14 @@ import argparse
 import configparser
 import re
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 from .. import __version__
 from ..engine import LintOptions
@@ -46,6 +50,10 @@ CONFIG_KEYS = {
     "manifest": "manifest",
     "include-tests": "include_tests",
     "exclude": "exclude",
+    "baseline": "baseline",
+    "rule-docs-url": "rule_docs_url",
+    "sarif-scales": "sarif_scales",
+    "sarif-level": "sarif_level",
 }
 
 
@@ -108,6 +116,19 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--output", "-o", metavar="PATH", help="write the report to PATH instead of stdout")
     out.add_argument("--fail-on", type=str.upper, choices=FAIL_ON, metavar="{LIGHT,SIGNIFICANT,NOT-RECOMMENDED}",
                      help="exit 1 when the verdict is this one or worse")
+    out.add_argument("--brief", action="store_true", default=None,
+                     help="print only the verdict, the summary and the top findings; the full Markdown report goes to "
+                     "--output (default: a file in the system's temporary folder, named on the last line)")
+    out.add_argument("--baseline", metavar="FILE",
+                     help="report only findings not in this baseline ('cpn-lint baseline write FILE PATH...')")
+    sarif = parser.add_argument_group("SARIF (--format sarif)")
+    sarif.add_argument("--sarif-scales", action="store_true", default=None,
+                       help="include what scales (kind 'pass'); by default only problems are listed")
+    sarif.add_argument("--sarif-level", action="append", metavar="CATEGORY=LEVEL",
+                       help="the level of a category's results, e.g. BLOCKS=error or REFACTOR=none (repeatable; "
+                       "defaults: BLOCKS and SCOPE warning, REFACTOR, API and INFO note)")
+    sarif.add_argument("--rule-docs-url", metavar="URL",
+                       help="where the rule pages are published; each rule's helpUri becomes URL/CODE.md (none by default)")
     scope = parser.add_argument_group("scope")
     scope.add_argument("--include-tests", action="store_true", default=None,
                        help="let tests, docs, examples, benchmarks and setup scripts decide the verdict too "
@@ -203,18 +224,24 @@ def _convert(origin: str, dest: str, value: Any) -> Any:
                 raise argparse.ArgumentTypeError(f"fail-on must be one of {', '.join(FAIL_ON)}")
             return upper
         if dest == "include_tests":
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
-                raise argparse.ArgumentTypeError(f"include-tests must be true or false, not {value!r}")
-            return text in ("true", "yes", "1", "on")
-        if dest == "exclude":
+            return _boolean(dest, value)
+        if dest in ("exclude", "sarif_level"):
             items = value if isinstance(value, list) else re.split(r"[,\n]+", str(value))
             return [str(item).strip() for item in items if str(item).strip()]
+        if dest == "sarif_scales":
+            return _boolean(dest, value)
         return str(value)
     except argparse.ArgumentTypeError as exc:
         raise UsageError(f"{origin}: {dest.replace('_', '-')}: {exc}") from None
+
+
+def _boolean(dest: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+        raise argparse.ArgumentTypeError(f"{dest.replace('_', '-')} must be true or false, not {value!r}")
+    return text in ("true", "yes", "1", "on")
 
 
 # --------------------------------------------------------------------- context
@@ -231,12 +258,14 @@ def make_context(ns: argparse.Namespace, config: Config | None) -> Context:
             merged.pop("compute_capability", None)
         for key, value in values.items():
             merged[key] = (value, origin)
-    for key in ("format", "fail_on", "manifest", "include_tests"):
+    for key in ("format", "fail_on", "manifest", "include_tests", "baseline", "rule_docs_url", "sarif_scales"):
         if key in merged:
             setattr(ns, key, merged[key][0])
     # excludes add up: the config's, then the command line's
     from_config = layers[0][1].get("exclude", []) if config is not None else []
     ns.exclude = list(from_config) + list(getattr(ns, "exclude", None) or [])
+    levels_from_config = layers[0][1].get("sarif_level", []) if config is not None else []
+    ns.sarif_level = list(levels_from_config) + list(getattr(ns, "sarif_level", None) or [])
     for key in ("elements", "gpus", "nodes", "pattern"):
         if key in merged:
             context = context.with_values(merged[key][1], **{key: merged[key][0]})
@@ -346,6 +375,8 @@ def run(ns: argparse.Namespace) -> int:
             progress.close()
         _suppress(units, settings, suppressions)
         units, scope = _displayed(units, scope, found)
+        if ns.baseline:
+            _apply_baseline(units, ns.baseline, suppressions)
     no_verdict = _no_verdict_reason(units)
     if no_verdict is not None:
         return _emit_no_verdict(no_verdict, units, input_errors, ns)
@@ -353,7 +384,9 @@ def run(ns: argparse.Namespace) -> int:
     report = build_report(units, context, input_errors=input_errors, input_notes=notes, size_evidence=evidence,
                           doctor_findings=doctor_findings, manifest=manifest_note(), scope=scope,
                           suppressions=suppressions)
-    text = render(report, ns.format or "markdown")
+    if ns.brief:
+        return _emit_brief(report, ns)
+    text = render(report, ns.format or "markdown", sarif_options(ns))
     _emit(text, ns.output)
     if report.input_errors:
         return 2
@@ -383,6 +416,26 @@ def _suppress(units: list[Unit], settings: Flake8Settings, suppressions: Suppres
         kept, hidden = split_findings(unit.path, unit.result.findings, lines, settings.ignored_for(unit.path))
         unit.result.findings = kept
         suppressions.hidden.extend(hidden)
+
+
+def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions) -> None:
+    """Drop the findings the baseline accepted, keeping count."""
+    from ..baseline import BaselineError, keyed, load
+    from ..findings import Finding
+    from .suppress import Suppressed
+
+    try:
+        accepted = load(path)
+    except BaselineError as exc:
+        raise UsageError(str(exc)) from None
+    for unit in units:
+        kept: list[Finding] = []
+        for finding, key in keyed(unit.path, unit.result.findings, unit.function_at, unit.raw_line):
+            if key in accepted and finding.code != "CPN000":
+                suppressions.hidden.append(Suppressed(unit.path, finding, "baseline"))
+            else:
+                kept.append(finding)
+        unit.result.findings = kept
 
 
 def _displayed(units: list[Unit], scope: Scope, found: Sequence[tuple[str, str | None]]) -> tuple[list[Unit], Scope]:
@@ -470,15 +523,93 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
     return 0 if readable and not errors else 2
 
 
-def render(report, fmt: str) -> str:  # type: ignore[no-untyped-def]
+def sarif_options(ns: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from .sarif import SarifOptions, parse_level
+
+    levels = []
+    for text in getattr(ns, "sarif_level", None) or []:
+        try:
+            levels.append(parse_level(text))
+        except ValueError as exc:
+            raise UsageError(f"--sarif-level {text}: {exc}") from None
+    return SarifOptions(scales=bool(getattr(ns, "sarif_scales", False)), levels=tuple(levels),
+                        docs_url=getattr(ns, "rule_docs_url", None) or None)
+
+
+BRIEF_ROWS = 10
+
+
+def brief_report_path() -> str:
+    """Where ``--brief`` writes the full report when no ``--output`` is given:
+    the system's temporary folder, never the user's tree, one file per
+    project folder."""
+    import hashlib
+    import tempfile
+
+    cwd = Path.cwd().resolve()
+    digest = hashlib.sha256(str(cwd).encode()).hexdigest()[:10]
+    folder = Path(tempfile.gettempdir()) / "cpn-verdict"
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / f"{cwd.name or 'root'}-{digest}.md")
+
+
+def _emit_brief(report, ns: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    """The verdict, the summary and the top findings on stdout; the whole
+    Markdown report in a file, whose path the last line names."""
+    from .markdown import render_markdown
+
+    full = render_markdown(report)
+    target = ns.output or brief_report_path()
+    _emit(full, target)
+    print(brief_text(full, target), end="")
+    if report.input_errors:
+        return 2
+    if ns.fail_on and report.verdict.rank >= g.Verdict.parse(ns.fail_on).rank:
+        return 1
+    return 0
+
+
+def brief_text(full: str, target: str) -> str:
+    lines = full.splitlines()
+    title = lines[0] if lines else ""
+    verdict = _section(lines, "## 1. ", "## 2. ")
+    blocks = [line for line in _section(lines, "## 3. ", "## 4. ") if line.startswith("| `")][:BRIEF_ROWS]
+    while verdict and not verdict[0].strip():
+        verdict = verdict[1:]
+    out = [title, ""] + verdict
+    if blocks:
+        out += ["Top findings:", ""] + [f"- {_row_text(row)}" for row in blocks] + [""]
+    out.append(f"Full report: {target}")
+    return "\n".join(out) + "\n"
+
+
+def _section(lines: list[str], start: str, end: str) -> list[str]:
+    inside, taken = False, []
+    for line in lines:
+        if line.startswith(start):
+            inside = True
+            continue
+        if inside and line.startswith(end):
+            break
+        if inside:
+            taken.append(line)
+    return taken
+
+
+def _row_text(row: str) -> str:
+    cells = [c.strip() for c in row.strip("|").split(" | ")]
+    return f"{cells[0]} {cells[1].split()[0]}: {cells[2]}" if len(cells) >= 3 else row
+
+
+def render(report, fmt: str, sarif=None) -> str:  # type: ignore[no-untyped-def]
     if fmt == "json":
         from .json_format import render_json
 
         return render_json(report)
     if fmt == "sarif":
-        from .sarif import render_sarif
+        from .sarif import SarifOptions, render_sarif
 
-        return render_sarif(report)
+        return render_sarif(report, sarif or SarifOptions())
     if fmt == "html":
         from .html_format import render_html
 

@@ -183,7 +183,8 @@ def _overview(report: Report) -> list[str]:
     return lines
 
 
-KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings"}
+KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings",
+              "baseline": "the baseline"}
 
 
 def _hotspot_table(what: str, spots: Sequence[Hotspot]) -> list[str]:

@@ -1,13 +1,17 @@
 """The report as SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
 
 * ``tool.driver.rules`` lists every registered code: ``id``, ``name`` (the
-  slug), short and full descriptions, ``helpUri`` (the rule's page,
-  ``docs/rules/CODE.md``, relative to the project) and the rule's page as
-  ``help.markdown``, and ``defaultConfiguration.level`` from its category.
-* One result per finding. SCALES findings are ``kind: "pass"`` (what will
-  speed up, not a problem); everything else is ``kind: "fail"`` with the level
-  of its rule. Notebook findings name the notebook and the cell/line in the
-  message, with no region (a region would count lines of the notebook's JSON).
+  slug), short and full descriptions, the rule's page as ``help`` (text and
+  Markdown), ``defaultConfiguration.level`` from its category, and
+  ``helpUri`` only when a documentation URL is given (a relative link would
+  be dead from the user's repository).
+* One result per problem: what scales (SCALES) is left out unless asked for
+  (then ``kind: "pass"``). Levels fit code review: BLOCKS and SCOPE are
+  ``warning``, REFACTOR, API and INFO ``note``, internal errors ``error``;
+  each can be changed per category.
+* ``partialFingerprints`` (:mod:`cpn_lint.fingerprint`) survive lines moving.
+* A notebook result points at the line of the ``.ipynb`` file that holds the
+  cell's source line, and its message names the cell.
 * The verdict, its summary and the six gates go in the run's ``properties``;
   unreadable inputs become tool execution notifications.
 """
@@ -16,9 +20,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import PurePath
+from dataclasses import dataclass
+from pathlib import Path, PurePath
 from typing import Any
 from urllib.parse import quote
+
+from ..fingerprint import KEY_VERSION, finding_key, numbered
 
 from ..registry import Category
 from ..rules import load_rules
@@ -27,20 +34,42 @@ from .report_items import Item, Report
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {
-    Category.BLOCKS: "error",
-    Category.SCOPE: "error",
+    Category.BLOCKS: "warning",
+    Category.SCOPE: "warning",
     Category.INTERNAL: "error",
-    Category.REFACTOR: "warning",
-    Category.API: "warning",
+    Category.REFACTOR: "note",
+    Category.API: "note",
     Category.INFO: "note",
     Category.SCALES: "none",
 }
-# API codes that describe support limits rather than a missing function
-NOTE_CODES = {"CPN402", "CPN403"}
+LEVEL_NAMES = ("error", "warning", "note", "none")
 
 
-def rule_level(code: str, category: Category) -> str:
-    return "note" if code in NOTE_CODES else LEVELS.get(category, "warning")
+@dataclass(frozen=True)
+class SarifOptions:
+    scales: bool = False  # include what scales (kind "pass")
+    levels: tuple[tuple[str, str], ...] = ()  # (category, level) overrides
+    docs_url: str | None = None  # where the rule pages are: helpUri = URL/CODE.md
+
+    def level(self, category: Category | None) -> str:
+        if category is None:
+            return "warning"
+        return dict(self.levels).get(category.value, LEVELS.get(category, "warning"))
+
+
+def parse_level(text: str) -> tuple[str, str]:
+    """``BLOCKS=error`` -> ("BLOCKS", "error"); ValueError naming the problem."""
+    category, _, level = text.partition("=")
+    category, level = category.strip().upper(), level.strip().lower()
+    if category not in {c.value for c in Category}:
+        raise ValueError(f"unknown category {category!r} (one of {', '.join(c.value for c in Category)})")
+    if level not in LEVEL_NAMES:
+        raise ValueError(f"unknown level {level!r} (one of {', '.join(LEVEL_NAMES)})")
+    return category, level
+
+
+def rule_level(code: str, category: Category, options: SarifOptions = SarifOptions()) -> str:
+    return options.level(category)
 
 
 def _first_paragraph(doc: str, heading: str = "What it does") -> str:
@@ -49,20 +78,22 @@ def _first_paragraph(doc: str, heading: str = "What it does") -> str:
     return " ".join(text.split())
 
 
-def driver_rules() -> list[dict[str, Any]]:
+def driver_rules(options: SarifOptions = SarifOptions()) -> list[dict[str, Any]]:
     rules = []
     for code, rule in load_rules().items():
         doc = rule.doc()
-        rules.append({
+        entry: dict[str, Any] = {
             "id": code,
             "name": rule.slug,
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": _first_paragraph(doc) or rule.summary},
-            "helpUri": f"docs/rules/{code}.md",
             "help": {"text": _first_paragraph(doc) or rule.summary, "markdown": doc or rule.summary},
-            "defaultConfiguration": {"level": rule_level(code, rule.category)},
+            "defaultConfiguration": {"level": rule_level(code, rule.category, options)},
             "properties": {"category": rule.category.value, "recipe": rule.recipe, "tags": [rule.category.value.lower()]},
-        })
+        }
+        if options.docs_url:
+            entry["helpUri"] = f"{options.docs_url.rstrip('/')}/{code}.md"
+        rules.append(entry)
     return rules
 
 
@@ -77,7 +108,8 @@ def artifact_uri(path: str) -> tuple[str, bool]:
     return quote(posix), True
 
 
-def _result(item: Item, index: dict[str, int], rules: dict[str, Any]) -> dict[str, Any]:
+def _result(item: Item, index: dict[str, int], rules: dict[str, Any], options: SarifOptions,
+            fingerprint: str) -> dict[str, Any]:
     rule = rules.get(item.code or "")
     category = rule.category if rule else None
     loc = item.location
@@ -89,6 +121,7 @@ def _result(item: Item, index: dict[str, int], rules: dict[str, Any]) -> dict[st
     message = item.message
     if loc.cell is not None:
         message = f"cell {loc.cell}, line {loc.cell_line}: {message}"
+        physical["region"] = {"startLine": notebook_line(loc.path, loc.cell, loc.cell_line or 1)}
     else:
         physical["region"] = {"startLine": loc.line, "startColumn": loc.column}
         if item.quote:
@@ -97,12 +130,14 @@ def _result(item: Item, index: dict[str, int], rules: dict[str, Any]) -> dict[st
         "ruleId": item.code or f"doctor/{item.data.get('doctor_check', 'runtime')}",
         "message": {"text": f"{item.code + ' ' if item.code else ''}{message}"},
         "locations": [{"physicalLocation": physical}],
+        "partialFingerprints": {KEY_VERSION: fingerprint},
         "properties": {
             "category": item.category,
             "recipe": item.recipe,
             "inLoop": item.in_loop,
             "source": item.source,
             "citation": item.citation,
+            "function": item.function,
             "confirmedByDoctor": bool(item.runtime),
         },
     }
@@ -113,15 +148,69 @@ def _result(item: Item, index: dict[str, int], rules: dict[str, Any]) -> dict[st
         result["level"] = "none"
     else:
         result["kind"] = "fail"
-        result["level"] = rule_level(item.code or "", category) if category else "warning"
+        result["level"] = options.level(category)
     return result
 
 
-def to_sarif(report: Report) -> dict[str, Any]:
+def fingerprints(items: list[Item]) -> list[str]:
+    """One key per item (see :mod:`cpn_lint.fingerprint`), numbered within a file."""
+    keys = [finding_key(i.code or "", i.location.path, i.function, i.quote) for i in items]
+    by_file: dict[str, list[int]] = {}
+    for n, item in enumerate(items):
+        by_file.setdefault(item.location.path, []).append(n)
+    out = [""] * len(items)
+    for positions in by_file.values():
+        ordered = sorted(positions, key=lambda n: (items[n].location.line, items[n].location.column))
+        for n, key in zip(ordered, numbered(keys[n] for n in ordered)):
+            out[n] = key
+    return out
+
+
+_NOTEBOOK_LINES: dict[str, list[str] | None] = {}
+
+
+def notebook_line(path: str, cell: int, cell_line: int) -> int:
+    """The line of the ``.ipynb`` file holding line ``cell_line`` of cell
+    ``cell`` (cells counted from 1, markdown ones too); 1 when not found."""
+    if path not in _NOTEBOOK_LINES:
+        try:
+            _NOTEBOOK_LINES[path] = Path(path).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            _NOTEBOOK_LINES[path] = None
+    lines = _NOTEBOOK_LINES[path]
+    if not lines:
+        return 1
+    seen = 0
+    for number, text in enumerate(lines, start=1):
+        if '"cell_type"' in text:
+            seen += 1
+            if seen == cell:
+                return _source_line(lines, number, cell_line) or number
+    return 1
+
+
+def _source_line(lines: list[str], cell_type_line: int, cell_line: int) -> int | None:
+    """In a pretty-printed notebook the cell's ``"source": [`` list holds one
+    JSON string per line, after its ``"cell_type"`` key."""
+    first = cell_type_line - 1  # 0-based
+    for j in range(first, min(len(lines), first + 5000)):
+        if j > first and '"cell_type"' in lines[j]:
+            break
+        text = lines[j].strip()
+        if text.startswith('"source"'):
+            if text.endswith("["):
+                target = j + cell_line  # 0-based index of the cell's line
+                return target + 1 if target < len(lines) else None
+            return j + 1
+    return None
+
+
+def to_sarif(report: Report, options: SarifOptions = SarifOptions()) -> dict[str, Any]:
     rules = load_rules()
-    driver = driver_rules()
+    driver = driver_rules(options)
     index = {r["id"]: i for i, r in enumerate(driver)}
-    results = [_result(item, index, rules) for item in report.all_items() + report.internal_errors]
+    items = [i for i in report.all_items() + report.internal_errors if options.scales or i.category != Category.SCALES.value]
+    results = [_result(item, index, rules, options, key) for item, key in zip(items, fingerprints(items))]
     notifications = [
         {"level": "error", "message": {"text": error}, "descriptor": {"id": "input-error"}}
         for error in report.input_errors
@@ -132,7 +221,6 @@ def to_sarif(report: Report) -> dict[str, Any]:
                 "name": "cpn-lint",
                 "version": report.tool_version,
                 "semanticVersion": report.tool_version,
-                "informationUri": "https://pypi.org/project/cpn-lint/",
                 "rules": driver,
             }
         },
@@ -153,5 +241,5 @@ def to_sarif(report: Report) -> dict[str, Any]:
     return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
 
-def render_sarif(report: Report) -> str:
-    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n"
+def render_sarif(report: Report, options: SarifOptions = SarifOptions()) -> str:
+    return json.dumps(to_sarif(report, options), indent=2, ensure_ascii=False) + "\n"

@@ -20,6 +20,7 @@ import fnmatch
 import io
 import os
 import re
+import sys
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ from ..findings import Finding
 # flake8's own forms: "# noqa", "# noqa: X1,X2", "# NOQA:X1 X2"
 NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 FILE_NOQA = re.compile(r"#\s*flake8[:=]\s*noqa(?P<codes>:\s?[A-Z].*)?\s*$", re.IGNORECASE)
-CONFIG_FILES = ("setup.cfg", "tox.ini", ".flake8")
+CONFIG_FILES = ("setup.cfg", "tox.ini", ".flake8", "pyproject.toml")  # pyproject: [tool.flake8] (Flake8-pyproject)
 CODE_TOKEN = re.compile(r"^[A-Z]+[0-9]*$")
 
 
@@ -76,10 +77,13 @@ def _has_flake8_section(path: Path) -> bool:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
-    return re.search(r"^\s*\[flake8\]", text, re.MULTILINE) is not None
+    header = r"^\s*\[tool\.flake8\]" if path.name == "pyproject.toml" else r"^\s*\[flake8\]"
+    return re.search(header, text, re.MULTILINE) is not None
 
 
 def read_flake8_settings(path: Path) -> Flake8Settings:
+    if path.name == "pyproject.toml":
+        return _read_pyproject(path)
     parser = configparser.RawConfigParser()
     try:
         parser.read_string(path.read_text(encoding="utf-8"), source=str(path))
@@ -90,6 +94,28 @@ def read_flake8_settings(path: Path) -> Flake8Settings:
     if not parser.has_section("flake8"):
         return Flake8Settings(origin=str(path))
     section = {key.replace("_", "-"): value for key, value in parser.items("flake8")}
+    ignore = _codes(section.get("ignore", "")) + _codes(section.get("extend-ignore", ""))
+    exclude = _list(section.get("exclude", "")) + _list(section.get("extend-exclude", ""))
+    return Flake8Settings(str(path), tuple(ignore), tuple(parse_per_file_ignores(section.get("per-file-ignores", ""))),
+                          tuple(exclude))
+
+
+def _read_pyproject(path: Path) -> Flake8Settings:
+    """``[tool.flake8]`` in pyproject.toml, the table the Flake8-pyproject
+    plugin lets flake8 read; values may be TOML lists or strings."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("flake8", {})
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Flake8ConfigError(f"{path}: cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise Flake8ConfigError(f"{path}: not valid TOML ({exc})") from None
+    section = {str(key).replace("_", "-"): value if isinstance(value, str) else ",".join(map(str, value))
+               for key, value in table.items() if isinstance(value, (str, list))}
     ignore = _codes(section.get("ignore", "")) + _codes(section.get("extend-ignore", ""))
     exclude = _list(section.get("exclude", "")) + _list(section.get("extend-exclude", ""))
     return Flake8Settings(str(path), tuple(ignore), tuple(parse_per_file_ignores(section.get("per-file-ignores", ""))),

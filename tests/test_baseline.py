@@ -1,0 +1,54 @@
+"""Baselines: today's findings accepted once, only new ones reported, by
+cpn-verdict and by flake8, robust to lines moving."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cpn_lint.baseline import main as baseline_main
+
+from .conftest import run_flake8
+from .verdict_helpers import run_verdict
+
+LOOP = "import numpy as np\n\n\ndef smooth(u):\n    out = np.zeros_like(u)\n    for i in range(1, u.shape[0] - 1):\n" \
+       "        out[i] = 0.5 * (u[i - 1] + u[i + 1])\n    return out\n"
+NEW = "\n\ndef scale(v):\n    w = np.zeros_like(v)\n    for k in range(v.shape[0]):\n        w[k] = v[k] * 2.0\n    return w\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "smooth.py").write_text(LOOP)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_round_trip(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert baseline_main(["write", "base.json", "src"]) == 0
+    assert "Wrote 1 finding(s) from 1 file(s) to base.json." in capsys.readouterr().out
+    document = json.loads((project / "base.json").read_text())
+    assert document["schema"] == "cpn-lint/baseline" and document["findings"][0]["code"] == "CPN101"
+    assert document["findings"][0]["function"] == "smooth"
+    # nothing new: nothing reported, the verdict rests on what is left
+    assert run_flake8("--select", "CPN", "--cpn-baseline", "base.json", "src", cwd=project).stdout == ""
+    report = run_verdict("src", "--isolated", "--baseline", "base.json", cwd=project).stdout
+    assert "**READY**" in report and "the baseline 1" in report
+    # lines move (a header comment) and a new loop appears: only the new loop
+    (project / "src" / "smooth.py").write_text("# moved down\n\n" + LOOP + NEW)
+    out = run_flake8("--select", "CPN", "--cpn-baseline", "base.json", "src", cwd=project).stdout.splitlines()
+    assert len(out) == 1 and ":15:5: CPN101" in out[0]
+    report = run_verdict("src", "--isolated", "--baseline", "base.json", cwd=project).stdout
+    assert "`src/smooth.py:15` (in `scale`)" in report and "`src/smooth.py:8`" not in report
+
+
+def test_a_bad_baseline_is_one_clear_error(project: Path) -> None:
+    (project / "base.json").write_text('{"schema": "something-else"}')
+    proc = run_verdict("src", "--isolated", "--baseline", "base.json", cwd=project)
+    assert proc.returncode == 2 and proc.stdout == "" and "not a cpn-lint baseline" in proc.stderr
+    flake8 = run_flake8("--select", "CPN", "--cpn-baseline", "base.json", "src", cwd=project)
+    assert flake8.returncode != 0 and "cpn-lint: --cpn-baseline: base.json: not a cpn-lint baseline" in flake8.stderr
+    missing = run_verdict("src", "--isolated", "--baseline", "nowhere.json", cwd=project)
+    assert missing.returncode == 2 and "cannot be read" in missing.stderr
