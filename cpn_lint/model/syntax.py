@@ -77,3 +77,17 @@ def dotted_name(expr: ast.expr) -> str | None:
         return None
     parts.append(expr.id)
     return ".".join(reversed(parts))
+
+
+def call_argument(node: ast.AST, parent: ast.AST | None, keyword: str,
+                  positional: type | tuple[type, ...] = ast.expr) -> "tuple[ast.AST, ast.Call, ast.expr] | None":
+    """(reported node, its call, the value) when ``node`` is the ``keyword=``
+    argument of the call ``parent``, or one of its positional arguments of the
+    ``positional`` types; None otherwise."""
+    if not isinstance(parent, ast.Call):
+        return None
+    if isinstance(node, ast.keyword) and node.arg == keyword:
+        return node, parent, node.value
+    if isinstance(node, positional) and node in parent.args:
+        return node, parent, node  # type: ignore[return-value]
+    return None

@@ -998,3 +998,12 @@ def loop_phrase(model: FileModel, node: ast.AST) -> str:
     if frame is None:
         return ""
     return f" inside {loop_place(frame)}"
+
+
+def operand_findings(rule: Any, model: FileModel, quoted: str) -> Iterator[Any]:
+    """The findings of a SCALES rule whose sites name their operand arrays
+    (CPN003, CPN004): the site quoted under the message field ``quoted``."""
+    for site in scales_analysis(model).sites(rule.code):
+        operands = site.facts["operands"]
+        yield rule.finding(site.node, in_loop=site.in_loop, data={"arrays": array_list(model, operands)},
+                           arrays=names(model, operands) or "arrays", **{quoted: repr(model.segment(site.node, 50))})

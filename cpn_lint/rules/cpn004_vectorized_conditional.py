@@ -7,7 +7,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._scales import array_list, names, scales_analysis
+from ._scales import operand_findings
 
 
 class VectorizedConditional(Rule):
@@ -117,12 +117,4 @@ class VectorizedConditional(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        for site in scales_analysis(model).sites(self.code):
-            operands = site.facts["operands"]
-            yield self.finding(
-                site.node,
-                in_loop=site.in_loop,
-                call=repr(model.segment(site.node, 50)),
-                arrays=names(model, operands) or "arrays",
-                data={"arrays": array_list(model, operands)},
-            )
+        yield from operand_findings(self, model, "call")

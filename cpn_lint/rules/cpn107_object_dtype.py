@@ -9,6 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind
 from ..model.imports import DEVICE_ROOTS
+from ..model.syntax import call_argument
 from ..registry import Category, Invalid, Rule, Valid
 
 # Text every object-dtype spelling contains (substring tests are far cheaper
@@ -154,7 +155,7 @@ class ObjectDtype(Rule):
             return
         reported: set[tuple[int, int]] = set()
         for request in _object_dtype_requests(model):
-            site = _site(model, request)
+            site = call_argument(request, model.parent(request), "dtype", ast.expr)
             if site is None:
                 continue
             node, call, value = site
@@ -203,18 +204,6 @@ def _looks_like_object(value: ast.expr) -> bool:
         func = value.func
         return (isinstance(func, ast.Name) and func.id == "dtype") or (isinstance(func, ast.Attribute) and func.attr == "dtype")
     return False
-
-
-def _site(model: FileModel, node: ast.AST) -> tuple[ast.AST, ast.Call, ast.expr] | None:
-    """(reported node, the call it belongs to, the dtype value) for a request."""
-    parent = model.parent(node)
-    if not isinstance(parent, ast.Call):
-        return None
-    if isinstance(node, ast.keyword) and node.arg == "dtype":
-        return node, parent, node.value
-    if isinstance(node, ast.expr) and node in parent.args:
-        return node, parent, node
-    return None
 
 
 def _takes_dtype_here(model: FileModel, call: ast.Call, node: ast.AST) -> bool:

@@ -15,6 +15,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind
+from ..model.syntax import call_argument
 from ..registry import Category, Invalid, Rule, Valid
 
 # `order=` as a keyword (after `(` or `,`), or a one-letter layout argument.
@@ -194,7 +195,7 @@ class OrderKeyword(Rule):
         if not model.uses_numpy() or not any(w in model.source for w in _PRECHECK_WORDS):
             return
         for request in _layout_requests(model):
-            site = _site(model, request)
+            site = call_argument(request, model.parent(request), "order", ast.Constant)
             if site is None:
                 continue
             node, call, value = site
@@ -231,18 +232,6 @@ def _layout_requests(model: FileModel) -> list[ast.AST]:
             if isinstance(call, ast.Call) and _layout_call(model, call, constant) is not None:
                 found.append(constant)
     return found
-
-
-def _site(model: FileModel, node: ast.AST) -> tuple[ast.AST, ast.Call, ast.expr] | None:
-    """(reported node, its call, the order value) for a keyword or positional request."""
-    parent = model.parent(node)
-    if not isinstance(parent, ast.Call):
-        return None
-    if isinstance(node, ast.keyword) and node.arg == "order":
-        return node, parent, node.value
-    if isinstance(node, ast.Constant) and node in parent.args:
-        return node, parent, node
-    return None
 
 
 def _layout_call(model: FileModel, call: ast.Call, node: ast.AST) -> str | None:
