@@ -9,10 +9,6 @@ import pytest
 
 from cpn_lint.model import FileModel
 from cpn_lint.model.shapes import broadcast
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
 
 
 # -------------------------------------------------------------- literal shapes

@@ -2,25 +2,9 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from cpn_lint import lint_source
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
-
-
-def _at(source: str, codes: set[str] = MINE) -> list[tuple[int, str]]:
-    return sorted((f.line, f.code) for f in _findings(source, codes))
+from .assessment_support import assessment_at, assessment_findings
 
 
 # -------------------------------------------------------------------- stencils
@@ -40,16 +24,16 @@ def _at(source: str, codes: set[str] = MINE) -> list[tuple[int, str]]:
 )
 def test_stencil_offsets(expr: str, loud: bool) -> None:
     source = f"import numpy as np\nn = 100\nk = 3\nu = np.ones(n)\nd = {expr}\n"
-    assert (("CPN005" in {c for _, c in _at(source)})) is loud
+    assert (("CPN005" in {c for _, c in assessment_at(source)})) is loud
 
 
 def test_columns_and_rows_are_not_shifted_slices() -> None:
     source = "import numpy as np\nz = np.ones((8, 3))\nd = z[:, 0] - z[:, 1]\ne = z[0, 1:] - z[0, :-1]\n"
-    assert [line for line, code in _at(source) if code == "CPN005"] == [4]
+    assert [line for line, code in assessment_at(source) if code == "CPN005"] == [4]
 
 
 def test_stencil_message_names_slices_arrays_and_shift() -> None:
-    (finding,) = _findings(
+    (finding,) = assessment_findings(
         """
         import numpy as np
         u = np.ones((32, 32))

@@ -2,23 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-
-from cpn_lint import lint_source
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
-
-
-def _at(source: str, codes: set[str] = MINE) -> list[tuple[int, str]]:
-    return sorted((f.line, f.code) for f in _findings(source, codes))
+from .assessment_support import assessment_at
 
 
 # -------------------------------------------------------------- out= and swaps
@@ -35,7 +19,7 @@ def test_out_keyword_must_name_an_existing_device_buffer() -> None:
         onp.add(h, h, out=h)
         np.sqrt(a, out=(r,))
     """
-    assert [line for line, code in _at(source) if code == "CPN006"] == [7, 11]
+    assert [line for line, code in assessment_at(source) if code == "CPN006"] == [7, 11]
 
 
 def test_out_parameter_counts_when_every_caller_passes_one() -> None:
@@ -48,7 +32,7 @@ def test_out_parameter_counts_when_every_caller_passes_one() -> None:
         def accumulate(x: np.ndarray, *, out):
             np.add.reduceat(x, [0, 2], out=out)
     """
-    assert [line for line, code in _at(source) if code == "CPN006"] == [4]
+    assert [line for line, code in assessment_at(source) if code == "CPN006"] == [4]
 
 
 def test_swaps_and_rotations_of_arrays_in_loops() -> None:
@@ -61,4 +45,4 @@ def test_swaps_and_rotations_of_arrays_in_loops() -> None:
             n, m = 1, 2
             n, m = m, n
     """
-    assert [line for line, code in _at(source) if code == "CPN006"] == [5]
+    assert [line for line, code in assessment_at(source) if code == "CPN006"] == [5]

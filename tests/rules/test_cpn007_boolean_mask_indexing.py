@@ -2,25 +2,9 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from cpn_lint import lint_source
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
-
-
-def _at(source: str, codes: set[str] = MINE) -> list[tuple[int, str]]:
-    return sorted((f.line, f.code) for f in _findings(source, codes))
+from .assessment_support import SCALES, assessment_at
 
 
 # --------------------------------------------------------------- boolean masks
@@ -44,7 +28,7 @@ def _at(source: str, codes: set[str] = MINE) -> list[tuple[int, str]]:
 def test_what_counts_as_a_boolean_mask(setup: str, index: str, loud: bool) -> None:
     source = f"import numpy as np\na = np.linspace(0.0, 1.0, 8)\n{setup}\nsel = a[{index}]\n"
     expected = loud or index == "a > np.sum(a)"
-    assert ("CPN007" in {c for _, c in _at(source)}) is expected
+    assert ("CPN007" in {c for _, c in assessment_at(source)}) is expected
 
 
 def test_only_masks_of_the_arrays_own_shape_count() -> None:
@@ -66,7 +50,7 @@ def test_only_masks_of_the_arrays_own_shape_count() -> None:
         r6 = a[np.zeros(64, dtype=bool)]
         r7 = a[np.zeros(32, dtype=bool)]
     """
-    assert [line for line, code in _at(source) if code == "CPN007"] == [10, 11, 13, 14]
+    assert [line for line, code in assessment_at(source) if code == "CPN007"] == [10, 11, 13, 14]
 
 
 def test_writes_through_flat_and_constant_where_are_not_what_scales() -> None:
@@ -78,7 +62,7 @@ def test_writes_through_flat_and_constant_where_are_not_what_scales() -> None:
         np.copyto(a, 2.0, where=True)
         np.copyto(a, 2.0, where=m)
     """
-    assert _at(source, {"CPN004", "CPN007"}) == [(7, "CPN004")]
+    assert assessment_at(source, {"CPN004", "CPN007"}) == [(7, "CPN004")]
 
 
 def test_a_ufunc_where_mask_is_not_what_scales() -> None:
@@ -90,4 +74,4 @@ def test_a_ufunc_where_mask_is_not_what_scales() -> None:
         np.divide(a, a, out=c, where=a != 0.0)
         d = np.add(a, 1.0, where=True) * 2.0
     """
-    assert _at(source, SCALES) == [(6, "CPN001")]
+    assert assessment_at(source, SCALES) == [(6, "CPN001")]

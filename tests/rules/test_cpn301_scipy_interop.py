@@ -2,23 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-
-from cpn_lint import lint_source
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
-
-
-def _at(source: str, codes: set[str] = MINE) -> list[tuple[int, str]]:
-    return sorted((f.line, f.code) for f in _findings(source, codes))
+from .assessment_support import assessment_at, assessment_findings
 
 
 # ----------------------------------------------------------------------- SciPy
@@ -36,7 +20,7 @@ def test_scipy_calls_report_loop_or_boundary_and_skip_sparse() -> None:
         lu = lu_factor(A)
         g = special.gamma(0.5)
     """
-    found = _findings(source, {"CPN301"})
+    found = assessment_findings(source, {"CPN301"})
     assert [(f.line, f.in_loop) for f in found] == [(9, True), (11, False)]
     assert "every iteration of the loop at line 8" in found[0].message
     assert "one-off boundary" in found[1].message
@@ -44,4 +28,4 @@ def test_scipy_calls_report_loop_or_boundary_and_skip_sparse() -> None:
 
 
 def test_scipy_without_scipy_imports_is_quiet() -> None:
-    assert _at("import numpy as np\nimport mylib as scipy\nr = scipy.linalg.lu(np.eye(3))\n") == []
+    assert assessment_at("import numpy as np\nimport mylib as scipy\nr = scipy.linalg.lu(np.eye(3))\n") == []

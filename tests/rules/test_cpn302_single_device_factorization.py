@@ -2,19 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-
-from cpn_lint import lint_source
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
+from .assessment_support import assessment_findings
 
 
 # -------------------------------------------------------------- factorisations
@@ -28,7 +16,7 @@ def test_factorisations_say_single_gpu_or_batch() -> None:
         ws, vs = np.linalg.eigh(H)
         Ai = np.linalg.inv(A)
     """
-    found = {f.line: f for f in _findings(source, {"CPN302"})}
+    found = {f.line: f for f in assessment_findings(source, {"CPN302"})}
     assert sorted(found) == [5, 6, 8]
     assert "single GPU" in found[5].message and "(RR-batch)" not in found[5].message
     assert "stack of matrices" in found[6].message and found[6].message.endswith("(RR-batch)")
@@ -44,7 +32,7 @@ def test_factorisation_shapes_cupynumeric_refuses_are_named() -> None:
         q, r = np.linalg.qr(S)
         u2, s2, vt2 = np.linalg.svd(W.T)
     """
-    found = {f.line: f.message for f in _findings(source, {"CPN302"})}
+    found = {f.line: f.message for f in assessment_findings(source, {"CPN302"})}
     assert "more columns than rows" in found[5]
     assert "4 × 5 × 5 stack makes it raise" in found[6]
     assert "raise" not in found[7]

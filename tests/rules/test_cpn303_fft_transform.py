@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from cpn_lint import lint_source
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
+from .assessment_support import assessment_findings
 
 
 # ------------------------------------------------------------------------- FFT
@@ -32,7 +20,7 @@ def _findings(source: str, codes: set[str] = MINE) -> list:
     ],
 )
 def test_fft_single_or_batched(setup: str, call: str, batched: bool, phrase: str) -> None:
-    (finding,) = _findings(f"import numpy as np\n{setup}\ny = {call}\n", {"CPN303"})
+    (finding,) = assessment_findings(f"import numpy as np\n{setup}\ny = {call}\n", {"CPN303"})
     assert finding.data["batched"] is batched
     assert phrase in finding.message
 
@@ -45,6 +33,6 @@ def test_fft_of_each_item_of_a_loop_asks_for_a_batch() -> None:
         for step in range(10):
             u = np.fft.ifft(np.fft.fft(signals) * 0.5)
     """
-    found = _findings(source, {"CPN303"})
+    found = assessment_findings(source, {"CPN303"})
     assert found[0].data["per_iteration_loop"] == 4 and "(RR-batch)" in found[0].message
     assert all(f.data["per_iteration_loop"] is None for f in found[1:])  # a time loop, not one per signal

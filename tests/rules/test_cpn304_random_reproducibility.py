@@ -3,24 +3,9 @@
 from __future__ import annotations
 
 import ast
-import textwrap
 
-from cpn_lint import lint_source
 from cpn_lint.model import FileModel, Kind
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
-
-
-def _at(source: str, codes: set[str] = MINE) -> list[tuple[int, str]]:
-    return sorted((f.line, f.code) for f in _findings(source, codes))
+from .assessment_support import SCALES, assessment_at, assessment_findings
 
 
 # ---------------------------------------------------------------------- random
@@ -34,7 +19,7 @@ def test_random_numbers_are_one_note_per_stream() -> None:
             b = rng.normal(0.0, 1.0, 8) + np.random.randn(8)
         c = rng.integers(0, 10, 8)
     """
-    found = _findings(source, {"CPN304"})
+    found = assessment_findings(source, {"CPN304"})
     assert [(f.line, f.data["stream"], f.data["calls"], f.in_loop) for f in found] == [
         (3, "module", 3, True),
         (5, "generator", 3, True),
@@ -51,7 +36,7 @@ def test_draws_from_a_host_alias_generator_are_not_device_arrays() -> None:
     host, device = (stmt.value for stmt in tree.body[2:])  # type: ignore[attr-defined]
     assert model.kind(host) is not Kind.DEVICE
     assert model.kind(device) is Kind.DEVICE
-    assert _at(text.replace("normal(size=8)", "normal(size=8) * 2.0"), SCALES) == [(4, "CPN001")]
+    assert assessment_at(text.replace("normal(size=8)", "normal(size=8) * 2.0"), SCALES) == [(4, "CPN001")]
 
 
 def test_host_alias_generators_are_exempt() -> None:
@@ -62,4 +47,4 @@ def test_host_alias_generators_are_exempt() -> None:
         x = rng.normal(size=8)
         y = onp.random.rand(8)
     """
-    assert _at(source, {"CPN304"}) == []
+    assert assessment_at(source, {"CPN304"}) == []

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from cpn_lint import lint_source
-from cpn_lint.rules._scales import SCALES_CODES
-
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
+from .assessment_support import assessment_findings
 
 
 # ---------------------------------------------------------------- solver sizes
@@ -33,7 +21,7 @@ def _findings(source: str, codes: set[str] = MINE) -> list:
 )
 def test_solver_threshold_sides(setup: str, call: str, side: str) -> None:
     source = f"import numpy as np\nb = np.ones(4)\n{setup}\nx = {call}\n"
-    (finding,) = _findings(source, {"CPN305"})
+    (finding,) = assessment_findings(source, {"CPN305"})
     assert finding.data["side"] == side
 
 
@@ -46,5 +34,5 @@ def test_solving_one_system_per_iteration_is_called_out() -> None:
         for e in range(10):
             u[e] = np.linalg.solve(K[e], f[e])
     """
-    (finding,) = _findings(source, {"CPN305"})
+    (finding,) = assessment_findings(source, {"CPN305"})
     assert finding.data["per_iteration_loop"] == 6 and "one problem per iteration" in finding.message

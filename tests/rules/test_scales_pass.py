@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
@@ -12,21 +11,9 @@ import pytest
 from cpn_lint import lint_source
 from cpn_lint.registry import Category, Default
 from cpn_lint.rules import load_rules
-from cpn_lint.rules._scales import SCALES_CODES
 
 from ..conftest import run_flake8
-
-SCALES = set(SCALES_CODES)
-INFO = {"CPN301", "CPN302", "CPN303", "CPN304", "CPN305"}
-MINE = SCALES | INFO
-
-
-def _findings(source: str, codes: set[str] = MINE) -> list:
-    return [f for f in lint_source(textwrap.dedent(source), assessment=True) if f.code in codes]
-
-
-def _at(source: str, codes: set[str] = MINE) -> list[tuple[int, str]]:
-    return sorted((f.line, f.code) for f in _findings(source, codes))
+from .assessment_support import INFO, MINE, SCALES, assessment_at, assessment_findings
 
 
 # -------------------------------------------------------------------- registry
@@ -56,7 +43,7 @@ def test_elementwise_is_one_finding_per_statement_whatever_the_operators() -> No
         b = np.ones(8)
         c = np.sin(a) * 2.0 + np.cos(b) * 3.0 - a / (b + 1.0)
     """
-    assert _at(source) == [(5, "CPN001")]
+    assert assessment_at(source) == [(5, "CPN001")]
 
 
 def test_specific_idiom_wins_over_elementwise() -> None:
@@ -70,7 +57,7 @@ def test_specific_idiom_wins_over_elementwise() -> None:
         d = u[1:] - u[:-1]
         np.add(u, v, out=v)
     """
-    assert _at(source) == [(5, "CPN002"), (6, "CPN004"), (7, "CPN007"), (8, "CPN005"), (9, "CPN006")]
+    assert assessment_at(source) == [(5, "CPN002"), (6, "CPN004"), (7, "CPN007"), (8, "CPN005"), (9, "CPN006")]
 
 
 def test_several_specific_idioms_in_one_statement_each_report_once() -> None:
@@ -80,7 +67,7 @@ def test_several_specific_idioms_in_one_statement_each_report_once() -> None:
         m = A > 0.0
         s = np.sum(A @ A) + np.sum(A[m] @ A[m].T) + np.max(A)
     """
-    assert _at(source) == [(4, "CPN001"), (5, "CPN002"), (5, "CPN003"), (5, "CPN007")]
+    assert assessment_at(source) == [(4, "CPN001"), (5, "CPN002"), (5, "CPN003"), (5, "CPN007")]
 
 
 def test_call_idioms_are_reported_at_the_first_call_statements_at_the_statement() -> None:
@@ -90,7 +77,7 @@ def test_call_idioms_are_reported_at_the_first_call_statements_at_the_statement(
         total = 1.0 + np.sum(a) + np.mean(a)
         b = 3.0 * a
     """
-    by_code = {f.code: f for f in _findings(source)}
+    by_code = {f.code: f for f in assessment_findings(source)}
     assert (by_code["CPN002"].line, by_code["CPN002"].col) == (4, 14)
     assert (by_code["CPN001"].line, by_code["CPN001"].col) == (5, 0)
     assert by_code["CPN002"].data == {"array": "a", "axis": None}
@@ -131,7 +118,7 @@ def test_host_alias_and_cupy_arrays_are_not_what_scales() -> None:
         y = g * 2.0
         z = np.asarray(h) * 2.0
     """
-    assert _at(source, SCALES) == [(9, "CPN001")]
+    assert assessment_at(source, SCALES) == [(9, "CPN001")]
 
 
 def test_scalar_conversion_outside_loops_keeps_the_reduction() -> None:
@@ -142,14 +129,14 @@ def test_scalar_conversion_outside_loops_keeps_the_reduction() -> None:
         for k in range(10):
             peak = float(np.max(u))
     """
-    assert _at(source, SCALES) == [(4, "CPN002")]
+    assert assessment_at(source, SCALES) == [(4, "CPN002")]
 
 
 def test_unknown_parameters_stay_quiet_until_used_as_arrays() -> None:
     quiet = "import numpy as np\ndef f(a, b):\n    return a * b + 1.0\n"
     loud = "import numpy as np\ndef f(a, b):\n    n = a.shape[0]\n    return a * b\n"
-    assert _at(quiet) == []
-    assert _at(loud) == [(4, "CPN001")]
+    assert assessment_at(quiet) == []
+    assert assessment_at(loud) == [(4, "CPN001")]
 
 
 # --------------------------------------------- what other rules report instead
@@ -164,7 +151,7 @@ def test_statements_other_rules_report_are_not_quoted() -> None:
         assert_allclose(np.sum(a * 2.0), 16.0)
         np.testing.assert_array_equal(a + 1.0, a + 1.0)
     """
-    assert _at(source, SCALES) == []
+    assert assessment_at(source, SCALES) == []
 
 
 def test_self_products_and_inner_products_are_zero_d() -> None:
@@ -180,7 +167,7 @@ def test_self_products_and_inner_products_are_zero_d() -> None:
         P = np.dot(M, g[:4])
         Q = P * 2.0
     """
-    assert [line for line, code in _at(source) if code == "CPN001"] == [11]
+    assert [line for line, code in assessment_at(source) if code == "CPN001"] == [11]
 
 
 def test_parameters_known_only_from_ufunc_calls_are_not_arrays_enough() -> None:
@@ -194,7 +181,7 @@ def test_parameters_known_only_from_ufunc_calls_are_not_arrays_enough() -> None:
             x = np.asarray(x)
             return x * 2.0
     """
-    assert _at(source, SCALES) == [(9, "CPN001")]
+    assert assessment_at(source, SCALES) == [(9, "CPN001")]
 
 
 # ------------------------------------------------------------------ robustness
@@ -211,9 +198,9 @@ def test_deep_chains_are_linear_and_safe() -> None:
 def test_the_shared_analysis_is_per_file() -> None:
     first = "import numpy as np\na = np.ones(4)\nb = a * 2.0\n"
     second = "import numpy as np\na = [1, 2]\nb = a * 2\n"
-    assert _at(first) == [(3, "CPN001")]
-    assert _at(second) == []
-    assert _at(first) == [(3, "CPN001")]
+    assert assessment_at(first) == [(3, "CPN001")]
+    assert assessment_at(second) == []
+    assert assessment_at(first) == [(3, "CPN001")]
 
 
 # ----------------------------------------------------------------- real flake8
