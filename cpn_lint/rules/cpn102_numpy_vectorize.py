@@ -49,8 +49,9 @@ class NumpyVectorize(Rule):
     category = Category.BLOCKS
     recipe = "RR-where"
     summary = "np.vectorize/np.frompyfunc runs a Python function per element"
-    message = "{call} calls a Python function once per element; rewrite it with np.where or whole-array arithmetic (RR-where)"
-    short = "{call} runs a Python function per element: use np.where (RR-where)"
+    message = ("{call} calls a Python function once per element{gap}; rewrite it with np.where or whole-array "
+               "arithmetic (RR-where)")
+    short = "{call} calls a Python function per element{missing} (RR-where)"
 
     valid = (
         Valid("""
@@ -109,7 +110,21 @@ class NumpyVectorize(Rule):
             if node is None:
                 continue  # a bare reference (`vec = np.vectorize`) is not a use yet
             callee = node.func if isinstance(node, ast.Call) else node
-            yield self.finding(node, in_loop=model.in_loop(node), call=model.segment(callee, 40) + ("(...)" if isinstance(node, ast.Call) else ""))
+            gap = _gap(model, reference)
+            yield self.finding(node, in_loop=model.in_loop(node), gap=gap, missing=", missing in cuPyNumeric" if gap else "",
+                               call=model.segment(callee, 40) + ("(...)" if isinstance(node, ast.Call) else ""))
+
+
+def _gap(model: FileModel, reference: ast.expr) -> str:
+    """", and cuPyNumeric 26.6.1 lacks it (AttributeError)" when the manifest
+    in use says the name is missing (CPN401 leaves these names to this rule)."""
+    from ..manifest import active
+
+    entry = active().lookup(f"numpy.{model.array_api(reference)}")
+    if entry is None or entry.status.implemented:
+        return ""
+    return f", and cuPyNumeric {active().cupynumeric_version} lacks it (AttributeError)" if entry.lacks else \
+        f", and cuPyNumeric {active().cupynumeric_version} does not support it"
 
 
 def _vectorize_references(model: FileModel) -> list[ast.expr]:
