@@ -80,6 +80,7 @@ class FileModel:
         self._class_attrs: dict[tuple[int, str], list[Binding]] = {}
         self._loop_index: dict[type, dict[int, list[ast.AST]]] = {}
         self._qualnames: dict[ast.AST, str | None] = {}
+        self._array_apis: dict[ast.expr, str | None] = {}
         self._derived: dict[object, Any] = {}
         self._statements: dict[ast.AST, ast.stmt | None] = {}
         ModelBuilder(self).build()
@@ -291,14 +292,19 @@ class FileModel:
         Both ``numpy`` (when it is the module being ported) and ``cupynumeric``
         count; the host alias beside cupynumeric does not.
         """
+        try:
+            return self._array_apis[expr]
+        except KeyError:
+            pass
         name = self.qualname(expr)
         root = self.device_root
-        if name is None or root is None:
-            return None
-        head, _, tail = name.partition(".")
-        if head == root and tail:
-            return tail
-        return None
+        api = None
+        if name is not None and root is not None:
+            head, _, tail = name.partition(".")
+            if head == root and tail:
+                api = tail
+        self._array_apis[expr] = api  # memoised per node: every rule asks about the same calls
+        return api
 
     def host_api(self, expr: ast.expr) -> str | None:
         """The tail when ``expr`` names a host-numpy API beside cupynumeric."""
