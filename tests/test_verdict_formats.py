@@ -308,3 +308,50 @@ def test_flake8_cpn_sarif_formatter(tmp_path, sarif_schema):
     verdict_prints = {r["partialFingerprints"]["cpnLint/v1"] for r in verdict["runs"][0]["results"]
                       if r["ruleId"] in {x["ruleId"] for x in run["results"]}}
     assert flake8_prints == verdict_prints  # one alert whichever way the SARIF was made
+
+
+# ------------------------------------------------- notebook lines in the file
+def _notebook_file(tmp_path, document, **dump) -> tuple[str, list[str]]:
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps(document, **dump))
+    return str(path), path.read_text().splitlines()
+
+
+def _cells(*cells) -> dict:
+    return {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.mark.parametrize("cell, dump", [
+    ({"source": ["import numpy as np\n", "x = 1\n", "y = 2\n"], "cell_type": "code", "metadata": {}}, {"indent": 1}),
+    ({"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["import numpy as np\n", "x = 1\n", "y = 2\n"],
+      "outputs": [{"output_type": "display_data", "metadata": {}, "data": {"application/json": {"source": ["a", "b"]}}}]},
+     {"indent": 1, "sort_keys": True}),  # an output holding a "source" key, before the cell's own
+    ({"cell_type": "code", "metadata": {}, "source": ["import numpy as np\nx = 1\n", "y = 2\n"]}, {"indent": 2}),
+])
+def test_notebook_lines_are_found_whatever_the_layout(tmp_path, cell, dump):
+    from cpn_lint.verdict.ipynb_lines import notebook_line
+
+    markdown = {"cell_type": "markdown", "metadata": {}, "source": ["# Title\n", "y = 2\n"]}
+    path, lines = _notebook_file(tmp_path, _cells(markdown, cell), **dump)
+    assert '"y = 2\\n"' in lines[notebook_line(path, 2, 3) - 1] and notebook_line(path, 2, 3) > notebook_line(path, 1, 2)
+    assert "x = 1" in lines[notebook_line(path, 2, 2) - 1]
+
+
+def test_notebook_lines_fall_back_to_the_cell_then_to_line_one(tmp_path):
+    from cpn_lint.verdict.ipynb_lines import notebook_line
+
+    path, lines = _notebook_file(tmp_path, _cells({"cell_type": "code", "metadata": {}, "source": []}), indent=1)
+    assert lines[notebook_line(path, 1, 4) - 1].strip() == "{"  # the cell's first line
+    assert notebook_line(path, 7, 1) == 1 and notebook_line(str(tmp_path / "missing.ipynb"), 1, 1) == 1
+    single, _ = _notebook_file(tmp_path, _cells({"cell_type": "code", "source": "a\nb\n"}))
+    assert notebook_line(single, 1, 2) == 1  # one line of JSON
+
+
+def test_notebook_lines_of_nbformat_3(tmp_path):
+    from cpn_lint.verdict.ipynb_lines import notebook_line
+
+    document = {"nbformat": 3, "metadata": {}, "worksheets": [
+        {"cells": [{"cell_type": "markdown", "source": ["# t\n"]}]},
+        {"cells": [{"cell_type": "code", "input": ["import numpy as np\n", "x = 1\n"], "outputs": []}]}]}
+    path, lines = _notebook_file(tmp_path, document, indent=1)
+    assert '"x = 1\\n"' in lines[notebook_line(path, 2, 2) - 1]
