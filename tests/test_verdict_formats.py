@@ -293,6 +293,61 @@ def test_fingerprints_survive_lines_moving_and_tell_copies_apart(tmp_path):
     assert prints(after) == prints(before)
 
 
+def _cpn_sarif_registered() -> bool:
+    from importlib.metadata import entry_points
+
+    return any(ep.name == "cpn-sarif" for ep in entry_points(group="flake8.report"))
+
+
+def _run_formatter(errors, output_file) -> dict:
+    """Drive the formatter class as flake8 does, without flake8's plugin lookup."""
+    import argparse
+
+    from cpn_lint.formatters import CpnSarifFormatter
+
+    formatter = CpnSarifFormatter(argparse.Namespace(output_file=str(output_file), tee=False, show_source=False,
+                                                     color="never"))
+    formatter.start()
+    for error in errors:
+        formatter.handle(error)
+    formatter.stop()
+    return json.loads(output_file.read_text())
+
+
+def test_the_cpn_sarif_formatter_class(tmp_path, sarif_schema, monkeypatch):
+    from flake8.violation import Violation
+
+    source = 'import numpy as np\n\n\ndef f(a):\n    s = "ééé"; g = np.vectorize(abs)\n    return g\n'
+    (tmp_path / "m.py").write_text(source, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    line = source.splitlines(keepends=True)[4]
+    byte_column = len('    s = "ééé"; g = '.encode()) + 1  # cpn-lint's column as flake8 passes it on
+    log = _run_formatter([
+        Violation("CPN102", "./m.py", 5, byte_column, "np.vectorize(...) calls a Python function per element", line),
+        Violation("E501", "./m.py", 5, 80, "line too long (90 > 79 characters)", line),
+        Violation("E999", "./broken.py", 1, 7, "SyntaxError: invalid syntax", "def f(:\n"),
+    ], tmp_path / "out.sarif")
+    _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    assert github_upload_problems(log) == []
+    run = log["runs"][0]
+    cpn, other = run["results"]  # the E999 is a notification, not a result
+    assert cpn["ruleId"] == "CPN102" and cpn["level"] == "warning" and cpn["kind"] == "fail"
+    assert run["tool"]["driver"]["rules"][cpn["ruleIndex"]]["id"] == "CPN102"
+    region = cpn["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 5, "startColumn": line.index("np.vectorize") + 1}  # characters, not bytes
+    assert cpn["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "m.py", "uriBaseId": "%SRCROOT%"}
+    assert other["ruleId"] == "E501" and "ruleIndex" not in other and other["level"] == "warning"
+    assert run["columnKind"] == "unicodeCodePoints"
+    from cpn_lint.fingerprint import finding_key
+
+    assert cpn["partialFingerprints"]["cpnLint/v1"] == finding_key("CPN102", "m.py", "f", line) + ":0"
+    invocation = run["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    assert invocation["toolExecutionNotifications"][0]["message"]["text"].startswith("./broken.py: E999 ")
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not _cpn_sarif_registered(), reason="the cpn-sarif entry point is not installed")
 def test_flake8_cpn_sarif_formatter(tmp_path, sarif_schema):
     (tmp_path / "broken.py").write_text("def f(:\n")
     target = ROOT / "fixtures" / "rules" / "cpn101_element_loop.py"
