@@ -488,6 +488,7 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
     """No verdict word at all: a short document on stdout (or --output), one
     line on stderr; exit 2 when nothing could be read, else 0."""
     errors = list(input_errors) + [e for u in units for e in u.errors]
+    readable = any(u.result.error is None for u in units)
     fmt = ns.format or "markdown"
     if fmt == "json":
         import json
@@ -498,13 +499,9 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
     elif fmt == "sarif":
         import json
 
-        from .sarif import SARIF_SCHEMA_URI, SARIF_VERSION
+        from .sarif import no_verdict_sarif
 
-        notes = [{"level": "error", "message": {"text": e}} for e in errors]
-        notes.append({"level": "error", "message": {"text": f"NO VERDICT: {reason}"}})
-        run_ = {"tool": {"driver": {"name": "cpn-lint", "version": __version__}}, "results": [],
-                "invocations": [{"executionSuccessful": False, "toolExecutionNotifications": notes}]}
-        text = json.dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run_]}, indent=2) + "\n"
+        text = json.dumps(no_verdict_sarif(reason, errors, __version__, readable and not errors), indent=2) + "\n"
     elif fmt == "html":
         from html import escape
 
@@ -519,7 +516,6 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
         text = "\n".join(lines) + "\n"
     _emit(text, ns.output)
     print(f"cpn-verdict: NO VERDICT: {reason}", file=sys.stderr)
-    readable = any(u.result.error is None for u in units)
     return 0 if readable and not errors else 2
 
 

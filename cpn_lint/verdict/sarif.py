@@ -202,5 +202,22 @@ def to_sarif(report: Report, options: SarifOptions = SarifOptions()) -> dict[str
     return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
 
+def no_verdict_sarif(reason: str, errors: list[str], version: str, successful: bool) -> dict[str, Any]:
+    """The log written instead of a report when there is nothing to judge:
+    no results, each unreadable input and the reason as notifications, and
+    ``properties.verdict`` null with ``noVerdict`` saying why. ``successful``
+    (something was read and nothing failed) matches the exit status 0."""
+    notes = [{"level": "error", "message": {"text": error}, "descriptor": {"id": "input-error"}} for error in errors]
+    notes.append({"level": "note" if successful else "error", "message": {"text": f"NO VERDICT: {reason}"},
+                  "descriptor": {"id": "no-verdict"}})
+    run = {
+        "tool": {"driver": {"name": "cpn-lint", "version": version, "semanticVersion": version}},
+        "invocations": [{"executionSuccessful": successful, "toolExecutionNotifications": notes}],
+        "results": [],
+        "properties": {"verdict": None, "noVerdict": reason},
+    }
+    return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
 def render_sarif(report: Report, options: SarifOptions = SarifOptions()) -> str:
     return json.dumps(to_sarif(report, options), indent=2, ensure_ascii=False) + "\n"
