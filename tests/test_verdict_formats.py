@@ -441,11 +441,11 @@ def test_notebook_lines_of_nbformat_3(tmp_path):
 
 
 def test_the_github_checker_catches_what_it_should():
-    good = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t", "rules": [{"id": "A"}, {"id": "B"}]}},
-                                           "results": [{"ruleId": "B", "ruleIndex": 1, "message": {"text": "m"},
-                                                        "partialFingerprints": {"k": "v"}, "locations": [
-                                                            {"physicalLocation": {"artifactLocation": {"uri": "a.py"},
-                                                                                  "region": {"startLine": 1}}}]}]}]}
+    location = {"physicalLocation": {"artifactLocation": {"uri": "a.py"}, "region": {"startLine": 1}}}
+    result = {"ruleId": "B", "ruleIndex": 1, "message": {"text": "m"}, "partialFingerprints": {"k": "v"},
+              "locations": [location]}
+    good = {"version": "2.1.0",
+            "runs": [{"tool": {"driver": {"name": "t", "rules": [{"id": "A"}, {"id": "B"}]}}, "results": [result]}]}
     assert github_upload_problems(good) == []
     for breakage in (
         lambda d: d["runs"][0]["results"][0].update(ruleIndex=0),
