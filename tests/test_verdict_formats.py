@@ -531,3 +531,15 @@ def test_no_verdict_sarif_is_valid(tmp_path, sarif_schema, files, status, succes
     run = log["runs"][0]
     assert run["results"] == [] and run["properties"]["verdict"] is None and run["properties"]["noVerdict"]
     assert run["invocations"][0]["executionSuccessful"] is successful
+
+
+def test_brief_writes_the_full_report_in_the_format_asked_for(tmp_path, sarif_schema):
+    target = tmp_path / "cpn.sarif"
+    proc = run_verdict("fixtures/projects/mpi_halo", "--isolated", "--brief", "--format", "sarif", "--output",
+                       str(target), cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("# cuPyNumeric migration readiness: ") and "### Summary" in proc.stdout
+    assert proc.stdout.rstrip().splitlines()[-1] == f"Full report: {target}"
+    log = json.loads(target.read_text())
+    _validate(sarif_schema, log, jsonschema.Draft4Validator)
+    assert github_upload_problems(log) == [] and log["runs"][0]["results"]
