@@ -111,7 +111,8 @@ class CpnSarifFormatter(BaseFormatter):
     GitHub code scanning, with the same rules, levels and fingerprints as
     ``cpn-verdict --format sarif``. Files flake8 could not read or parse
     (E902, E999) become tool execution notifications; other plugins' codes
-    are kept as results of rules the log does not describe."""
+    are kept as results of rules the log does not describe. The log is built
+    by :mod:`cpn_lint.flake8_sarif`."""
 
     def after_init(self) -> None:
         self._errors: list[Any] = []
@@ -120,6 +121,8 @@ class CpnSarifFormatter(BaseFormatter):
         self._errors.append(error)
 
     def stop(self) -> None:
+        from .flake8_sarif import sarif_log
+
         self._write(json.dumps(sarif_log(self._errors), indent=2, ensure_ascii=False))
         super().stop()  # closes --output-file
 
@@ -128,87 +131,3 @@ class CpnSarifFormatter(BaseFormatter):
 
     def show_benchmarks(self, benchmarks: Any) -> None:
         return
-
-
-def sarif_log(errors: list[Any]) -> dict[str, Any]:
-    """The SARIF log of flake8 errors (objects with code, filename,
-    line_number, column_number, text, physical_line)."""
-    import os
-
-    from .fingerprint import KEY_VERSION
-    from .registry import Category
-    from .verdict.sarif import SARIF_SCHEMA_URI, SARIF_VERSION, SarifOptions, artifact_uri, driver_rules
-
-    options = SarifOptions()
-    rules = load_rules()
-    driver = driver_rules(options)
-    index = {rule["id"]: n for n, rule in enumerate(driver)}
-    notifications, results = [], []
-    problems = [e for e in errors if e.code in FLAKE8_INPUT_CODES]
-    findings = sorted((e for e in errors if e.code not in FLAKE8_INPUT_CODES),
-                      key=lambda e: (e.filename, e.line_number, e.column_number, e.code))
-    for error in problems:
-        notifications.append({"level": "error", "message": {"text": f"{error.filename}: {error.code} {error.text}"},
-                              "descriptor": {"id": "input-error"}})
-    keys = _fingerprints(findings)
-    for error, key in zip(findings, keys):
-        path = os.path.relpath(error.filename).replace(os.sep, "/")
-        uri, relative = artifact_uri(path)
-        artifact: dict[str, Any] = {"uri": uri}
-        if relative:
-            artifact["uriBaseId"] = "%SRCROOT%"
-        rule = rules.get(error.code)
-        category = rule.category if rule else None
-        result: dict[str, Any] = {
-            "ruleId": error.code,
-            "level": options.level(category) if category is not Category.SCALES else "none",
-            "kind": "pass" if category is Category.SCALES else "fail",
-            "message": {"text": f"{error.code} {error.text}"},
-            "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": {
-                "startLine": max(1, int(error.line_number)), "startColumn": max(1, int(error.column_number or 1))}}}],
-            "partialFingerprints": {KEY_VERSION: key},
-        }
-        if error.code in index:
-            result["ruleIndex"] = index[error.code]
-        results.append(result)
-    run = {
-        "tool": {"driver": {"name": "cpn-lint", "version": __version__, "semanticVersion": __version__, "rules": driver}},
-        "invocations": [{"executionSuccessful": not problems, "toolExecutionNotifications": notifications}],
-        "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "the directory flake8 ran in"}}},
-        "columnKind": "utf16CodeUnits",
-        "results": results,
-    }
-    return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
-
-
-FLAKE8_INPUT_CODES = frozenset({"E902", "E999"})
-
-
-def _fingerprints(findings: list[Any]) -> list[str]:
-    """The same keys as cpn-verdict's SARIF (code, file, function, line text),
-    each file read once; numbered within a file."""
-    import ast
-    import os
-
-    from .fingerprint import finding_key, function_at, function_spans, numbered
-
-    spans: dict[str, list[tuple[int, int, str]]] = {}
-    keys: list[str] = []
-    for error in findings:
-        if error.filename not in spans:
-            try:
-                with open(error.filename, "rb") as handle:
-                    spans[error.filename] = function_spans(ast.parse(handle.read()))
-            except (OSError, SyntaxError, ValueError):
-                spans[error.filename] = []
-        path = os.path.relpath(error.filename).replace(os.sep, "/")
-        function = function_at(spans[error.filename], int(error.line_number))
-        keys.append(finding_key(error.code, path, function, error.physical_line or ""))
-    out: list[str] = [""] * len(findings)
-    by_file: dict[str, list[int]] = {}
-    for n, error in enumerate(findings):
-        by_file.setdefault(error.filename, []).append(n)
-    for positions in by_file.values():
-        for n, key in zip(positions, numbered(keys[n] for n in positions)):
-            out[n] = key
-    return out

@@ -107,7 +107,8 @@ def test_every_hook_has_the_required_keys_and_only_known_ones() -> None:
 
 def test_the_lint_hook_runs_flake8_on_the_staged_python_files() -> None:
     hook = HOOKS["cpn-lint"]
-    assert hook["entry"] == "flake8" and hook["args"] == ["--select=CPN", "--extend-select=E9"]
+    program, *options = shlex.split(str(hook["entry"]))
+    assert program == "flake8" and options == ["--select=CPN,E9"] and "args" not in hook
     assert hook["types"] == ["python"] and hook.get("pass_filenames", True) is True
     assert hook["require_serial"] is False
 
@@ -182,6 +183,15 @@ def test_lint_hook_fails_on_a_file_that_does_not_parse(tmp_path: Path) -> None:
     broken.write_text(LOOP + "def f(:\n")
     result = _run(_command("cpn-lint", (broken,)), tmp_path)
     assert result.returncode == 1 and f"{broken}:5:" in result.stdout and "E999" in result.stdout, result.stdout
+
+
+@pytest.mark.e2e
+def test_lint_hook_selection_survives_user_args(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(LOOP + "x = 1  # " + "z" * 100 + "\n")  # also too long for pycodestyle
+    result = _run(_command("cpn-lint", (bad,), user_args=("--max-line-length=100",)), tmp_path)
+    codes = {line.split()[1] for line in result.stdout.splitlines()}
+    assert result.returncode == 1 and codes == {"CPN101"}, result.stdout  # still CPN and E9 only, no E501
 
 
 @pytest.mark.e2e

@@ -81,11 +81,9 @@ class Unit:
 
     def function_at(self, line: int) -> str | None:
         """The innermost function or method holding ``line`` (``Class.method``)."""
-        best: tuple[int, int, str] | None = None
-        for start, end, name in self.functions:
-            if start <= line <= end and (best is None or start >= best[0]):
-                best = (start, end, name)
-        return best[2] if best else None
+        from ..fingerprint import function_at
+
+        return function_at(self.functions, line)
 
     def _size_evidence(self, model: FileModel) -> SizeEvidence:
         """Gate 2 evidence from the model's hot-path arrays: the ones with a
@@ -131,21 +129,12 @@ class Unit:
 
 def function_spans(model: FileModel) -> list[tuple[int, int, str]]:
     """(first line, last line, ``Outer.name``) of each function of the file;
-    for a notebook the lines are those of the joined cells."""
-    from ..model import ScopeKind
+    for a notebook the lines are those of the joined cells. The rule is
+    :mod:`cpn_lint.fingerprint`'s, so that cpn-verdict, the baseline and
+    ``flake8 --format=cpn-sarif`` name a finding's function alike."""
+    from ..fingerprint import function_spans as spans_of
 
-    spans: list[tuple[int, int, str]] = []
-    for scope in model.scopes:
-        if scope.kind is not ScopeKind.FUNCTION or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        names = [scope.name]
-        parent = scope.parent
-        while parent is not None and parent.kind in (ScopeKind.FUNCTION, ScopeKind.CLASS) and parent.name:
-            names.append(parent.name)
-            parent = parent.parent
-        node = scope.node
-        spans.append((node.lineno, getattr(node, "end_lineno", None) or node.lineno, ".".join(reversed(names))))
-    return spans
+    return spans_of(model.tree)
 
 
 def _fixable(model: FileModel, findings: list[Finding]) -> list[tuple[int, str]]:

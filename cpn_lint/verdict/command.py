@@ -117,8 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--fail-on", type=str.upper, choices=FAIL_ON, metavar="{LIGHT,SIGNIFICANT,NOT-RECOMMENDED}",
                      help="exit 1 when the verdict is this one or worse")
     out.add_argument("--brief", action="store_true", default=None,
-                     help="print only the verdict, the summary and the top findings; the full Markdown report goes to "
-                     "--output (default: a file in the system's temporary folder, named on the last line)")
+                     help="print only the verdict, the summary and the top findings; the full report (in --format, "
+                     "Markdown by default) goes to --output (default: a file in the system's temporary folder, "
+                     "named on the last line)")
     out.add_argument("--baseline", metavar="FILE",
                      help="report only findings not in this baseline ('cpn-lint baseline write FILE PATH...')")
     sarif = parser.add_argument_group("SARIF (--format sarif)")
@@ -488,6 +489,7 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
     """No verdict word at all: a short document on stdout (or --output), one
     line on stderr; exit 2 when nothing could be read, else 0."""
     errors = list(input_errors) + [e for u in units for e in u.errors]
+    readable = any(u.result.error is None for u in units)
     fmt = ns.format or "markdown"
     if fmt == "json":
         import json
@@ -498,13 +500,9 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
     elif fmt == "sarif":
         import json
 
-        from .sarif import SARIF_SCHEMA_URI, SARIF_VERSION
+        from .sarif import no_verdict_sarif
 
-        notes = [{"level": "error", "message": {"text": e}} for e in errors]
-        notes.append({"level": "error", "message": {"text": f"NO VERDICT: {reason}"}})
-        run_ = {"tool": {"driver": {"name": "cpn-lint", "version": __version__}}, "results": [],
-                "invocations": [{"executionSuccessful": False, "toolExecutionNotifications": notes}]}
-        text = json.dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run_]}, indent=2) + "\n"
+        text = json.dumps(no_verdict_sarif(reason, errors, __version__, readable and not errors), indent=2) + "\n"
     elif fmt == "html":
         from html import escape
 
@@ -519,7 +517,6 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
         text = "\n".join(lines) + "\n"
     _emit(text, ns.output)
     print(f"cpn-verdict: NO VERDICT: {reason}", file=sys.stderr)
-    readable = any(u.result.error is None for u in units)
     return 0 if readable and not errors else 2
 
 
@@ -539,10 +536,13 @@ def sarif_options(ns: argparse.Namespace):  # type: ignore[no-untyped-def]
 BRIEF_ROWS = 10
 
 
-def brief_report_path() -> str:
+BRIEF_SUFFIXES = {"markdown": ".md", "json": ".json", "sarif": ".sarif", "html": ".html"}
+
+
+def brief_report_path(fmt: str = "markdown") -> str:
     """Where ``--brief`` writes the full report when no ``--output`` is given:
     the system's temporary folder, never the user's tree, one file per
-    project folder."""
+    project folder and format."""
     import hashlib
     import tempfile
 
@@ -550,18 +550,20 @@ def brief_report_path() -> str:
     digest = hashlib.sha256(str(cwd).encode()).hexdigest()[:10]
     folder = Path(tempfile.gettempdir()) / "cpn-verdict"
     folder.mkdir(parents=True, exist_ok=True)
-    return str(folder / f"{cwd.name or 'root'}-{digest}.md")
+    return str(folder / f"{cwd.name or 'root'}-{digest}{BRIEF_SUFFIXES.get(fmt, '.txt')}")
 
 
 def _emit_brief(report, ns: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
     """The verdict, the summary and the top findings on stdout; the whole
-    Markdown report in a file, whose path the last line names."""
+    report, in the format asked for (Markdown by default), in a file whose
+    path the last line names."""
     from .markdown import render_markdown
 
-    full = render_markdown(report)
-    target = ns.output or brief_report_path()
-    _emit(full, target)
-    print(brief_text(full, target), end="")
+    fmt = ns.format or "markdown"
+    target = ns.output or brief_report_path(fmt)
+    markdown = render_markdown(report)
+    _emit(markdown if fmt == "markdown" else render(report, fmt, sarif_options(ns)), target)
+    print(brief_text(markdown, target), end="")
     if report.input_errors:
         return 2
     if ns.fail_on and report.verdict.rank >= g.Verdict.parse(ns.fail_on).rank:

@@ -21,14 +21,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
 from ..fingerprint import KEY_VERSION, finding_key, numbered
-
 from ..registry import Category
 from ..rules import load_rules
+from .ipynb_lines import notebook_line
 from .report_items import Item, Report
 
 SARIF_VERSION = "2.1.0"
@@ -166,45 +166,6 @@ def fingerprints(items: list[Item]) -> list[str]:
     return out
 
 
-_NOTEBOOK_LINES: dict[str, list[str] | None] = {}
-
-
-def notebook_line(path: str, cell: int, cell_line: int) -> int:
-    """The line of the ``.ipynb`` file holding line ``cell_line`` of cell
-    ``cell`` (cells counted from 1, markdown ones too); 1 when not found."""
-    if path not in _NOTEBOOK_LINES:
-        try:
-            _NOTEBOOK_LINES[path] = Path(path).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            _NOTEBOOK_LINES[path] = None
-    lines = _NOTEBOOK_LINES[path]
-    if not lines:
-        return 1
-    seen = 0
-    for number, text in enumerate(lines, start=1):
-        if '"cell_type"' in text:
-            seen += 1
-            if seen == cell:
-                return _source_line(lines, number, cell_line) or number
-    return 1
-
-
-def _source_line(lines: list[str], cell_type_line: int, cell_line: int) -> int | None:
-    """In a pretty-printed notebook the cell's ``"source": [`` list holds one
-    JSON string per line, after its ``"cell_type"`` key."""
-    first = cell_type_line - 1  # 0-based
-    for j in range(first, min(len(lines), first + 5000)):
-        if j > first and '"cell_type"' in lines[j]:
-            break
-        text = lines[j].strip()
-        if text.startswith('"source"'):
-            if text.endswith("["):
-                target = j + cell_line  # 0-based index of the cell's line
-                return target + 1 if target < len(lines) else None
-            return j + 1
-    return None
-
-
 def to_sarif(report: Report, options: SarifOptions = SarifOptions()) -> dict[str, Any]:
     rules = load_rules()
     driver = driver_rules(options)
@@ -237,6 +198,23 @@ def to_sarif(report: Report, options: SarifOptions = SarifOptions()) -> dict[str
                 for gate in report.gates
             ],
         },
+    }
+    return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def no_verdict_sarif(reason: str, errors: list[str], version: str, successful: bool) -> dict[str, Any]:
+    """The log written instead of a report when there is nothing to judge:
+    no results, each unreadable input and the reason as notifications, and
+    ``properties.verdict`` null with ``noVerdict`` saying why. ``successful``
+    (something was read and nothing failed) matches the exit status 0."""
+    notes = [{"level": "error", "message": {"text": error}, "descriptor": {"id": "input-error"}} for error in errors]
+    notes.append({"level": "note" if successful else "error", "message": {"text": f"NO VERDICT: {reason}"},
+                  "descriptor": {"id": "no-verdict"}})
+    run = {
+        "tool": {"driver": {"name": "cpn-lint", "version": version, "semanticVersion": version}},
+        "invocations": [{"executionSuccessful": successful, "toolExecutionNotifications": notes}],
+        "results": [],
+        "properties": {"verdict": None, "noVerdict": reason},
     }
     return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
