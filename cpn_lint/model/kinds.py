@@ -16,6 +16,10 @@ class Kind(enum.Enum):
     NOT = "not-array"  # list, dict, set, str, range, module, function, ...
     UNKNOWN = "unknown"
 
+    # Members are singletons compared by identity; Enum's own __hash__ runs
+    # Python code, and the value engine hashes kinds hundreds of thousands of times.
+    __hash__ = object.__hash__
+
     @property
     def is_array(self) -> bool:
         """An array with at least one axis (or of unknown rank), on any runtime."""
@@ -38,7 +42,11 @@ def join(kinds: list[Kind]) -> Kind:
     not an array wins, so a name that is sometimes a list stays quiet. A
     device array and a device scalar join to a device array of unknown rank.
     """
-    informative = {k for k in kinds if k not in NEUTRAL}
+    first = kinds[0] if kinds else None
+    if first is not None and all(k is first for k in kinds):
+        return first  # the common case: one binding, or all alike (same answer as below)
+    # Identity tests, not set membership: hashing an Enum member runs Python code.
+    informative = {k for k in kinds if k is not Kind.SCALAR and k is not Kind.UNKNOWN}
     if not informative:
         if Kind.SCALAR in kinds and Kind.UNKNOWN not in kinds:
             return Kind.SCALAR

@@ -44,6 +44,9 @@ class Reaching:
 
     def _compute(self, scope: "Scope", use: ast.Name) -> list[Binding]:
         model = self.model
+        every = scope.bindings[use.id]
+        if len(every) == 1:
+            return list(every)  # what the ordered walk below finds for a lone binding, wherever the use is
         key = (id(scope), use.id)
         cached = self._sorted.get(key)
         if cached is None:

@@ -400,6 +400,8 @@ class ValueEngine:
         scope = model.lookup(expr)
         if scope is None:
             result = Kind.UNKNOWN
+        elif (uniform := self._uniform_final_kind(scope.bindings.get(expr.id))) is not None:
+            result = uniform
         else:
             bindings = model._reaching.bindings(scope, expr)
             kinds = [k for k in (self._binding_kind(b) for b in bindings) if k is not None]
@@ -407,6 +409,22 @@ class ValueEngine:
         if self._pending_hits == hits or not self._in_progress:
             self._name_kinds[expr] = result  # final: nothing pending was met, or nothing is pending
         return result
+
+    def _uniform_final_kind(self, bindings: list[Binding] | None) -> Kind | None:
+        """The kind every binding of a name has, when all are decided for good
+        and agree: whichever of them reach a use, they join to it, so the
+        reaching walk can be skipped. None otherwise (a few bindings only:
+        the check must stay cheaper than the walk)."""
+        if not bindings or len(bindings) > _UNIFORM_CHECK_LIMIT:
+            return None
+        final = self._binding_kinds
+        first = final.get(id(bindings[0]))
+        if first is None:
+            return None
+        for binding in bindings[1:]:
+            if final.get(id(binding)) is not first:
+                return None
+        return first
 
     # ------------------------------------------------------------ bindings
     def binding_kind(self, binding: Binding) -> Kind:
@@ -1336,6 +1354,9 @@ class _Pending:
 _PENDING = _Pending()
 # Provisional binding answers after which an outermost question's are kept
 # (see ValueModel._promote_transient); ordinary files stay far below it.
+# A name with more bindings than this gets the reaching walk without the
+# agreement check first (the check is linear in its bindings, per use).
+_UNIFORM_CHECK_LIMIT = 8
 PROMOTE_AFTER = 256
 # Provisional answers a file may spend before unresolved chains settle as unknown.
 PROVISIONAL_BUDGET = 100_000
