@@ -53,7 +53,7 @@ class DrawTracker:
                 return tail[len("random."):]
             return None
         func = call.func
-        if isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR:
+        if isinstance(func, ast.Attribute) and func.attr in api.GENERATOR_METHODS and model.kind(func.value) is Kind.GENERATOR:
             return func.attr
         return None
 

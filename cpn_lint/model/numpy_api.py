@@ -80,6 +80,18 @@ RANDOM_PERMUTATIONS = frozenset({"permutation", "permuted"})
 # Methods of np.random.default_rng(...)/RandomState(...) that draw numbers.
 GENERATOR_DRAWS = frozenset(RANDOM_SIZE_POSITION) | RANDOM_DIMS_AS_ARGS | RANDOM_PERMUTATIONS | {"shuffle"}
 GENERATOR_FUNCTIONS = frozenset({"random.default_rng", "random.RandomState", "random.Generator"})
+# Every public attribute of numpy.random.Generator and RandomState (NumPy
+# 2.x, plus the older aliases ranf/sample): a method call on a generator
+# with any other name fails, so only these are worth the receiver's kind.
+GENERATOR_METHODS = frozenset({
+    "beta", "binomial", "bit_generator", "bytes", "chisquare", "choice", "dirichlet", "exponential", "f", "gamma",
+    "geometric", "get_state", "gumbel", "hypergeometric", "integers", "laplace", "logistic", "lognormal", "logseries",
+    "multinomial", "multivariate_hypergeometric", "multivariate_normal", "negative_binomial", "noncentral_chisquare",
+    "noncentral_f", "normal", "pareto", "permutation", "permuted", "poisson", "power", "rand", "randint", "randn",
+    "random", "random_integers", "random_sample", "ranf", "rayleigh", "sample", "seed", "set_state", "shuffle", "spawn",
+    "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t", "tomaxint",
+    "triangular", "uniform", "vonmises", "wald", "weibull", "zipf",
+})
 # numpy.random callables that do take an array first (the others take sizes).
 ARRAY_RANDOM_FUNCTIONS = frozenset({"random.shuffle", "random.permuted"})
 

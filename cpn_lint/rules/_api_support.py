@@ -83,7 +83,10 @@ def _find(model: FileModel, table: Manifest) -> list[ApiCall]:
     if not model.uses_numpy():
         return []
     found = []
+    could_name = _name_filter(model, _method_names(table, listed=True))
     for call in model.nodes(ast.Call):
+        if not could_name(call.func):
+            continue
         name = api_name(model, call, table)
         if name is None or name in COVERED_ELSEWHERE:
             continue
@@ -105,8 +108,9 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
         return entry is not None and entry.status is Status.NOT_IMPLEMENTED and entry.lacks is not False
 
     found = []
+    could_name = _name_filter(model, _method_names(table, listed=False))
     for node in [*model.nodes(ast.Attribute), *model.nodes(ast.Name)]:
-        if not isinstance(node.ctx, ast.Load) or not _is_reference(model, node):
+        if not isinstance(node.ctx, ast.Load) or not could_name(node) or not _is_reference(model, node):
             continue
         name = resolved_name(model, node, table, lacking)
         if name is not None and name not in COVERED_ELSEWHERE and lacking(name):
@@ -115,6 +119,47 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
         if name not in COVERED_ELSEWHERE and lacking(name):
             found.append(ApiCall(alias, table.lookup(name), None, called=False))  # type: ignore[arg-type]
     return found
+
+
+def _name_filter(model: FileModel, methods: frozenset[str]) -> Callable[[ast.expr], bool]:
+    """A quick test that :func:`resolved_name` may name something: the
+    chain starts at an imported name (or a star import could supply it), or
+    it ends in a method some receiver class has. Nothing else resolves, so
+    the many other names and attributes of a file skip the lookups."""
+    if model.imports.star_imports:
+        return lambda expr: True
+    aliases = model.imports.aliases
+
+    def could_name(expr: ast.expr) -> bool:
+        if isinstance(expr, ast.Attribute):
+            if expr.attr in methods:
+                return True
+            root: ast.expr = expr.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            return isinstance(root, ast.Name) and root.id in aliases
+        return isinstance(expr, ast.Name) and expr.id in aliases
+
+    return could_name
+
+
+_METHOD_NAMES: dict[tuple[int, bool], tuple[Manifest, frozenset[str]]] = {}
+
+
+def _method_names(table: Manifest, listed: bool) -> frozenset[str]:
+    """Method names the manifest lists for a receiver class (``listed``), or
+    only those cuPyNumeric lacks altogether; cached per manifest (the entry
+    holds the manifest, so its id is not reused while cached)."""
+    key = (id(table), listed)
+    cached = _METHOD_NAMES.get(key)
+    if cached is None or cached[0] is not table:
+        found = set()
+        for name, entry in table.entries.items():
+            owner, _, method = name.rpartition(".")
+            if owner in RECEIVER_CLASSES and (listed or (entry.status is Status.NOT_IMPLEMENTED and entry.lacks is not False)):
+                found.add(method)
+        cached = _METHOD_NAMES[key] = (table, frozenset(found))
+    return cached[1]
 
 
 def _imported_names(model: FileModel) -> list[tuple[ast.alias, str]]:

@@ -383,18 +383,37 @@ def _is_const(expr: ast.expr | None, *values: object) -> bool:
 
 def _numpy_calls(model: FileModel, *names: str) -> Iterator[ast.Call]:
     """Calls resolving to one of the device NumPy ``names`` (``numpy.convolve``)."""
-    wanted = set(names)
+    by_name = model.derived(_numpy_calls, _index_numpy_calls)
+    if len(names) == 1:
+        yield from by_name.get(names[0], ())
+        return
+    calls = [call for name in names for call in by_name.get(name, ())]
+    yield from sorted(calls, key=lambda c: (c.lineno, c.col_offset))
+
+
+def _index_numpy_calls(model: FileModel) -> dict[str, list[ast.Call]]:
+    """The file's device NumPy calls by name, in source order (built once)."""
+    index: dict[str, list[ast.Call]] = {}
     for call in model.nodes(ast.Call):
-        if model.numpy_name(call.func) in wanted:
-            yield call
+        name = model.numpy_name(call.func)
+        if name is not None:
+            index.setdefault(name, []).append(call)
+    return index
 
 
-def _draw_calls(model: FileModel) -> Iterator[tuple[ast.Call, str, bool]]:
-    """(call, draw name, is a generator method) for every device random call."""
+def _draw_calls(model: FileModel) -> list[tuple[ast.Call, str, bool]]:
+    """(call, draw name, is a generator method) for every device random call;
+    found once per file, for the three random-form checks."""
+    return model.derived(_draw_calls, _find_draw_calls)
+
+
+def _find_draw_calls(model: FileModel) -> list[tuple[ast.Call, str, bool]]:
+    found = []
     for call in model.nodes(ast.Call):
         name = model.draw_name(call)
         if name is not None:
-            yield call, name, model.qualname(call.func) is None
+            found.append((call, name, model.qualname(call.func) is None))
+    return found
 
 
 # ------------------------------------------------------- random-number forms
