@@ -466,6 +466,8 @@ _DRAW_FIX = "draw all at once with size="
 
 def _draws_used_as_numbers(model: FileModel) -> Iterator[Hit]:
     """float()/int()/math.*() of a size-less draw, and format specs applied to one."""
+    if not _draw_calls(model):
+        return  # every size-less draw is one of the file's draw calls
     for call in model.nodes(ast.Call):
         func = call.func
         converter = isinstance(func, ast.Name) and func.id in _CONVERTERS and model.lookup(func) is None
@@ -526,6 +528,8 @@ _OPERATORS = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/=", ast.P
 
 
 def _draws_updated_into_one_element(model: FileModel) -> Iterator[Hit]:
+    if not _draw_calls(model):
+        return  # every size-less draw is one of the file's draw calls
     for statement in model.nodes(ast.AugAssign):
         target = statement.target
         draw = model.unit_draw(statement.value)
@@ -536,6 +540,8 @@ def _draws_updated_into_one_element(model: FileModel) -> Iterator[Hit]:
 
 
 def _draws_stored_through_zero_d_index(model: FileModel) -> Iterator[Hit]:
+    if not _draw_calls(model):
+        return  # every size-less draw is one of the file's draw calls
     for statement in model.nodes(ast.Assign):
         draw = model.unit_draw(statement.value)
         if draw is None:
