@@ -84,6 +84,8 @@ class FileModel:
         self._derived: dict[object, Any] = {}
         self._statements: dict[ast.AST, ast.stmt | None] = {}
         ModelBuilder(self).build()
+        # The module whose arrays are distributed (imports are complete now).
+        self.device_root: str | None = self.imports.device_root
         self._reaching = Reaching(self)
         self.values = ValueEngine(self)
         self.calls = CallGraph(self)
@@ -234,12 +236,8 @@ class FileModel:
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
     # -------------------------------------------------------- name resolution
-    @property
-    def device_root(self) -> str | None:
-        return self.imports.device_root
-
     def uses_numpy(self) -> bool:
-        return self.imports.device_root is not None
+        return self.device_root is not None
 
     def qualname(self, expr: ast.expr) -> str | None:
         """The qualified name ``expr`` stands for, if it is an imported name

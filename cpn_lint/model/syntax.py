@@ -42,8 +42,23 @@ def name_key(expr: ast.AST) -> tuple[str, ...] | None:
 
 
 def names_in(expr: ast.AST) -> set[str]:
-    """Every plain name mentioned in ``expr``."""
-    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    """Every plain name mentioned in ``expr`` (an explicit stack rather than
+    ``ast.walk``: the loop analyses ask this for thousands of statements)."""
+    found: set[str] = set()
+    stack = [expr]
+    node_class = ast.AST
+    while stack:
+        node = stack.pop()
+        if node.__class__ is ast.Name:
+            found.add(node.id)  # type: ignore[attr-defined]
+            continue
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if value.__class__ is list:
+                stack.extend(item for item in value if isinstance(item, node_class))
+            elif isinstance(value, node_class):
+                stack.append(value)
+    return found
 
 
 def index_components(sub: ast.Subscript) -> list[ast.expr]:

@@ -190,8 +190,8 @@ class ScalesAnalysis:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             return []  # docstrings
         nodes = self._candidates(stmt)
-        if self._is_per_element(stmt, nodes) or self._has_stepped_slice(nodes) or self._makes_objects(nodes):
-            return []
+        if not any(type(node) in _MATCHABLE_TYPES for node in nodes) and not _may_swap_or_update(stmt):
+            return []  # names, constants and attributes only: no idiom to match
         evidence = self._array_results(nodes)
         found: dict[str, Site] = {}
         in_loop = self.model.in_loop(stmt)
@@ -212,6 +212,9 @@ class ScalesAnalysis:
                 if mask is not None:
                     claim("CPN007", node, mask=mask)
         self._match_statement(stmt, nodes, evidence, claim)
+        # The exclusions are asked last: most statements match nothing.
+        if not found or self._is_per_element(stmt, nodes) or self._has_stepped_slice(nodes) or self._makes_objects(nodes):
+            return []
         if len(found) > 1:
             found.pop("CPN001", None)  # the specific idiom wins
         return sorted(found.values(), key=lambda s: s.code)
@@ -801,6 +804,15 @@ class ScalesAnalysis:
 
 # ------------------------------------------------------------------ helpers
 _OPERATION_TYPES = frozenset({ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call})
+# What a site can start from: an operation (CPN001-CPN004, CPN006's out=), a
+# subscript (CPN005 stencils, CPN007 masks), or the statement itself (an
+# augmented assignment, CPN001/CPN003; a swap, CPN006).
+_MATCHABLE_TYPES = _OPERATION_TYPES | {ast.Subscript}
+
+
+def _may_swap_or_update(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.AugAssign) or (
+        isinstance(stmt, ast.Assign) and any(isinstance(t, (ast.Tuple, ast.List)) for t in stmt.targets))
 
 
 def _children(node: ast.AST) -> list[ast.AST]:

@@ -424,6 +424,12 @@ def _regions(model: FileModel, item: _Evidence) -> list[list[int]]:
         spans |= {tuple(span) for span in dict(item.extra).get("covers", ())}  # type: ignore[misc]
         return [list(span) for span in sorted(spans)]
     root = _import_root(str(module))
+    return [list(span) for span in model.derived(("cpn410-library-spans", root), lambda m: _library_spans(m, root))]
+
+
+def _library_spans(model: FileModel, root: str) -> list[tuple[int, int]]:
+    """The spans of every function (or outside functions, statement) that
+    uses the library ``root``; the same for every finding of the file."""
     spans: set[tuple[int, int]] = set()
     for node in [*model.nodes(ast.Name), *model.nodes(ast.Attribute)]:
         if not isinstance(getattr(node, "ctx", None), ast.Load) or isinstance(model.parent(node), ast.Attribute):
@@ -434,7 +440,7 @@ def _regions(model: FileModel, item: _Evidence) -> list[list[int]]:
         owner = scope.node if scope.parent is not None else model.statement_of(node)
         if owner is not None and hasattr(owner, "lineno"):
             spans.add((owner.lineno, getattr(owner, "end_lineno", None) or owner.lineno))
-    return [list(span) for span in sorted(spans)]
+    return sorted(spans)
 
 
 def _called_from(model: FileModel, loop: ast.AST, depth: int = 3) -> set[tuple[int, int]]:
