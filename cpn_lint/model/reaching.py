@@ -43,10 +43,13 @@ class Reaching:
         return found
 
     def _compute(self, scope: "Scope", use: ast.Name) -> list[Binding]:
-        model = self.model
         every = scope.bindings[use.id]
         if len(every) == 1:
-            return list(every)  # what the ordered walk below finds for a lone binding, wherever the use is
+            return list(every)  # what the walk finds for a lone binding, wherever the use is
+        return self._walk(scope, use)
+
+    def _walk(self, scope: "Scope", use: ast.Name) -> list[Binding]:
+        model = self.model
         key = (id(scope), use.id)
         cached = self._sorted.get(key)
         if cached is None:
