@@ -27,6 +27,10 @@ COMPREHENSION_TYPES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 _SINGLETON_FIELDS = frozenset({"ctx", "op", "ops"})
 
+# Node types without child nodes (their contexts are skipped anyway) and
+# without a visitor: the walk records them and moves on.
+_LEAF_TYPES = frozenset({ast.Name, ast.Constant})
+
 Child = tuple[ast.AST, Scope, "LoopFrame | None"]
 
 
@@ -54,6 +58,7 @@ class ModelBuilder:
         context = model._context
         fields_of = _CHILD_FIELDS
         node_class = ast.AST
+        leaves = _LEAF_TYPES
         root_context = (model.module_scope, None)
         stack: list[tuple[ast.AST, ast.AST | None, tuple[Scope, LoopFrame | None]]] = [(model.tree, None, root_context)]
         pop = stack.pop
@@ -69,6 +74,8 @@ class ModelBuilder:
                 by_type[node_type] = [node]
             else:
                 bucket.append(node)
+            if node_type in leaves:
+                continue  # names and constants: no child nodes, nothing to record
             visit = visitors.get(node_type)
             children = visit(node, ctx[0], ctx[1]) if visit is not None else None
             if children is not None:
