@@ -36,6 +36,9 @@ def _run(seed: int) -> str:
 
 def test_findings_do_not_depend_on_the_hash_seed() -> None:
     first = _run(0)
-    assert "channel.py" in first
+    # the copy in relax's loop sits in a cycle (p = relax(p, b) feeds relax's
+    # parameter); it is found in flake8's order and in cpn-verdict's
+    relax_copy = [line for line in first.splitlines() if "channel.py" in line and " 9 13 CPN201 " in line]
+    assert len(relax_copy) == 2, first
     for seed in (1, 2, 4, 7, 8):
         assert _run(seed) == first, f"PYTHONHASHSEED={seed} changed the findings"
