@@ -79,7 +79,7 @@ def lint_source(source: str | bytes, filename: str = "<string>", *, assessment: 
 
 def lint_tree(tree: ast.Module, source: str, filename: str, options: LintOptions) -> list[Finding]:
     """Run the selected rules over an already parsed tree."""
-    return _run(tree, source, filename, options)[0]
+    return _run(tree, source, filename, options, keep_model=False)[0]
 
 
 def analyze_source(source: str | bytes, filename: str, options: LintOptions,
@@ -108,7 +108,7 @@ def analyze_source(source: str | bytes, filename: str, options: LintOptions,
     except (RecursionError, MemoryError, ValueError) as exc:
         result.error = f"cannot be parsed ({type(exc).__name__}: nesting too deep or input too large)"
         return result
-    result.findings, model = _run(tree, text, filename, options)
+    result.findings, model = _run(tree, text, filename, options, keep_model=keep_model)
     if keep_model:
         result.model = model
     return result
@@ -138,7 +138,8 @@ def decode_source(raw: bytes) -> str:
         return raw.decode("utf-8")
 
 
-def _run(tree: ast.Module, source: str, filename: str, options: LintOptions) -> tuple[list[Finding], FileModel | None]:
+def _run(tree: ast.Module, source: str, filename: str, options: LintOptions,
+         keep_model: bool = True) -> tuple[list[Finding], FileModel | None]:
     rules = [r for code, r in load_rules().items() if code != INTERNAL_ERROR and options.wants(code, r.default)]
     if not rules or not _RELEVANT.search(source.encode("utf-8", "surrogatepass")):
         return [], None
@@ -154,6 +155,8 @@ def _run(tree: ast.Module, source: str, filename: str, options: LintOptions) -> 
                 findings.extend(rule_cls().check(model))
             except Exception as exc:  # containment: one rule never sinks the run
                 findings.append(_internal_error(rule_cls.code, exc))
+        if not keep_model:
+            model.release()
     findings.sort(key=Finding.sort_key)
     return _dedupe(findings), model
 

@@ -91,6 +91,28 @@ class FileModel:
         self.calls = CallGraph(self)
         classify_iterations(self)
 
+    def release(self) -> None:
+        """Empty the model's tables once no one will ask it anything again.
+
+        The model's objects point at each other (scopes and their bindings,
+        the engines and the model), so only the cyclic garbage collector
+        could free them, after tracing every table entry; in a flake8 run
+        that tracing costs about a fifth of the plugin's time. Emptied
+        tables are freed at once by reference counting instead."""
+        owners: list[object] = [*self.scopes, *self.loops, *self._derived.values()]
+        owners += [vars(self).get(name) for name in ("values", "_reaching", "calls", "_draws")]
+        owners.append(self)
+        for owner in owners:
+            fields = getattr(owner, "__dict__", None)
+            if fields is None:
+                if isinstance(owner, (dict, list, set)):
+                    owner.clear()
+                continue
+            for value in fields.values():
+                if isinstance(value, (dict, list, set)):
+                    value.clear()
+            fields.clear()  # the references between the objects go with them
+
     # -------------------------------------------------------------- queries
     def nodes(self, *types: type[N]) -> list[N]:
         """Every node of the given types, in source order."""
