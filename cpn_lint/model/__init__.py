@@ -102,6 +102,7 @@ class FileModel:
         owners: list[object] = [*self.scopes, *self.loops, *self._derived.values()]
         owners += [vars(self).get(name) for name in ("values", "_reaching", "calls", "_draws")]
         owners.append(self)
+        lines = self.lines
         for owner in owners:
             fields = getattr(owner, "__dict__", None)
             if fields is None:
@@ -109,7 +110,7 @@ class FileModel:
                     owner.clear()
                 continue
             for value in fields.values():
-                if isinstance(value, (dict, list, set)):
+                if isinstance(value, (dict, list, set)) and value is not lines:  # the caller may keep the lines
                     value.clear()
             fields.clear()  # the references between the objects go with them
 

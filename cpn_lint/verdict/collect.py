@@ -77,6 +77,7 @@ class Unit:
             self.functions = function_spans(model)
             self.fixable = _fixable(model, self.result.findings)
             self.result.model = None
+            model.release()  # freed at once rather than by the cyclic collector
         return self
 
     def function_at(self, line: int) -> str | None:
