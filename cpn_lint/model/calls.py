@@ -44,6 +44,7 @@ class CallGraph:
         self._function_scopes: dict[int, "Scope"] | None = None
         self._sites: dict[int, list[ast.Call]] = {}
         self._escapes: dict[int, bool] = {}
+        self._resolved_names: set[str] = set()
         self._uses: dict[str, list[ast.AST]] | None = None
         self._callees: dict[int, "Scope | None"] = {}
         self._calling_loops: dict[int, "tuple[LoopFrame, ast.Call] | None"] = {}
@@ -104,24 +105,30 @@ class CallGraph:
     # --------------------------------------------------------------- sites
     def sites(self, scope: "Scope") -> list[ast.Call]:
         """Every call of the function ``scope`` in the file, in source order."""
-        key = id(scope)
-        found = self._sites.get(key)
-        if found is None:
-            candidates = self._uses_by_name().get(scope.name, ())
-            found = [use for use in candidates if isinstance(use, ast.Call) and self.callee(use) is scope]
-            self._sites[key] = found
-        return found
+        self._resolve_uses_of(scope.name)
+        return self._sites.get(id(scope), [])
 
     def escapes(self, scope: "Scope") -> bool:
         """Is the function also used as a value (a callback, a stored reference)?"""
-        key = id(scope)
-        found = self._escapes.get(key)
-        if found is None:
-            found = self._escapes[key] = any(
-                not isinstance(use, ast.Call) and self._resolve(use) is scope  # type: ignore[arg-type]
-                for use in self._uses_by_name().get(scope.name, ())
-            )
-        return found
+        self._resolve_uses_of(scope.name)
+        return self._escapes.get(id(scope), False)
+
+    def _resolve_uses_of(self, name: str) -> None:
+        """Resolve every use of ``name`` once, for all the functions so named:
+        a file with many methods of one name (``step``, ``__init__``) would
+        otherwise resolve all the uses again for each of them."""
+        if name in self._resolved_names:
+            return
+        self._resolved_names.add(name)
+        for use in self._uses_by_name().get(name, ()):
+            if isinstance(use, ast.Call):
+                scope = self.callee(use)
+                if scope is not None:
+                    self._sites.setdefault(id(scope), []).append(use)
+            else:
+                scope = self._resolve(use)  # type: ignore[arg-type]
+                if scope is not None:
+                    self._escapes[id(scope)] = True
 
     def _uses_by_name(self) -> dict[str, list[ast.AST]]:
         """Name -> the calls of that name and the other loads of it (a

@@ -51,3 +51,38 @@ def test_derivations_per_binding_stay_bounded(source: str, monkeypatch: pytest.M
 def test_a_longer_chain_costs_proportionally(monkeypatch: pytest.MonkeyPatch) -> None:
     short, long = _derivations(_chain(100), monkeypatch), _derivations(_chain(400), monkeypatch)
     assert long <= 6 * short  # linear would be 4x; the quadratic chain was 16x
+
+
+def _same_named_methods(classes: int) -> str:
+    """Many classes with a method of one name (``step``), each called from a
+    loop and also handed on as a value: every use resolves to its own
+    class's method."""
+    parts = ["import numpy as np\n"]
+    for k in range(classes):
+        parts.append(f"class Model{k}:\n    def step(self, u):\n        return u * {k}.0\n\n"
+                     f"    def run(self, u, n):\n        hook = self.step\n"
+                     f"        for _ in range(n):\n            u = self.step(u)\n        return u, hook\n")
+    return "\n".join(parts)
+
+
+def _resolutions(source: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    from cpn_lint.model.calls import CallGraph
+
+    count = 0
+    original = CallGraph._resolve
+
+    def counted(self, func):  # type: ignore[no-untyped-def]
+        nonlocal count
+        count += 1
+        return original(self, func)
+
+    monkeypatch.setattr(CallGraph, "_resolve", counted)
+    analyze_source(source.encode(), "methods.py", LintOptions(assessment=True))
+    return count
+
+
+def test_uses_of_a_shared_method_name_are_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each function's call sites used to be found by resolving every use of
+    # its name again: quadratic in the number of same-named methods
+    few, many = _resolutions(_same_named_methods(20), monkeypatch), _resolutions(_same_named_methods(80), monkeypatch)
+    assert many <= 6 * few  # linear would be 4x; it was 16x
