@@ -469,8 +469,13 @@ class WorkAnalysis:
         return self._size_work(node, Work.SLAB)
 
     def _size_work(self, node: ast.expr, default: Work) -> Work:
-        """Element-sized for an array of a few numbers by construction."""
-        return Work.ELEMENT if self.model.values.small_by_construction(node) else default
+        """Element-sized for an array of a few numbers by construction, and
+        for a value whose truth an ``if``/``while`` takes from a comparison
+        (``if eig > 0:``): only a one-element array has one."""
+        model = self.model
+        if model.values.small_by_construction(node) or _tested_for_truth(model, node):
+            return Work.ELEMENT
+        return default
 
     def _expr_work_of(self, expr: ast.expr, frame: LoopFrame) -> Work:
         """The work of computing ``expr`` (a value bound inside the loop)."""
@@ -515,6 +520,24 @@ class WorkAnalysis:
         if tail in CONVERSIONS and any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
             return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
         return self._size_work(call, Work.SLAB)
+
+
+_TRUTH_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+
+def _tested_for_truth(model: "FileModel", node: ast.expr) -> bool:
+    """``x`` in ``if x > 0:``, ``while a < b and c:``, ``y if x == 0 else z``:
+    an operand of a comparison whose result is a test's truth value. On an
+    array of several elements that raises, so the value is one element.
+    (``in``/``is`` and comparisons passed to ``np.any`` do not count.)"""
+    parent = model.parent(node)
+    if not isinstance(parent, ast.Compare) or not all(isinstance(op, _TRUTH_COMPARISONS) for op in parent.ops):
+        return False
+    child: ast.AST = parent
+    parent = model.parent(parent)
+    while isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
+        child, parent = parent, model.parent(parent)
+    return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is child
 
 
 _VARYING_BINDINGS = (BindKind.VALUE, BindKind.AUG, BindKind.ELEMENT, BindKind.COUNTER)

@@ -195,6 +195,26 @@ class ElementLoopIndexing(Rule):
                 u = 0.5 * (np.roll(u, 1) + u)
             """
         ),
+        # the helper's if-test compares a 0-d value, but its other work is on
+        # whole arrays: the loop that calls it each step is a time loop
+        Valid(
+            """
+            import numpy as np
+
+            def step(u):
+                lap = np.roll(u, 1) + np.roll(u, -1) - 2 * u
+                change = np.max(np.abs(lap))
+                if change > 1e-3:
+                    return u + 0.1 * lap
+                return u
+
+            u = np.zeros(1000)
+            energy = np.zeros(100)
+            for t in range(100):
+                u = step(u)
+                energy[t] = np.sum(u * u)
+            """
+        ),
     )
     invalid = (
         Invalid("""
@@ -300,6 +320,32 @@ class ElementLoopIndexing(Rule):
             """,
             line=4,
             contains="one row at a time; broadcast over the rows instead",
+        ),
+        # a per-element helper whose values an if-test compares: one element
+        # each (a test on a larger array raises), so no whole-array work,
+        # even when their kind comes from a callback the file cannot see
+        Invalid(
+            """
+            import numpy as np
+
+            def unstable(a, b, ks):
+                for k in ks:
+                    disc = (a - k) ** 2 - 4 * b
+                    growth = a - k + np.sqrt(disc)
+                    if growth > 0:
+                        return True
+                return False
+
+            def scan(A, B, ks, rates):
+                mask = np.zeros((A.shape[0], A.shape[1]), dtype=bool)
+                for i in range(A.shape[0]):
+                    for j in range(A.shape[1]):
+                        fa, fb = rates(A[i, j], B[i, j])
+                        mask[i, j] = unstable(fa, fb, ks)
+                return mask
+            """,
+            line=13,
+            contains="'A', 'B', 'mask'",
         ),
     )
 
