@@ -58,6 +58,8 @@ __all__ = [
 
 N = TypeVar("N", bound=ast.AST)
 _MISSING = object()
+_NAMES_BY_ID = "names-by-id"  # keys of two indexes among the derived analyses
+_IMPORTED_NAME_USES = "imported-name-uses"
 D = TypeVar("D")
 
 
@@ -161,6 +163,40 @@ class FileModel:
     def nodes_by_type(self) -> dict[type, list[ast.AST]]:
         """The per-type node index (read-only: shared by every rule)."""
         return self._by_type
+
+    def names_by_id(self) -> dict[str, list[ast.Name]]:
+        """Every ``Name`` node of the file by identifier, in source order
+        (built on first use; read-only)."""
+        index = self._derived.get(_NAMES_BY_ID)
+        if index is None:
+            index = {}
+            for node in self._by_type.get(ast.Name, ()):
+                index.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+            self._derived[_NAMES_BY_ID] = index
+        return index  # type: ignore[no-any-return]
+
+    def imported_name_uses(self) -> list[ast.Name | ast.Attribute]:
+        """Where the file uses an imported name: for each occurrence, the
+        outermost attribute chain it starts (``np.linalg.norm`` for the
+        ``np`` in it), or the name itself. Only these can resolve to an
+        imported qualified name; with a star import any name may, so every
+        name and attribute is listed. Built on first use; read-only."""
+        found = self._derived.get(_IMPORTED_NAME_USES)
+        if found is None:
+            if self.imports.star_imports:
+                found = [*self.nodes(ast.Attribute), *self.nodes(ast.Name)]
+            else:
+                found = []
+                names = self.names_by_id()
+                for alias in self.imports.aliases:
+                    for name in names.get(alias, ()):
+                        top: ast.Name | ast.Attribute = name
+                        parent = self._parent.get(top)
+                        while isinstance(parent, ast.Attribute) and parent.value is top:
+                            top, parent = parent, self._parent.get(parent)
+                        found.append(top)
+            self._derived[_IMPORTED_NAME_USES] = found
+        return found  # type: ignore[no-any-return]
 
     def has(self, node_type: type) -> bool:
         return bool(self._by_type.get(node_type))

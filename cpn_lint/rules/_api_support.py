@@ -108,9 +108,8 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
         return entry is not None and entry.status is Status.NOT_IMPLEMENTED and entry.lacks is not False
 
     found = []
-    could_name = _name_filter(model, _method_names(table, listed=False))
-    for node in [*model.nodes(ast.Attribute), *model.nodes(ast.Name)]:
-        if not isinstance(node.ctx, ast.Load) or not could_name(node) or not _is_reference(model, node):
+    for node in _reference_candidates(model, _method_names(table, listed=False)):
+        if not isinstance(node.ctx, ast.Load) or not _is_reference(model, node):
             continue
         name = resolved_name(model, node, table, lacking)
         if name is not None and name not in COVERED_ELSEWHERE and lacking(name):
@@ -119,6 +118,15 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
         if name not in COVERED_ELSEWHERE and lacking(name):
             found.append(ApiCall(alias, table.lookup(name), None, called=False))  # type: ignore[arg-type]
     return found
+
+
+def _reference_candidates(model: FileModel, methods: frozenset[str]) -> list[ast.Name | ast.Attribute]:
+    """The names and attribute chains :func:`_name_filter` lets through: the
+    uses of imported names and the attributes named like a method, instead
+    of every node of the file."""
+    found: list[ast.Name | ast.Attribute] = [a for a in model.nodes(ast.Attribute) if a.attr in methods]
+    seen = {id(a) for a in found}
+    return found + [n for n in model.imported_name_uses() if id(n) not in seen]
 
 
 def _name_filter(model: FileModel, methods: frozenset[str]) -> Callable[[ast.expr], bool]:

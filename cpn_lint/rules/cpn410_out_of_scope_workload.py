@@ -431,7 +431,7 @@ def _library_spans(model: FileModel, root: str) -> list[tuple[int, int]]:
     """The spans of every function (or outside functions, statement) that
     uses the library ``root``; the same for every finding of the file."""
     spans: set[tuple[int, int]] = set()
-    for node in [*model.nodes(ast.Name), *model.nodes(ast.Attribute)]:
+    for node in model.imported_name_uses():  # only these resolve to a library's name
         if not isinstance(getattr(node, "ctx", None), ast.Load) or isinstance(model.parent(node), ast.Attribute):
             continue
         if not _within(model.qualname(node) or "", root):

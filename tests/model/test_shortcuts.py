@@ -106,3 +106,17 @@ def test_api_name_filter_never_drops_a_resolvable_name(path: Path) -> None:
         name = _api_support.resolved_name(model, node, table, lacks)
         if name is not None and lacks(name):
             assert lacking(node), ast.unparse(node)
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_reference_candidates_are_the_filtered_scan(path: Path) -> None:
+    model = _model(path)
+    methods = _api_support._method_names(manifest.active(), listed=False)
+    could_name = _api_support._name_filter(model, methods)
+
+    def references(nodes: list) -> set[int]:  # type: ignore[type-arg]
+        return {id(n) for n in nodes if isinstance(n.ctx, ast.Load) and could_name(n)
+                and _api_support._is_reference(model, n)}
+
+    every = [*model.nodes(ast.Attribute), *model.nodes(ast.Name)]
+    assert references(_api_support._reference_candidates(model, methods)) == references(every)
