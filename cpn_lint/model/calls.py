@@ -20,7 +20,9 @@ everything it receives.
 from __future__ import annotations
 
 import ast
+import sys
 from collections import deque
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import shapes
@@ -33,6 +35,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scopes import LoopFrame, Scope
 
 _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Modules that are never the project's own (the standard library and the
+# array stack), even when a file of that name sits beside the code.
+_KNOWN_LIBRARIES = frozenset(sys.stdlib_module_names) | {"numpy", "cupynumeric", "scipy", "matplotlib"}
 _DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT)
 
 
@@ -45,6 +50,7 @@ class CallGraph:
         self._sites: dict[int, list[ast.Call]] = {}
         self._escapes: dict[int, bool] = {}
         self._resolved_names: set[str] = set()
+        self._siblings: dict[str, bool] = {}
         self._uses: dict[str, list[ast.AST]] | None = None
         self._callees: dict[int, "Scope | None"] = {}
         self._calling_loops: dict[int, "tuple[LoopFrame, ast.Call] | None"] = {}
@@ -56,6 +62,44 @@ class CallGraph:
         if key not in self._callees:
             self._callees[key] = self._resolve(call.func)
         return self._callees[key]
+
+    def calls_project_module(self, call: ast.Call) -> bool:
+        """Does ``call`` run a function of another module of the same project
+        (``from utilities import simulate``, ``import solver as s`` with
+        ``utilities.py``/``solver/`` beside this file, or a relative import)?
+        Its work is out of this file's sight: it may be a whole simulation."""
+        func = call.func
+        base = func.value if isinstance(func, ast.Attribute) else func
+        if not isinstance(base, ast.Name):
+            return False
+        owner = self.model.lookup(base)
+        bindings = owner.bindings.get(base.id, ()) if owner is not None else ()
+        if len(bindings) != 1:
+            return False
+        statement = bindings[0].node
+        if isinstance(statement, ast.ImportFrom):
+            if isinstance(func, ast.Attribute) and statement.level == 0:
+                return False  # from pkg import mod; mod.f(): judged by pkg below only for plain names
+            return statement.level > 0 or self._is_sibling_module(statement.module or "")
+        if isinstance(statement, ast.Import) and isinstance(func, ast.Attribute):
+            alias = next((a for a in statement.names if (a.asname or a.name.split(".")[0]) == base.id), None)
+            return alias is not None and self._is_sibling_module(alias.name)
+        return False
+
+    def _is_sibling_module(self, module: str) -> bool:
+        """A module the file's own folder holds (``module.py`` or a package)."""
+        root = module.split(".", 1)[0]
+        if not root or root in _KNOWN_LIBRARIES:
+            return False
+        filename = self.model.filename
+        if filename.startswith("<") or filename in ("-", "stdin"):
+            return False  # source without a place on disk has no siblings
+        cached = self._siblings.get(root)
+        if cached is None:
+            folder = Path(filename).resolve().parent
+            cached = (folder / f"{root}.py").is_file() or (folder / root / "__init__.py").is_file()
+            self._siblings[root] = cached
+        return cached
 
     def function(self, reference: ast.expr) -> "Scope | None":
         """The file's function a name (or ``self.method``) surely refers to:

@@ -507,6 +507,11 @@ class WorkAnalysis:
             if not any(model.kind(a).is_array for a in call.args):
                 return self.function_work(scope.node)
             return Work.NONE
+        if model.calls.calls_project_module(call):
+            # another module of the project: its work is out of sight and may
+            # be a whole simulation (a parameter sweep storing one number per
+            # run), so the loop is not shown to do element work
+            return Work.SLAB
         if model.kind(call) is not Kind.DEVICE:
             return Work.NONE
         tail = model.call_api(call)

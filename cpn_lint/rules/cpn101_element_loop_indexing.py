@@ -79,6 +79,11 @@ class ElementLoopIndexing(Rule):
     * Arrays are recognised through imports, assignments and the file's own
       call sites; a loop over a parameter nothing in the file shows to be
       an array stays quiet.
+    * Quiet: a loop that calls a function of another module of the project
+      (a relative import, or a module or package beside the file), as a
+      parameter sweep does (`energy[j] = simulate(n, temps[j])`): that work
+      is out of the file's sight. A module of that name installed elsewhere
+      does not count, so the same loop is reported where no such file is.
     """
 
     code = "CPN101"
@@ -193,6 +198,18 @@ class ElementLoopIndexing(Rule):
             u = np.zeros(100)
             for step in range(1000):
                 u = 0.5 * (np.roll(u, 1) + u)
+            """
+        ),
+        # a parameter sweep: each pass runs a function of another module of
+        # the project (out of this file's sight) and stores one number
+        Valid(
+            """
+            import numpy as np
+            from .ising import simulate
+
+            energy = np.zeros(40)
+            for j in range(40):
+                energy[j] = simulate(32, 0.5 + 0.05 * j)
             """
         ),
         # the helper's if-test compares a 0-d value, but its other work is on
