@@ -14,6 +14,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind
 from ..registry import Category, Invalid, Rule, Valid
+from ._api_support import version_text
 
 
 class StridedSlice(Rule):
@@ -27,10 +28,11 @@ class StridedSlice(Rule):
 
     ## Why it does not scale on cuPyNumeric
     A distributed array is split into blocks across GPUs, and cuPyNumeric's
-    partitioning has no notion of "every k-th element". A stepped slice is not
-    on the distributed path: depending on the version the runtime either
-    copies the array to the host and slices it with NumPy (a device-to-host
-    copy, a serial host operation and a copy back, on every call) or raises.
+    partitioning has no notion of "every k-th element". cuPyNumeric 26.6.1
+    raises `NotImplementedError: Unsupported slice` on any stepped slice,
+    read or written, reversals (`a[::-1]`) included (checked under the
+    runtime oracle, `tests/test_oracle_slices.py`); releases that accept one
+    take it off the distributed path.
 
     ## Example
     ```python
@@ -52,8 +54,10 @@ class StridedSlice(Rule):
     keep[::2] = True             # a stepped write on a host array is fine
     evens = signal[np.asarray(keep)]
     ```
-    For a reversal use `np.flip(signal)`, which stays distributed (it returns
-    a copy in cuPyNumeric, not a view).
+    For a reversal use `np.flip(signal)` (`np.flip(img, axis=1)` for one
+    axis), which cuPyNumeric runs (the 26.6.1 manifest lists it as single-GPU;
+    it returns a copy, not a view); a reversed range is better built in
+    descending order (`np.linspace(1.0, 0.0, n)`).
 
     ## Known false alarms
     * A step held in a variable that is always 1 at run time is reported;
@@ -72,10 +76,10 @@ class StridedSlice(Rule):
     recipe = "RR-strided"
     summary = "Slice with a non-unit step of a NumPy array"
     message = (
-        "{subscript} slices array '{array}' with {step}; cuPyNumeric has no distributed "
-        "strided slice, so build the selection as a boolean mask on a host array (RR-strided)"
+        "{subscript} slices array '{array}' with {step}: {version} rejects stepped slices "
+        "(NotImplementedError); {fix} (RR-strided)"
     )
-    short = "{subscript} is a strided slice: use a boolean mask (RR-strided)"
+    short = "{subscript} is a strided slice: {fix_short} (RR-strided)"
 
     valid = (
         Valid("""
@@ -134,7 +138,26 @@ class StridedSlice(Rule):
             import numpy as np
             sig = np.linspace(0.0, 1.0, 8)
             rev = sig[::-1]
-            """, line=3, contains="step -1"),
+            """, line=3, contains="rejects stepped slices (NotImplementedError); reverse it with np.flip(sig)"),
+        Invalid("""
+            import numpy as np
+            img = np.zeros((64, 64))
+            mirrored = img[:, ::-1]
+            """, line=3, contains="np.flip(img, axis=1)"),
+        Invalid("""
+            import numpy as np
+            t = np.arange(0.1, 2.0, 0.1)[::-1]
+            """, line=2, contains="or reverse it with np.flip(np.arange(0.1, 2.0, 0.1))"),
+        Invalid("""
+            import numpy as np
+            def backwards(signal: np.ndarray):
+                return signal[::-1]
+            """, line=3, contains="reverse it with np.flip(signal), which cuPyNumeric runs"),
+        Invalid("""
+            import numpy as np
+            t = np.arange(0.1, 2.0, 0.1)
+            head = t[5::-1]
+            """, line=3, contains="boolean mask"),
         Invalid("""
             import numpy as np
             grid = np.zeros((8, 8))
@@ -186,6 +209,8 @@ class StridedSlice(Rule):
                 subscript=model.segment(subscript, 40),
                 array=model.segment(subscript.value, 24),
                 step=_steps_text(list(dict.fromkeys(described))),
+                version=version_text(),
+                **_advice(model, subscript),
             )
 
     @staticmethod
@@ -198,6 +223,33 @@ class StridedSlice(Rule):
             func = call.func
             if isinstance(func, ast.Name) and func.id == "slice" and len(call.args) == 3 and model.lookup(func) is None:
                 yield call
+
+
+_RANGE_BUILDERS = frozenset({"arange", "linspace", "logspace", "geomspace"})
+_MASK_ADVICE = {"fix": "build the selection as a boolean mask on a host array", "fix_short": "use a boolean mask"}
+
+
+def _advice(model: FileModel, subscript: ast.Subscript) -> dict[str, str]:
+    """``np.flip`` for a whole reversal (``a[::-1]``, ``a[:, ::-1]``), which
+    stays distributed; a host-built boolean mask for any other step."""
+    parts = list(subscript.slice.elts) if isinstance(subscript.slice, ast.Tuple) else [subscript.slice]
+    axes: list[int] = []
+    for axis, part in enumerate(parts):
+        if not isinstance(part, ast.Slice) or part.lower is not None or part.upper is not None:
+            return _MASK_ADVICE
+        if part.step is not None and model.const_int(part.step) == -1:
+            axes.append(axis)
+        elif part.step is not None and model.const_int(part.step) != 1:
+            return _MASK_ADVICE
+    if not axes:
+        return _MASK_ADVICE
+    array = model.segment(subscript.value, 24)
+    where = "" if len(parts) == 1 else f", axis={axes[0]}" if len(axes) == 1 else f", axis={tuple(axes)}"
+    flip = f"np.flip({array}{where})"
+    if model.call_api(subscript.value) in _RANGE_BUILDERS:
+        return {"fix": f"build the range in descending order instead, or reverse it with {flip}",
+                "fix_short": "build it descending"}
+    return {"fix": f"reverse it with {flip}, which cuPyNumeric runs", "fix_short": "use np.flip"}
 
 
 def _owning_subscript(model: FileModel, part: ast.expr) -> ast.Subscript | None:

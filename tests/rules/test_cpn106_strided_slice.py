@@ -45,5 +45,5 @@ def test_strided_slice_of_shadowed_slice_is_quiet() -> None:
 def test_unknown_steps_are_named_once() -> None:
     source = "import numpy as np\ndef f(a, s, t, u):\n    a = np.asarray(a)\n    return a[::s, ::t, ::u]\n"
     (finding,) = _findings("CPN106", source)
-    assert "steps 's', 't' and 'u', which are not known to be 1;" in finding.message
+    assert "steps 's', 't' and 'u', which are not known to be 1:" in finding.message
     assert finding.message.count("not known to be 1") == 1
