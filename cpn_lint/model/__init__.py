@@ -302,11 +302,10 @@ class FileModel:
         """The qualified name ``expr`` stands for, if it is an imported name
         that is not rebound locally (``np`` shadowed by a variable is refused).
         Memoised per node: several rules ask about the same calls."""
-        try:
-            return self._qualnames[expr]
-        except KeyError:
+        name = self._qualnames.get(expr, _MISSING)  # not try/except: most first asks miss
+        if name is _MISSING:
             name = self._qualnames[expr] = self._resolve_qualname(expr)
-            return name
+        return name  # type: ignore[return-value]
 
     def _resolve_qualname(self, expr: ast.expr) -> str | None:
         name = self.imports.resolve(expr)
@@ -349,10 +348,9 @@ class FileModel:
         Both ``numpy`` (when it is the module being ported) and ``cupynumeric``
         count; the host alias beside cupynumeric does not.
         """
-        try:
-            return self._array_apis[expr]
-        except KeyError:
-            pass
+        known = self._array_apis.get(expr, _MISSING)
+        if known is not _MISSING:
+            return known  # type: ignore[return-value]
         name = self.qualname(expr)
         root = self.device_root
         api = None
