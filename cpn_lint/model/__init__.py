@@ -223,11 +223,13 @@ class FileModel:
         return current  # type: ignore[return-value]
 
     def scope_of(self, node: ast.AST) -> Scope:
-        return self._context.get(node, (self.module_scope, None))[0]
+        found = self._context.get(node)
+        return found[0] if found is not None else self.module_scope
 
     def loop_of(self, node: ast.AST) -> LoopFrame | None:
         """The innermost loop (of the same function) that repeats ``node``."""
-        return self._context.get(node, (self.module_scope, None))[1]
+        found = self._context.get(node)
+        return found[1] if found is not None else None
 
     def in_loop(self, node: ast.AST) -> bool:
         return self.loop_of(node) is not None
