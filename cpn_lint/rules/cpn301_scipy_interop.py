@@ -8,7 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind
 from ..registry import Category, Default, Invalid, Rule, Valid
-from ._context import loop_place
+from ._context import loop_context, loop_place
 from ._info import call_text
 
 # scipy.sparse (and its linalg/csgraph) is a Gate 4 question: CPN410 owns it.
@@ -108,6 +108,23 @@ class ScipyInterop(Rule):
             line=5,
             contains="every iteration of the loop at line 4",
         ),
+        # in a helper that a loop calls every iteration
+        Invalid(
+            """
+            import numpy as np
+            from scipy.spatial import KDTree
+
+            def neighbours(points, radius, i):
+                tree = KDTree(points)
+                return tree.query_ball_point(points[i], radius)
+
+            pos = np.random.rand(1000, 2)
+            for i in range(1000):
+                found = neighbours(pos, 0.05, i)
+            """,
+            line=5,
+            contains="every iteration of the loop at line 9, which calls 'neighbours'",
+        ),
         Invalid("""
             import numpy as np
             import scipy.linalg
@@ -146,8 +163,13 @@ class ScipyInterop(Rule):
             else:
                 transfer = "any cuPyNumeric array passed to it is copied to host memory first"
             frame = model.loop_of(call)
+            through = loop_context(model, call) if frame is None else None  # a helper a loop calls
             if frame is not None:
                 where = f"this repeats every iteration of {loop_place(frame)}, so move the call out of the loop or keep this stage on a host array"
+            elif through is not None:
+                frame = through.loop
+                where = (f"this repeats every iteration of {loop_place(frame)}, which calls '{through.function}'; "
+                         "move the call out of the loop or keep this stage on a host array")
             else:
                 where = "outside every loop this is a one-off boundary, which is fine; keep it there"
             yield self.finding(
