@@ -170,6 +170,8 @@ def _is_small_range(model: "FileModel", call: ast.Call) -> bool:
     start = args[0] if len(args) >= 2 else None
     if isinstance(stop, ast.Attribute) and stop.attr == "ndim":
         return True
+    if _names_dimension_count(stop):
+        return True
     if (
         isinstance(stop, ast.Call)
         and isinstance(stop.func, ast.Name)
@@ -184,6 +186,18 @@ def _is_small_range(model: "FileModel", call: ast.Call) -> bool:
     if stop_value is None or start_value is None:
         return False
     return stop_value - start_value <= SMALL_CONSTANT_LIMIT
+
+
+# Names that count spatial dimensions (2 or 3, a handful at most), unlike
+# `dim`/`dims`, which also name feature sizes in the hundreds.
+_DIMENSION_COUNT_NAMES = frozenset({"ndim", "ndims", "n_dim", "n_dims", "num_dim", "num_dims", "n_dimensions", "num_dimensions"})
+
+
+def _names_dimension_count(expr: ast.expr) -> bool:
+    """``n_dim``, ``self.canvas.n_dim``: a count of spatial dimensions."""
+    if isinstance(expr, ast.Name):
+        return expr.id.lower() in _DIMENSION_COUNT_NAMES
+    return isinstance(expr, ast.Attribute) and expr.attr.lower() in _DIMENSION_COUNT_NAMES
 
 
 # ============================================================ work per iteration
@@ -392,11 +406,15 @@ class WorkAnalysis:
             if widths and len(shape) <= 1:
                 return Work.ELEMENT  # a[i:i + 2]
             return Work.ROW if len(shape) <= 1 else Work.SLAB
-        return Work.ELEMENT if widths else Work.ROW if self._has_free_axis(components) else Work.ELEMENT
+        if widths:
+            return Work.ELEMENT
+        free = self._free_axes(components)
+        # a[:, :, k] of an array of unknown rank is still a matrix per iteration
+        return Work.SLAB if free >= 2 else Work.ROW if free else Work.ELEMENT
 
-    def _has_free_axis(self, components: list[ast.expr]) -> bool:
-        """``a[:, k]``: an axis the index leaves whole."""
-        return any(isinstance(c, ast.Slice) and c.lower is None and c.upper is None for c in components)
+    def _free_axes(self, components: list[ast.expr]) -> int:
+        """How many axes the index leaves whole (``a[:, k]``: one)."""
+        return sum(1 for c in components if isinstance(c, ast.Slice) and c.lower is None and c.upper is None)
 
     def _slice_width(self, part: ast.expr, names: frozenset[str]) -> int | None:
         """The literal width of ``i:i + w`` slices (None when not literal)."""

@@ -68,8 +68,14 @@ class ElementLoopIndexing(Rule):
       explains) are not counted as work; a loop whose only whole-array
       operation involves such a value may be reported. Annotate the
       parameter or suppress with `# noqa: CPN101`.
-    * Loops over a handful of literal constants (`for axis in range(3)`) are
-      never reported.
+    * Loops over a handful of literal constants (`for axis in range(3)`), over
+      `range(a.ndim)` or over a count of dimensions by name (`range(n_dim)`,
+      `range(self.ndims)`) are never reported; a loop over `range(dim)` is
+      judged like any other, since `dim` also names feature sizes.
+    * A loop that picks a matrix or larger block per iteration
+      (`a[:, :, k]`) counts as slab work and stays quiet, even when the
+      matrices are tiny and the loop runs over many of them (a batch of
+      3 × 3 inversions); such a batch is better done in one stacked call.
     * Around an index loop that does not use its own index (`for step in
       range(T): for i in range(n): u[i] = ...`) the outer loop is a step
       loop and the inner loop is reported. For a time loop around an
@@ -107,6 +113,22 @@ class ElementLoopIndexing(Rule):
             work = np.zeros_like(v)
             for axis in range(3):
                 work[axis] = 2.0 * v[axis] + np.roll(v[axis], 1, axis=-1)
+            """),
+        Valid("""
+            import numpy as np
+            def wrap(pos, box, n_dim):
+                for d in range(n_dim):
+                    outside = np.logical_or(pos[:, d] > box[d], pos[:, d] < 0)
+                    pos[:, d][outside] = np.mod(pos[:, d][outside], box[d])
+            wrap(np.zeros((1000, 3)), np.ones(3), 3)
+            """),
+        Valid("""
+            import numpy as np
+            def stream(lattice, size, shifts):
+                out = np.zeros((*size, len(shifts)))
+                for q in range(len(shifts)):
+                    out[:, :, q] = np.roll(lattice.field(q), shifts[q], axis=(0, 1))
+                return out
             """),
         Valid("""
             import numpy as np
