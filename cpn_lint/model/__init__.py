@@ -300,6 +300,20 @@ class FileModel:
     def uses_numpy(self) -> bool:
         return self.device_root is not None
 
+    def progress_wrapped(self, iterable: ast.expr) -> ast.expr | None:
+        """What a progress bar iterates: ``x`` for ``tqdm(x)``, and the
+        ``range(...)`` call itself for ``trange(...)`` (which counts like
+        range). None when ``iterable`` is no progress bar."""
+        if not isinstance(iterable, ast.Call):
+            return None
+        qual = self.qualname(iterable.func)
+        if qual is None or qual.partition(".")[0] != "tqdm":
+            return None
+        tail = qual.rpartition(".")[2]
+        if tail == "tqdm" and iterable.args:
+            return iterable.args[0]
+        return iterable if tail == "trange" else None
+
     def qualname(self, expr: ast.expr) -> str | None:
         """The qualified name ``expr`` stands for, if it is an imported name
         that is not rebound locally (``np`` shadowed by a variable is refused).

@@ -118,6 +118,11 @@ def classify_iterations(model: "FileModel") -> None:
 
 def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr) -> tuple[IterKind, set[str], set[str]]:
     names = names_in(target)
+    wrapped = model.progress_wrapped(iterable)  # a progress bar iterates what it wraps
+    if wrapped is iterable:
+        return IterKind.RANGE, names, set()  # trange(n)
+    if wrapped is not None:
+        iterable = wrapped
     if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
         if len(iterable.elts) <= SMALL_CONSTANT_LIMIT:
             return IterKind.SMALL_CONSTANT, set(), set()
@@ -479,6 +484,10 @@ class WorkAnalysis:
                 for b in inside:
                     if b.kind is BindKind.VALUE and b.value is not None:
                         work = max(work, self._expr_work_of(b.value, frame))
+                    elif b.kind is BindKind.AUG and model.kind(b.value) is Kind.SCALAR:
+                        # `s = a[j]; s *= -1`: an update by a Python number is as
+                        # big as the value it updates, which the other bindings give
+                        continue
                     elif b.kind is BindKind.ELEMENT:
                         work = max(work, self._size_work(node, Work.ROW))
                     else:

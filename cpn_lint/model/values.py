@@ -577,6 +577,11 @@ class ValueEngine:
         if returned is not None:
             kinds = [self.kind(item) for item in returned]
             return join(kinds) if kinds else Kind.UNKNOWN
+        wrapped = self.model.progress_wrapped(source)  # for m in tqdm(range(n)), trange(n)
+        if wrapped is source:
+            return Kind.SCALAR
+        if wrapped is not None and self._iterated_by(b, source):
+            source = wrapped
         if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id in ("range", "len"):
             return Kind.SCALAR
         if isinstance(source, ast.Attribute) and source.attr in api.ARRAY_METADATA:

@@ -258,6 +258,43 @@ class ElementLoopIndexing(Rule):
     invalid = (
         Invalid("""
             import numpy as np
+            from tqdm import tqdm
+            x = np.linspace(0.0, 1.0, 100_000)
+            y = np.empty_like(x)
+            for i in tqdm(range(len(x))):
+                y[i] = x[i] ** 2 + 1.0
+            """, line=5, contains="'x', 'y'"),
+        Invalid("""
+            import numpy as np
+            from tqdm.auto import trange
+            x = np.linspace(0.0, 1.0, 100_000)
+            y = np.empty_like(x)
+            for i in trange(len(x)):
+                y[i] = x[i] ** 2 + 1.0
+            """, line=5),
+        Invalid("""
+            import numpy as np
+            from tqdm import tqdm
+
+            def sweep(spins, beta, n):
+                for _ in range(n * n):
+                    i = np.random.randint(0, n)
+                    j = np.random.randint(0, n)
+                    s = spins[i, j]
+                    cost = 2 * s * (spins[(i + 1) % n, j] + spins[i, (j + 1) % n])
+                    if cost < 0 or np.random.rand() < np.exp(-cost * beta):
+                        s *= -1
+                    spins[i, j] = s
+
+            def run(shape, temps):
+                lattice = np.ones(shape)
+                for m in tqdm(range(len(temps))):
+                    sweep(lattice, 1.0 / temps[m], shape[0])
+
+            run((64, 64), np.linspace(1.0, 4.0, 16))
+            """, line=5, contains="'spins'"),
+        Invalid("""
+            import numpy as np
             a = np.arange(100.0)
             for i in range(len(a)):
                 a[i] = a[i] * 2.0 + 1.0
