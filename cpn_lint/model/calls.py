@@ -63,6 +63,28 @@ class CallGraph:
             self._callees[key] = self._resolve(call.func)
         return self._callees[key]
 
+    def steps_file_object(self, call: ast.Call) -> bool:
+        """Is ``call`` a statement calling a method of an instance of a class
+        defined in this file (``pop = Population()`` ... ``pop.step()``)?
+        It runs for its effect on the object: a whole simulation step, out of
+        the loop's sight."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return False
+        if not isinstance(self.model.parent(call), ast.Expr):
+            return False
+        bindings = self.model.reaching_bindings(func.value)
+        if not bindings:
+            return False
+        for binding in bindings:
+            made = binding.value
+            if binding.kind is not BindKind.VALUE or not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)):
+                return False
+            classes = self.model.reaching_bindings(made.func)
+            if not classes or not all(isinstance(c.node, ast.ClassDef) for c in classes):
+                return False
+        return True
+
     def calls_project_module(self, call: ast.Call) -> bool:
         """Does ``call`` run a function of another module of the same project
         (``from utilities import simulate``, ``import solver as s`` with

@@ -151,8 +151,28 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
         if fname == "zip" and _zips_device_array(model, iterable):
             return IterKind.ARRAY, set(), names
     if model.kind(iterable) is Kind.DEVICE:
-        return IterKind.ARRAY, set(), names
+        # the items of an integer np.arange are indices as well as items
+        return IterKind.ARRAY, names if _holds_integer_range(model, iterable) else set(), names
     return IterKind.OTHER, set(), set()
+
+
+def _holds_integer_range(model: "FileModel", iterable: ast.expr) -> bool:
+    """``x`` or ``x[:-1]`` where every binding of ``x`` that reaches here is
+    ``np.arange`` of integers (``for t in x[:-1]: S[t + 1] = ...``)."""
+    while isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, ast.Slice):
+        iterable = iterable.value
+    values = [iterable]
+    if isinstance(iterable, ast.Name):
+        bindings = model.reaching_bindings(iterable)
+        if not bindings or any(b.kind is not BindKind.VALUE for b in bindings):
+            return False
+        values = [b.value for b in bindings]  # type: ignore[misc]
+    for value in values:
+        if not (isinstance(value, ast.Call) and model.call_api(value) == "arange"):
+            return False
+        if value.keywords or any(not isinstance(a, ast.Name) and model.const_int(a) is None for a in value.args):
+            return False  # a dtype, or a float bound: not indices
+    return True
 
 
 def _zips_device_array(model: "FileModel", expr: ast.expr) -> bool:
@@ -534,6 +554,8 @@ class WorkAnalysis:
             if not any(model.kind(a).is_array for a in call.args):
                 return self.function_work(scope.node)
             return Work.NONE
+        if model.calls.steps_file_object(call):
+            return Work.SLAB  # sim.step(): the object's own work, out of sight
         if model.calls.calls_project_module(call):
             # another module of the project: its work is out of sight and may
             # be a whole simulation (a parameter sweep storing one number per

@@ -85,6 +85,9 @@ class ElementLoopIndexing(Rule):
     * Arrays are recognised through imports, assignments and the file's own
       call sites; a loop over a parameter nothing in the file shows to be
       an array stays quiet.
+    * Quiet: a loop that steps an object of a class defined in the file
+      (`crowd.step()` as a statement) does that object's work, which is out
+      of sight; storing one number per step beside it is not element work.
     * Quiet: a loop that calls a function of another module of the project
       (a relative import, or a module or package beside the file), as a
       parameter sweep does (`energy[j] = simulate(n, temps[j])`): that work
@@ -101,6 +104,33 @@ class ElementLoopIndexing(Rule):
     short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # a time loop stepping an object of the file, storing one count per step
+        Valid("""
+            import numpy as np
+
+            class Crowd:
+                def __init__(self, n):
+                    self.sick = [False] * n
+                def step(self):
+                    self.sick = [s or np.random.rand() < 0.01 for s in self.sick]
+                def count(self):
+                    return sum(self.sick)
+
+            crowd = Crowd(500)
+            history = np.zeros(100)
+            for t in range(100):
+                crowd.step()
+                history[t] = crowd.count()
+            """),
+        # an Euler recurrence over the items of an integer arange is CPN410's
+        Valid("""
+            import numpy as np
+            x = np.arange(200)
+            S = np.zeros(200)
+            S[0] = 990.0
+            for t in x[:-1]:
+                S[t + 1] = S[t] - 0.001 * S[t]
+            """),
         Valid("""
             import numpy as np
             u = np.zeros(100)

@@ -274,6 +274,19 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        # an Euler step over the items of an integer arange: each item is the step index
+        Invalid("""
+            import numpy as np
+            steps = 200
+            x = np.arange(steps)
+            S = np.zeros(steps)
+            I = np.zeros(steps)
+            S[0], I[0] = 990.0, 10.0
+            for t in x[:-1]:
+                new = 0.3 / 1000 * S[t] * I[t]
+                S[t + 1] = S[t] - new
+                I[t + 1] = I[t] + new - 0.1 * I[t]
+            """, line=7),
         Invalid("""
             import numpy as np
             import scipy.sparse as sp
