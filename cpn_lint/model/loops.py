@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .imports import DEVICE_ROOTS
-from .kinds import Kind
-from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS
+from .kinds import NEUTRAL, Kind
+from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame
 from .shapes import literal_size
 from .syntax import is_range_call, names_in
@@ -211,6 +211,31 @@ def _is_small_range(model: "FileModel", call: ast.Call) -> bool:
     if stop_value is None or start_value is None:
         return False
     return stop_value - start_value <= SMALL_CONSTANT_LIMIT
+
+
+def _least_rank(model: "FileModel", array: ast.expr) -> int:
+    """How many axes an array of unknown shape has at least: one per item of
+    the shape tuple of its allocation (``np.zeros((k, m, *grid))``: 3, a
+    starred part counting as one), when every binding that reaches here is
+    such an allocation (or says nothing, like ``= None``); else 0."""
+    if not isinstance(array, ast.Name):
+        return 0
+    bindings = model.reaching_bindings(array)
+    least = None
+    for binding in bindings:
+        made = binding.value
+        if model.values.binding_kind(binding) in NEUTRAL:
+            continue  # `grhos = None` until allocated: neutral, as when kinds are joined
+        if binding.kind is not BindKind.VALUE or not isinstance(made, ast.Call) or model.call_api(made) not in SHAPE_FIRST:
+            return 0
+        shape = made.args[0] if made.args else next((k.value for k in made.keywords if k.arg == "shape"), None)
+        if not isinstance(shape, (ast.Tuple, ast.List)):
+            return 0
+        # each starred part counts as one axis: it is there to add axes
+        # (`(k, m, *grid)` of a 2-D grid has four)
+        explicit = len(shape.elts)
+        least = explicit if least is None else min(least, explicit)
+    return least or 0
 
 
 # Names that count spatial dimensions (2 or 3, a handful at most), unlike
@@ -434,6 +459,9 @@ class WorkAnalysis:
         if widths:
             return Work.ELEMENT
         free = self._free_axes(components)
+        if not free:
+            # np.zeros((k, m, *grid))[i]: at least the axes the index leaves
+            free = max(0, _least_rank(model, sub.value) - len(components))
         # a[:, :, k] of an array of unknown rank is still a matrix per iteration
         return Work.SLAB if free >= 2 else Work.ROW if free else Work.ELEMENT
 

@@ -104,6 +104,17 @@ class ElementLoopIndexing(Rule):
     short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # one buffer per worker: each item is a slab of a shape with a starred grid
+        Valid("""
+            import numpy as np
+            buffers = None
+
+            def per_worker(workers, grid):
+                global buffers
+                if buffers is None:
+                    buffers = np.zeros((workers, 1024, *grid))
+                return [buffers[w] for w in range(workers)]
+            """),
         # a time loop stepping an object of the file, storing one count per step
         Valid("""
             import numpy as np
