@@ -262,6 +262,7 @@ class WorkAnalysis:
         self._own: dict[int, frozenset[str]] = {}
         self._index_names: dict[int, frozenset[str]] = {}
         self._varying: dict[int, frozenset[str]] = {}
+        self._one_element: set[int] | None = None  # ids of name uses proven one element
         self._bindings_by_loop: dict[int, list] | None = None
 
     # ---------------------------------------------------------------- public
@@ -459,8 +460,10 @@ class WorkAnalysis:
         if widths:
             return Work.ELEMENT
         free = self._free_axes(components)
-        if not free:
+        parent = model.parent(sub)
+        if not free and not (isinstance(parent, ast.Subscript) and parent.value is sub):
             # np.zeros((k, m, *grid))[i]: at least the axes the index leaves
+            # (not in a chain, E[i][j][0], which goes on picking)
             free = max(0, _least_rank(model, sub.value) - len(components))
         # a[:, :, k] of an array of unknown rank is still a matrix per iteration
         return Work.SLAB if free >= 2 else Work.ROW if free else Work.ELEMENT
@@ -550,7 +553,35 @@ class WorkAnalysis:
         model = self.model
         if model.values.small_by_construction(node) or _tested_for_truth(model, node):
             return Work.ELEMENT
+        if isinstance(node, ast.Name) and id(node) in self._one_element_uses():
+            return Work.ELEMENT
         return default
+
+    def _one_element_uses(self) -> set[int]:
+        """Uses of names whose value is one element because a test takes its
+        truth (``if denom:``, ``if cost < 0:``; on several elements that
+        raises), and, backwards, the names it is computed from by arithmetic
+        (``denom = a * (2.0 - w - 1.0 / w)``, ``w *= wx``): broadcasting never
+        makes a result smaller than an operand."""
+        if self._one_element is not None:
+            return self._one_element
+        model = self.model
+        found: set[int] = set()
+        work = [n for n in model.nodes(ast.Name) if isinstance(n.ctx, ast.Load) and _tested_for_truth(model, n, bare=True)]
+        while work:
+            use = work.pop()
+            if id(use) in found:
+                continue
+            found.add(id(use))
+            for binding in model.reaching_bindings(use):
+                if binding.kind not in (BindKind.VALUE, BindKind.AUG) or binding.value is None:
+                    continue
+                operands = _arithmetic_operands(binding.value)
+                if binding.kind is BindKind.AUG and isinstance(binding.node, ast.Name):
+                    operands.append(binding.node)  # the value it updated
+                work.extend(o for o in operands if id(o) not in found)
+        self._one_element = found
+        return found
 
     def _expr_work_of(self, expr: ast.expr, frame: LoopFrame) -> Work:
         """The work of computing ``expr`` (a value bound inside the loop)."""
@@ -607,19 +638,39 @@ class WorkAnalysis:
 _TRUTH_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
-def _tested_for_truth(model: "FileModel", node: ast.expr) -> bool:
+def _tested_for_truth(model: "FileModel", node: ast.expr, bare: bool = False) -> bool:
     """``x`` in ``if x > 0:``, ``while a < b and c:``, ``y if x == 0 else z``:
     an operand of a comparison whose result is a test's truth value. On an
     array of several elements that raises, so the value is one element.
-    (``in``/``is`` and comparisons passed to ``np.any`` do not count.)"""
+    (``in``/``is`` and comparisons passed to ``np.any`` do not count.) With
+    ``bare``, ``x`` in ``if x:`` or ``if not x:`` counts too."""
     parent = model.parent(node)
-    if not isinstance(parent, ast.Compare) or not all(isinstance(op, _TRUTH_COMPARISONS) for op in parent.ops):
+    if bare and not isinstance(parent, ast.Compare):
+        child: ast.AST = node
+    elif not isinstance(parent, ast.Compare) or not all(isinstance(op, _TRUTH_COMPARISONS) for op in parent.ops):
         return False
-    child: ast.AST = parent
-    parent = model.parent(parent)
+    else:
+        child = parent
+        parent = model.parent(parent)
     while isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
         child, parent = parent, model.parent(parent)
     return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is child
+
+
+def _arithmetic_operands(value: ast.expr) -> list[ast.Name]:
+    """The names ``value`` combines by arithmetic alone (``+ - * / ** ...``
+    and unary signs); a call, subscript or anything else stops the walk."""
+    found: list[ast.Name] = []
+    stack = [value]
+    while stack:
+        expr = stack.pop()
+        if isinstance(expr, ast.BinOp):
+            stack += [expr.left, expr.right]
+        elif isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
+            stack.append(expr.operand)
+        elif isinstance(expr, ast.Name):
+            found.append(expr)
+    return found
 
 
 _VARYING_BINDINGS = (BindKind.VALUE, BindKind.AUG, BindKind.ELEMENT, BindKind.COUNTER)

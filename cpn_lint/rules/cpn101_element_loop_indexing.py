@@ -297,6 +297,25 @@ class ElementLoopIndexing(Rule):
         ),
     )
     invalid = (
+        # `if denom:` makes denom one element, and so the factors it is made of
+        Invalid("""
+            import numpy as np
+
+            def solve_modes(rho_k, n, h):
+                wx = np.exp(2j * np.pi / n[0])
+                wy = np.exp(2j * np.pi / n[1])
+                phi_k = np.zeros_like(rho_k)
+                wn = 1
+                for a in range(n[0]):
+                    wm = 1
+                    for b in range(n[1]):
+                        denom = 4.0 - wn - 1.0 / wn - wm - 1.0 / wm
+                        if denom:
+                            phi_k[a, b] = rho_k[a, b] * h * h / denom
+                        wm *= wy
+                    wn *= wx
+                return phi_k
+            """, line=8, contains="'phi_k', 'rho_k'"),
         Invalid("""
             import numpy as np
             from tqdm import tqdm
