@@ -47,6 +47,19 @@ _IMPORT_KINDS: tuple[tuple[str, str], ...] = (
     ("jax.value_and_grad", "ml"),
 )
 
+# Data utilities of ML libraries: making, splitting, scaling and scoring data
+# is no training or inference (scripts that write their own model in NumPy
+# import them for test data).
+_DATA_UTILITIES: tuple[str, ...] = (
+    "sklearn.datasets",
+    "sklearn.metrics",
+    "sklearn.preprocessing",
+    "sklearn.model_selection.train_test_split",
+    "sklearn.model_selection.KFold",
+    "sklearn.model_selection.StratifiedKFold",
+    "sklearn.model_selection.ShuffleSplit",
+)
+
 _WORKLOAD = {
     "sparse": "sparse-matrix work",
     "graph": "graph traversal",
@@ -145,6 +158,12 @@ class OutOfScopeWorkload(Rule):
     ## Known false alarms
     * An import used for a small helper is still reported; the verdict, not
       this rule, decides whether the workload is dominant.
+    * scikit-learn's data utilities (`sklearn.datasets`, `sklearn.metrics`,
+      `sklearn.preprocessing`, and `train_test_split` and the K-fold
+      splitters of `sklearn.model_selection`) are not evidence: a script
+      that writes its own model in NumPy imports them for test data. Other
+      names of `sklearn.model_selection` (`GridSearchCV`) are, since they
+      train.
     * Imports guarded by `try: ... except ImportError` or `if TYPE_CHECKING:`
       are optional and are not reported.
     * Plain Python string handling (`text.split()`) is not reported; only
@@ -166,6 +185,19 @@ class OutOfScopeWorkload(Rule):
     short = "{evidence}: {kind} work is outside cuPyNumeric's scope (Gate 4)"
 
     valid = (
+        # a model written in NumPy, tested on scikit-learn's toy data
+        Valid("""
+            import numpy as np
+            from sklearn.datasets import make_blobs
+            from sklearn.model_selection import train_test_split
+
+            X, y = make_blobs(n_samples=500, centers=3, random_state=0)
+            X_train, X_test, y_train, y_test = train_test_split(X, y)
+            centroids = X_train[:3].copy()
+            for _ in range(50):
+                labels = np.argmin(((X_train[:, None, :] - centroids) ** 2).sum(axis=2), axis=1)
+                centroids = np.stack([X_train[labels == k].mean(axis=0) for k in range(3)])
+            """),
         Valid("""
             import numpy as np
             import scipy.linalg
@@ -509,6 +541,8 @@ def _import_root(qualname: str) -> str:
 
 # ------------------------------------------------------------------ imports
 def _import_kind(qualname: str) -> str | None:
+    if any(_within(qualname, utility) for utility in _DATA_UTILITIES):
+        return None
     for prefix, kind in _IMPORT_KINDS:
         if qualname == prefix or qualname.startswith(prefix + "."):
             return kind

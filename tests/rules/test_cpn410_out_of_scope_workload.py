@@ -79,8 +79,8 @@ def test_cpn410_names_the_training_calls_of_its_import() -> None:
     src = """\
     import numpy as np
     from sklearn.linear_model import Ridge
-    from sklearn.preprocessing import StandardScaler
-    scaler = StandardScaler()
+    from sklearn.decomposition import PCA
+    scaler = PCA()
     X = scaler.fit_transform(np.ones((4, 2)))
     Ridge().fit(X, np.ones(4))
     poly = np.polynomial.Polynomial.fit(np.ones(3), np.ones(3), 1)
@@ -88,6 +88,18 @@ def test_cpn410_names_the_training_calls_of_its_import() -> None:
     findings = {f.line: f.message for f in _findings(src, "CPN410")}
     assert "(training/inference calls: Ridge().fit at line 6)" in findings[2]
     assert "(training/inference calls: scaler.fit_transform at line 5)" in findings[3]
+
+
+def test_cpn410_data_utilities_of_scikit_learn_are_not_evidence() -> None:
+    src = """\
+    import numpy as np
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.metrics import accuracy_score
+    from sklearn.model_selection import GridSearchCV, train_test_split
+    from sklearn import datasets, svm
+    """
+    findings = {f.line: f.data["module"] for f in _findings(src, "CPN410")}
+    assert findings == {4: "sklearn.model_selection.GridSearchCV", 5: "sklearn.svm"}
 
 
 def test_cpn410_recurrence_is_reported_at_the_loop_and_not_as_cpn101() -> None:
