@@ -62,6 +62,9 @@ class FileResult:
     error: str | None = None  # a one-line reason when the file could not be analysed
     lines: int = 0
     model: FileModel | None = None
+    # with keep_model, for a file no rule looks at (no model): its for/while
+    # loops, which the verdict's Gate 5 counts as loops on plain Python values
+    plain_loops: int | None = None
 
 
 def lint_source(source: str | bytes, filename: str = "<string>", *, assessment: bool = False,
@@ -111,6 +114,8 @@ def analyze_source(source: str | bytes, filename: str, options: LintOptions,
     result.findings, model = _run(tree, text, filename, options, keep_model=keep_model)
     if keep_model:
         result.model = model
+        if model is None:
+            result.plain_loops = sum(isinstance(node, (ast.For, ast.AsyncFor, ast.While)) for node in ast.walk(tree))
     return result
 
 

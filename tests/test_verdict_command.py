@@ -538,3 +538,62 @@ def test_gate2_fails_on_small_literal_arrays_with_their_constructor_cited(projec
     gate2 = next(g for g in report["sections"]["decision_framework"]["gates"] if g["number"] == 2)
     assert gate2["status"] == "✗" and "256 elements" in gate2["reason"]
     assert "tiny.py:2" in gate2["evidence"]
+
+
+# ------------------------------------------------- Gate 5: compute in plain Python
+_PLAIN_PHYSICS = '''\
+from math import sqrt
+
+
+class Particle:
+    def __init__(self, x, y):
+        self.x, self.y, self.vx, self.vy = x, y, 0.0, 0.0
+
+
+def step(particles, dt):
+    for p in particles:
+        for q in particles:
+            if p is not q:
+                d = sqrt((p.x - q.x) ** 2 + (p.y - q.y) ** 2) + 1e-3
+                p.vx += (q.x - p.x) / d ** 3 * dt
+                p.vy += (q.y - p.y) / d ** 3 * dt
+    for p in particles:
+        p.x += p.vx * dt
+        p.y += p.vy * dt
+'''
+
+_PLOTTING_MAIN = '''\
+import numpy as np
+import matplotlib.pyplot as plt
+
+from physics import Particle, step
+
+particles = [Particle(i % 10, i // 10) for i in range(100)]
+for frame in range(200):
+    step(particles, 0.01)
+xy = np.array([(p.x, p.y) for p in particles])
+plt.scatter(xy[:, 0], xy[:, 1])
+plt.show()
+'''
+
+
+def test_loops_on_plain_python_fail_gate_5_and_say_so(project, capsys):
+    (project / "physics.py").write_text(_PLAIN_PHYSICS)
+    (project / "main.py").write_text(_PLOTTING_MAIN)
+    status, out, _ = verdict(capsys, ".", "--format", "json")
+    data = json.loads(out)
+    gate5 = next(g for g in data["sections"]["decision_framework"]["gates"] if g["number"] == 5)
+    assert gate5["status"] == "✗"
+    assert gate5["reason"].startswith("none of the 4 loops in the program's source touches a NumPy array")
+    assert data["verdict"] == "READY" and "plain Python" in data["summary"]
+    assert data["sections"]["next_steps"]["steps"][0]["title"] == "Write the compute in arrays first"
+
+
+def test_loops_on_arrays_keep_gate_5_uncertain_with_the_count(project, capsys):
+    (project / "heat.py").write_text(
+        "import sys\nimport numpy as np\nu = np.zeros(int(sys.argv[1]))\nfor step in range(100):\n    u[1:-1] += 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])\n"
+        "for name in ['a', 'b']:\n    print(name)\nfor k in range(3):\n    print(k)\n")
+    status, out, _ = verdict(capsys, ".", "--format", "json")
+    gate5 = next(g for g in json.loads(out)["sections"]["decision_framework"]["gates"] if g["number"] == 5)
+    assert gate5["status"] == "uncertain"
+    assert "1 of the 3 loops in the program's source work on NumPy arrays" in gate5["reason"]

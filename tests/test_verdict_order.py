@@ -332,3 +332,17 @@ def test_the_order_of_findings_does_not_matter(items, rnd, context):
     from cpn_lint.verdict.markdown import render_markdown
     with stand_in_rules():
         assert render_markdown(a) == render_markdown(b)
+
+
+# ------------------------------------------------------------------- Gate 5
+def test_gate5_fails_only_on_enough_loops_none_of_them_on_arrays():
+    assert g.gate5_boundary([], loops=3, array_loops=0).status is Status.FAIL
+    assert g.gate5_boundary([], loops=2, array_loops=0).status is Status.UNCERTAIN  # too little to go on
+    assert g.gate5_boundary([], loops=9, array_loops=1).status is Status.UNCERTAIN
+    assert g.gate5_boundary([], loops=None, array_loops=None).status is Status.UNCERTAIN  # flake8 input
+
+
+def test_gate5_counts_the_loops_on_arrays_in_its_reason():
+    assert "the one loop in the program's source works on NumPy arrays" in g.gate5_boundary([], 1, 1).reason
+    assert "2 of the 7 loops in the program's source work on NumPy arrays" in g.gate5_boundary([], 7, 2).reason
+    assert "loops" not in g.gate5_boundary([], None, None).reason

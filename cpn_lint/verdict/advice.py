@@ -60,9 +60,11 @@ def summary_sentence(
     refactor: list[Item],
     hot_apis: list[Item],
     hot_loops: Sequence[Item] = (),
+    gate5: Gate | None = None,
 ) -> str:
     verdict = decision.verdict.value
     rule = decision.rule
+    plain_python = gate5 is not None and gate5.failed
     codes = sorted({i.code for i in blocks if i.code})
     if rule == "gate1-hardware":
         why = f"the target hardware fails Gate 1 ({gate1.reason.split(':')[0]}), whatever the code looks like"
@@ -99,8 +101,13 @@ def summary_sentence(
         why = f"nothing blocks scaling; {len(refactor)} mechanical fix{'es' if len(refactor) > 1 else ''} ({', '.join(recipes)}) will remove avoidable overhead"
     elif decision.demoted:
         why = "no idiom blocks scaling and nothing needs a mechanical fix"
+    elif plain_python:
+        why = "nothing in the code blocks scaling or needs refactoring, but there is little for cuPyNumeric to run"
     else:
         why = "nothing in the code blocks scaling or needs refactoring: swap the import and benchmark"
+    if plain_python:
+        why += (f" ({gate5.reason.split(':')[0]}; its compute is plain Python, so the import swap alone buys "  # type: ignore[union-attr]
+                "nothing until that work is written in arrays)")
     sentence = f"**{verdict}** — {why}"
     if decision.demoted:
         apis = sorted({str(i.data.get("api") or i.data.get("form") or i.code) for i in hot_apis})
@@ -129,6 +136,12 @@ def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scop
         steps.append(Step("Plan the hardware first",
                           "cuPyNumeric needs compute capability 7.0 or newer (V100, T4, A100, L4, H100 and later); "
                           "the code-level steps below still apply once it is available."))
+    boundary = next((gate for gate in report.gates if gate.number == 5), None)
+    if boundary is not None and boundary.failed:
+        steps.append(Step("Write the compute in arrays first",
+                          "the program's loops work on Python objects, lists and numbers; cuPyNumeric runs only "
+                          "NumPy array operations, so profile one run, and port only if the time is spent (or can be "
+                          "moved) in whole-array work"))
     confirmed = [i for i in report.all_items() if i.runtime]
     if confirmed:
         steps.append(Step("Start with what Doctor confirmed at runtime",

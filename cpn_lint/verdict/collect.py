@@ -65,6 +65,10 @@ class Unit:
     # so that a citation can name the function it is in
     functions: list[tuple[int, int, str]] = field(default_factory=list)
     fixable: list[tuple[int, str]] = field(default_factory=list)  # (line, code) `cpn-lint fix` can rewrite
+    # Gate 5: the file's loops, and how many of them touch a NumPy array
+    # (None: unknown, no model)
+    loops: int | None = None
+    array_loops: int | None = None
 
     def summarise(self) -> "Unit":
         """Keep the model's facts the report needs, then release the model."""
@@ -76,8 +80,11 @@ class Unit:
             self.sizes = self._size_evidence(model)
             self.functions = function_spans(model)
             self.fixable = _fixable(model, self.result.findings)
+            self.loops, self.array_loops = loop_counts(model)
             self.result.model = None
             model.release()  # freed at once rather than by the cyclic collector
+        elif self.result.plain_loops is not None:
+            self.loops, self.array_loops = self.result.plain_loops, 0  # no array library in the file
         return self
 
     def function_at(self, line: int) -> str | None:
@@ -378,3 +385,19 @@ def _isatty(stream) -> bool:  # type: ignore[no-untyped-def]
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def loop_counts(model: FileModel) -> tuple[int, int]:
+    """(loops, loops that touch a NumPy array) among the file's ``for`` and
+    ``while`` loops: a loop touches an array when something in it is a
+    device array or value, or calls the array library."""
+    loops = [frame for frame in model.loops if not frame.is_comprehension]
+    if not model.uses_numpy():
+        return len(loops), 0
+    touching = 0
+    for frame in loops:
+        names = model.nodes_in_loop(frame, ast.Name, ast.Attribute, ast.Subscript)
+        calls = model.nodes_in_loop(frame, ast.Call)
+        if any(model.call_api(call) is not None for call in calls) or any(model.kind(node).is_device for node in names):
+            touching += 1
+    return len(loops), touching

@@ -130,7 +130,20 @@ def decide_gates(
     detail = "; ".join(parts) if parts else "no blocking idioms and nothing to refactor"
     gate3 = g.gate3_shape(tier, detail)
     touch = _touchpoints(units, info)
-    return [gate1, gate2, gate3, gate4, g.gate5_boundary(touch), g.gate6_operations(context, doctor_supplied)]
+    loops, array_loops = _loop_facts(units)
+    return [gate1, gate2, gate3, gate4, g.gate5_boundary(touch, loops, array_loops), g.gate6_operations(context, doctor_supplied)]
+
+
+def _loop_facts(units: Sequence[Unit]) -> tuple[int | None, int | None]:
+    """(loops, loops touching NumPy arrays) over the units; None when a
+    unit was read without a model (flake8 input)."""
+    loops = array_loops = 0
+    for unit in units:
+        if unit.loops is None or unit.array_loops is None:
+            return None, None
+        loops += unit.loops
+        array_loops += unit.array_loops
+    return loops, array_loops
 
 
 def _code_tier(blocks_codes: list[str], refactor: list[Item]) -> Verdict:

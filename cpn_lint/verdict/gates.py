@@ -353,11 +353,29 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
 
 
 # ----------------------------------------------------------------- Gates 5, 6
-def gate5_boundary(touchpoints: Sequence[str]) -> Gate:
+# From this many loops in the program's source, loops that never touch a
+# NumPy array say the compute is plain Python.
+PLAIN_PYTHON_LOOPS = 3
+
+
+def gate5_boundary(touchpoints: Sequence[str], loops: int | None = None, array_loops: int | None = None) -> Gate:
+    """Uncertain: wall time cannot be read statically; failed when the
+    program has loops and none of them touches a NumPy array (its compute
+    is plain Python, which cuPyNumeric does not run)."""
     seen = "; host touchpoints seen: " + ", ".join(touchpoints) if touchpoints else "; no host touchpoints seen in the code"
+    if loops is not None and array_loops == 0 and loops >= PLAIN_PYTHON_LOOPS:
+        return Gate(5, GATE_NAMES[5], Status.FAIL,
+                    f"none of the {loops} loops in the program's source touches a NumPy array: its compute is plain "
+                    "Python (objects, lists, numbers), which cuPyNumeric does not run, so the import swap alone "
+                    "buys nothing" + seen)
+    counted = ""
+    if loops == 1 and array_loops is not None:
+        counted = f"; the one loop in the program's source {'works' if array_loops else 'does not work'} on NumPy arrays"
+    elif loops and array_loops is not None:
+        counted = f"; {array_loops} of the {loops} loops in the program's source work on NumPy arrays"
     return Gate(5, GATE_NAMES[5], Status.UNCERTAIN,
                 "a static read cannot measure how much wall-clock time the array code takes; "
-                "tell us (profile one run): below 30% the port buys little" + seen)
+                "tell us (profile one run): below 30% the port buys little" + counted + seen)
 
 
 def gate6_operations(context: Context, doctor_supplied: bool) -> Gate:
