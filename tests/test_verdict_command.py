@@ -593,6 +593,7 @@ def test_loops_on_arrays_keep_gate_5_uncertain_with_the_count(project, capsys):
     (project / "heat.py").write_text(
         "import sys\nimport numpy as np\nu = np.zeros(int(sys.argv[1]))\nfor step in range(100):\n    u[1:-1] += 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])\n"
         "for name in ['a', 'b']:\n    print(name)\nfor k in range(3):\n    print(k)\n")
+    (project / "broken.py").write_text("import numpy as np\nfor x in :\n")  # an input error, not counted
     status, out, _ = verdict(capsys, ".", "--format", "json")
     gate5 = next(g for g in json.loads(out)["sections"]["decision_framework"]["gates"] if g["number"] == 5)
     assert gate5["status"] == "uncertain"

@@ -139,6 +139,8 @@ def _loop_facts(units: Sequence[Unit]) -> tuple[int | None, int | None]:
     unit was read without a model (flake8 input)."""
     loops = array_loops = 0
     for unit in units:
+        if unit.result.error:
+            continue  # not read (does not parse, ...): reported as an input error
         if unit.loops is None or unit.array_loops is None:
             return None, None
         loops += unit.loops
