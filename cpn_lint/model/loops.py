@@ -442,6 +442,11 @@ class WorkAnalysis:
     def _pick_work(self, sub: ast.Subscript, names: frozenset[str]) -> Work:
         """The work of an access the iteration picks: an element, a row, or a slab."""
         model = self.model
+        outer, parent = sub, model.parent(sub)
+        while isinstance(parent, ast.Subscript) and parent.value is outer and _mentions(parent.slice, names):
+            outer, parent = parent, model.parent(parent)
+        if outer is not sub:
+            return self._pick_work(outer, names)  # T[i][j]: the chain picks what its last pick picks
         kind = model.kind(sub)
         if kind is Kind.DEVICE_SCALAR:
             return Work.ELEMENT

@@ -297,6 +297,17 @@ class ElementLoopIndexing(Rule):
         ),
     )
     invalid = (
+        # chained indexing, T[i][j]: the chain picks one element, not a row
+        Invalid("""
+            import numpy as np
+            T = np.zeros((200, 200))
+            T_new = np.zeros((200, 200))
+            for step in range(1000):
+                for i in range(1, 199):
+                    for j in range(1, 199):
+                        T_new[i][j] = 0.25 * (T[i + 1][j] + T[i - 1][j] + T[i][j + 1] + T[i][j - 1])
+                T, T_new = T_new, T
+            """, line=6, contains="one element at a time"),
         # `if denom:` makes denom one element, and so the factors it is made of
         Invalid("""
             import numpy as np
