@@ -572,7 +572,9 @@ class WorkAnalysis:
             return self._one_element
         model = self.model
         found: set[int] = set()
-        work = [n for n in model.nodes(ast.Name) if isinstance(n.ctx, ast.Load) and _tested_for_truth(model, n, bare=True)]
+        # seeds: the names in the tests of if/while/assert and conditional expressions
+        tests = [node.test for node in model.nodes(ast.If, ast.While, ast.IfExp, ast.Assert)]  # type: ignore[attr-defined]
+        work = [n for test in tests for n in _truth_names(test)]
         while work:
             use = work.pop()
             if id(use) in found:
@@ -660,6 +662,26 @@ def _tested_for_truth(model: "FileModel", node: ast.expr, bare: bool = False) ->
     while isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
         child, parent = parent, model.parent(parent)
     return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is child
+
+
+def _truth_names(test: ast.expr) -> list[ast.Name]:
+    """The names whose truth ``test`` takes (see :func:`_tested_for_truth`):
+    the test itself, the operands of its truth comparisons, through
+    ``and``/``or``/``not``."""
+    found: list[ast.Name] = []
+    stack = [test]
+    while stack:
+        expr = stack.pop()
+        if isinstance(expr, ast.BoolOp):
+            stack += expr.values
+        elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+            stack.append(expr.operand)
+        elif isinstance(expr, ast.Compare):
+            if all(isinstance(op, _TRUTH_COMPARISONS) for op in expr.ops):
+                found += [e for e in (expr.left, *expr.comparators) if isinstance(e, ast.Name)]
+        elif isinstance(expr, ast.Name):
+            found.append(expr)
+    return found
 
 
 def _arithmetic_operands(value: ast.expr) -> list[ast.Name]:
