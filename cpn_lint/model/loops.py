@@ -599,6 +599,8 @@ class WorkAnalysis:
         model = self.model
         names = self._all_indices(frame)
         work = self._size_work(expr, Work.NONE) if model.kind(expr) is Kind.DEVICE else Work.NONE
+        if work is Work.NONE and self._array_of_unknown_size(expr):
+            work = Work.SLAB  # V = np.where(c[t] > C, c[t], V * df): as big as operands nothing sizes
         for node in ast.walk(expr):
             if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
                 work = max(work, self._pick_work(node, names) if _mentions(node.slice, names) else self._whole_subscript_work(node, frame))
@@ -608,6 +610,16 @@ class WorkAnalysis:
                 work = max(work, self._call_work(node))
         self._expr_work[key] = work
         return work
+
+    def _array_of_unknown_size(self, expr: ast.expr) -> bool:
+        """A NumPy call whose result is an array (not one element) and that
+        takes a value nothing in the file sizes (an untyped parameter, the
+        result of a method of another object): it may be a whole array."""
+        model = self.model
+        if not (isinstance(expr, ast.Call) and model.call_api(expr) is not None and model.kind(expr) is Kind.DEVICE):
+            return False
+        operands = [*expr.args, *(k.value for k in expr.keywords)]
+        return any(not isinstance(o, ast.Constant) and model.kind(o) is Kind.UNKNOWN for o in operands)
 
     def _call_work(self, call: ast.Call) -> Work:
         """Work a call does by itself: a new array of many elements (an
