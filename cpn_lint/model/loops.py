@@ -531,6 +531,8 @@ class WorkAnalysis:
         """A whole-value use of an array inside ``frame``: as much work as the
         value it holds in this iteration."""
         model = self.model
+        if isinstance(node, ast.Name) and id(node) in self._one_element_uses():
+            return Work.ELEMENT  # `if neighbours == 3:` whatever computed it
         if isinstance(node, ast.Name):
             # numbers and unknowns (acc = 0.0 before acc = acc * g + x[i]) add no work
             bindings = [b for b in model.reaching_bindings(node) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
@@ -584,6 +586,11 @@ class WorkAnalysis:
                 if binding.kind not in (BindKind.VALUE, BindKind.AUG) or binding.value is None:
                     continue
                 operands = _arithmetic_operands(binding.value)
+                if isinstance(binding.value, ast.Call):
+                    # n = count(i, j) of a function of the file: what it returns
+                    callee = model.calls.callee(binding.value)
+                    for returned in callee.returns if callee is not None else ():
+                        operands += _arithmetic_operands(returned)
                 if binding.kind is BindKind.AUG and isinstance(binding.node, ast.Name):
                     operands.append(binding.node)  # the value it updated
                 work.extend(o for o in operands if id(o) not in found)

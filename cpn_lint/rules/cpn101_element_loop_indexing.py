@@ -312,6 +312,34 @@ class ElementLoopIndexing(Rule):
         ),
     )
     invalid = (
+        # a helper's count, compared in an `if`, is one element: the sweep is per cell
+        Invalid("""
+            import numpy as np
+
+            class Life:
+                def __init__(self, n):
+                    self.n = n
+                    self.cells = np.random.randint(0, 2, size=(n, n))
+
+                def neighbours(self, i, j):
+                    total = 0
+                    for di in (-1, 0, 1):
+                        for dj in (-1, 0, 1):
+                            if di or dj:
+                                total += self.cells[(i + di) % self.n][(j + dj) % self.n]
+                    return total
+
+                def step(self):
+                    new = self.cells.copy()
+                    for i in range(self.n):
+                        for j in range(self.n):
+                            alive = self.neighbours(i, j)
+                            if alive < 2 or alive > 3:
+                                new[i, j] = 0
+                            elif alive == 3:
+                                new[i, j] = 1
+                    self.cells = new
+            """, line=18, contains="'new'"),
         # chained indexing, T[i][j]: the chain picks one element, not a row
         Invalid("""
             import numpy as np
