@@ -304,7 +304,7 @@ class FileModel:
         """What a progress bar iterates: ``x`` for ``tqdm(x)``, and the
         ``range(...)`` call itself for ``trange(...)`` (which counts like
         range). None when ``iterable`` is no progress bar."""
-        if not isinstance(iterable, ast.Call):
+        if not isinstance(iterable, ast.Call) or "tqdm" not in self.imports.imported_roots():
             return None
         qual = self.qualname(iterable.func)
         if qual is None or qual.partition(".")[0] != "tqdm":
