@@ -195,8 +195,8 @@ def _is_small_range(model: "FileModel", call: ast.Call) -> bool:
     start = args[0] if len(args) >= 2 else None
     if isinstance(stop, ast.Attribute) and stop.attr == "ndim":
         return True
-    if _names_dimension_count(stop):
-        return True
+    if _names_dimension_count(stop) and model.const_int(stop) is None:
+        return True  # unless the name holds a known number (`ndim = 512` cells per side)
     if (
         isinstance(stop, ast.Call)
         and isinstance(stop.func, ast.Name)

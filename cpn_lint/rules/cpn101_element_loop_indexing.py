@@ -72,8 +72,10 @@ class ElementLoopIndexing(Rule):
       counts as whole-array work, so that loop stays quiet.
     * Loops over a handful of literal constants (`for axis in range(3)`), over
       `range(a.ndim)` or over a count of dimensions by name (`range(n_dim)`,
-      `range(self.ndims)`) are never reported; a loop over `range(dim)` is
-      judged like any other, since `dim` also names feature sizes.
+      `range(self.ndims)`) are never reported, unless the name holds a known
+      number (`ndim = 512` cells per side is judged by its value); a loop
+      over `range(dim)` is judged like any other, since `dim` also names
+      feature sizes.
     * A loop that picks a matrix or larger block per iteration
       (`a[:, :, k]`) counts as slab work and stays quiet, even when the
       matrices are tiny and the loop runs over many of them (a batch of
@@ -312,6 +314,15 @@ class ElementLoopIndexing(Rule):
         ),
     )
     invalid = (
+        # `ndim` here counts cells per side, not axes: its value decides
+        Invalid("""
+            import numpy as np
+            ndim = 512
+            grid = np.zeros((ndim, ndim))
+            for i in range(ndim):
+                for j in range(ndim):
+                    grid[i, j] = i * j
+            """, line=4),
         # a helper's count, compared in an `if`, is one element: the sweep is per cell
         Invalid("""
             import numpy as np
