@@ -33,6 +33,10 @@ def fresh_in_iteration(model: "FileModel", stmt: ast.stmt, frame: "LoopFrame", n
         return True
     child: ast.AST = stmt
     for ancestor in model.ancestors(stmt):
+        if ancestor is not node and isinstance(ancestor, (ast.For, ast.AsyncFor)) and any(
+            isinstance(n, ast.Name) and n.id == name for n in ast.walk(ancestor.target)
+        ):
+            return True  # the target of a loop inside the frame: bound anew before each pass
         for block in _blocks(ancestor):
             if any(s is child for s in block):
                 for earlier in block:

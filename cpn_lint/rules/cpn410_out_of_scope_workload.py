@@ -185,6 +185,18 @@ class OutOfScopeWorkload(Rule):
     short = "{evidence}: {kind} work is outside cuPyNumeric's scope (Gate 4)"
 
     valid = (
+        # dy is the inner loop's own target: rebinding it carries nothing to the next pass
+        Valid("""
+            import numpy as np
+            density = np.zeros((16, 16))
+            cells = np.random.randint(0, 16, size=(2, 2))
+            offsets = np.random.uniform(0.0, 1.0, size=(2, 2))
+            for (x, dx) in zip(cells[0], offsets[0]):
+                for (y, dy) in zip(cells[1], offsets[1]):
+                    if dy > 0.5:
+                        dy = 1.0 - dy
+                    density[x, y] += (1 - dx) * (1 - dy)
+            """),
         # a model written in NumPy, tested on scikit-learn's toy data
         Valid("""
             import numpy as np
