@@ -664,29 +664,25 @@ class WorkAnalysis:
 _TRUTH_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
-def _tested_for_truth(model: "FileModel", node: ast.expr, bare: bool = False) -> bool:
+def _tested_for_truth(model: "FileModel", node: ast.expr) -> bool:
     """``x`` in ``if x > 0:``, ``while a < b and c:``, ``y if x == 0 else z``:
     an operand of a comparison whose result is a test's truth value. On an
     array of several elements that raises, so the value is one element.
-    (``in``/``is`` and comparisons passed to ``np.any`` do not count.) With
-    ``bare``, ``x`` in ``if x:`` or ``if not x:`` counts too."""
+    (``in``/``is`` and comparisons passed to ``np.any`` do not count.)"""
     parent = model.parent(node)
-    if bare and not isinstance(parent, ast.Compare):
-        child: ast.AST = node
-    elif not isinstance(parent, ast.Compare) or not all(isinstance(op, _TRUTH_COMPARISONS) for op in parent.ops):
+    if not isinstance(parent, ast.Compare) or not all(isinstance(op, _TRUTH_COMPARISONS) for op in parent.ops):
         return False
-    else:
-        child = parent
-        parent = model.parent(parent)
+    child: ast.AST = parent
+    parent = model.parent(parent)
     while isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
         child, parent = parent, model.parent(parent)
     return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is child
 
 
 def _truth_names(test: ast.expr) -> list[ast.Name]:
-    """The names whose truth ``test`` takes (see :func:`_tested_for_truth`):
-    the test itself, the operands of its truth comparisons, through
-    ``and``/``or``/``not``."""
+    """The names whose truth ``test`` takes: the test itself (``if x:``) and
+    the operands of its truth comparisons (as in :func:`_tested_for_truth`),
+    through ``and``/``or``/``not``."""
     found: list[ast.Name] = []
     stack = [test]
     while stack:
