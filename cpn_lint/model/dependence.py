@@ -268,9 +268,32 @@ class DependenceAnalysis:
             for name in _self_updated_names(stmt):
                 if not self._small_state(name, stmt) or self._restarted(frame, name):
                     continue
+                if self._accumulated_by_helper(stmt, name):
+                    continue
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
                 break
         return found if found and self._touches_device_values(frame) else []
+
+    def _accumulated_by_helper(self, stmt: ast.stmt, name: str) -> bool:
+        """``flow = count_crossing(speed, x, flow)`` where the function of the
+        file only adds to that parameter and returns it: a counter, which a
+        sum replaces, not a recurrence."""
+        value = getattr(stmt, "value", None)
+        if not isinstance(value, ast.Call):
+            return False
+        model = self.model
+        callee = model.calls.callee(value)
+        if callee is None or not callee.returns:
+            return False
+        given = [p for p in callee.params if _is_name(model.calls.argument(value, callee, p), name)]
+        passed = [*value.args, *(k.value for k in value.keywords)]
+        if len(given) != 1 or sum(name in names_in(a) for a in passed) != 1:
+            return False  # flow = f(flow, flow * k): more than a hand-over
+        param = given[0]
+        if not all(_is_name(returned, param) for returned in callee.returns):
+            return False
+        updates = [b for b in callee.bindings.get(param, ()) if b.kind is not BindKind.PARAM]
+        return all(_adds_to(b.node, param, model) for b in updates)
 
     def _chains(self, frame: "LoopFrame") -> list[Recurrence]:
         """A few parameters accepted or rejected against a random draw every
@@ -478,6 +501,21 @@ def _is_reduction_step(value: ast.expr, name: str) -> bool:
     # acc + x[i] + y[i]: a chain of the same additive operator
     if isinstance(value.op, (ast.Add, ast.Mult)) and isinstance(value.left, ast.BinOp) and type(value.left.op) is type(value.op):
         return name not in names_in(value.right) and _is_reduction_step(value.left, name)
+    return False
+
+
+def _is_name(expr: ast.expr | None, name: str) -> bool:
+    return isinstance(expr, ast.Name) and expr.id == name
+
+
+def _adds_to(node: ast.AST, name: str, model: "FileModel") -> bool:
+    """``name += term`` (or ``name = name + term``) with ``name`` not in the term."""
+    stmt = model.statement_of(node)
+    if isinstance(stmt, ast.AugAssign):
+        return isinstance(stmt.op, (ast.Add, ast.Sub)) and _is_name(stmt.target, name) and name not in names_in(stmt.value)
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _is_name(stmt.targets[0], name):
+        value = stmt.value
+        return isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)) and _is_reduction_step(value, name)
     return False
 
 

@@ -395,6 +395,12 @@ class WorkAnalysis:
             picked = _mentions(sub.slice, names)
             if picked:
                 work = self._pick_work(sub, names)
+                if work is Work.ROW and not self._chain_mentions(sub, own):
+                    # theta[k, :] inside `for i`: the loops around this one pick
+                    # the row, so every iteration of this loop works on all of it
+                    result.whole.append(sub)
+                    result.work = max(result.work, Work.SLAB)
+                    continue
                 result.picks.append(sub)
                 if _mentions(sub.slice, own):
                     result.own_picks.append(sub)
@@ -472,6 +478,16 @@ class WorkAnalysis:
             free = max(0, _least_rank(model, sub.value) - len(components))
         # a[:, :, k] of an array of unknown rank is still a matrix per iteration
         return Work.SLAB if free >= 2 else Work.ROW if free else Work.ELEMENT
+
+    def _chain_mentions(self, sub: ast.Subscript, names: frozenset[str]) -> bool:
+        """Whether ``sub`` or a subscript chained onto it (``T[k][i]``) indexes by ``names``."""
+        node: ast.AST | None = sub
+        while isinstance(node, ast.Subscript):
+            if _mentions(node.slice, names):
+                return True
+            parent = self.model.parent(node)
+            node = parent if isinstance(parent, ast.Subscript) and parent.value is node else None
+        return False
 
     def _free_axes(self, components: list[ast.expr]) -> int:
         """How many axes the index leaves whole (``a[:, k]``: one)."""

@@ -108,6 +108,16 @@ class ElementLoopIndexing(Rule):
     short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # the row theta[k, :] is fixed by the loops around `for i`: each i reads all of it
+        Valid("""
+            import numpy as np
+            theta = np.random.uniform(-1.0, 1.0, size=(3, 1000))
+            omega = np.random.uniform(-1.0, 1.0, size=(3, 1000))
+            for k in range(3):
+                for t in range(500):
+                    for i in range(1000):
+                        theta[k, i] += 0.01 * (omega[k, i] + np.sum(np.sin(theta[k, :] - theta[k, i])))
+            """),
         # backward induction over time: each step fits and compares whole path arrays
         Valid("""
             import numpy as np
@@ -323,6 +333,16 @@ class ElementLoopIndexing(Rule):
                 for j in range(ndim):
                     grid[i, j] = i * j
             """, line=4),
+        # a product by loops: the inner loop reads the row a[i, :] whole, the outer walks the rows
+        Invalid("""
+            import numpy as np
+            a = np.ones((500, 500))
+            b = np.ones((500, 500))
+            c = np.zeros((500, 500))
+            for i in range(500):
+                for j in range(500):
+                    c[i, j] = np.sum(a[i, :] * b[:, j])
+            """, line=5, contains="row"),
         # a helper's count, compared in an `if`, is one element: the sweep is per cell
         Invalid("""
             import numpy as np

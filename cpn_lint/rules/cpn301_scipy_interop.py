@@ -13,6 +13,12 @@ from ._info import call_text
 
 # scipy.sparse (and its linalg/csgraph) is a Gate 4 question: CPN410 owns it.
 _OWNED_ELSEWHERE = ("scipy.sparse",)
+# SciPy's own subpackages. Any other public top-level name (`scipy.ones`,
+# `scipy.random`) is one of the NumPy aliases old SciPy releases re-exported.
+_SUBPACKAGES = frozenset({
+    "cluster", "constants", "datasets", "differentiate", "fft", "fftpack", "integrate", "interpolate", "io",
+    "linalg", "misc", "ndimage", "odr", "optimize", "signal", "sparse", "spatial", "special", "stats",
+})
 
 
 class ScipyInterop(Rule):
@@ -74,6 +80,13 @@ class ScipyInterop(Rule):
     short = "{call} runs SciPy on the host (RR-host-fallback)"
 
     valid = (
+        # old SciPy releases re-exported NumPy names at the top level
+        Valid("""
+            import numpy as np
+            import scipy
+            state = -scipy.ones((2, np.int64(100)), dtype=int)
+            picks = scipy.random.choice(100, size=10, replace=False)
+            """),
         Valid("""
             import numpy as np
             import scipy.sparse as sp
@@ -153,6 +166,9 @@ class ScipyInterop(Rule):
             name = model.qualname(call.func)
             if name is None or not name.startswith("scipy.") or name.startswith(_OWNED_ELSEWHERE):
                 continue
+            top = name.split(".")[1]
+            if top not in _SUBPACKAGES and not top.startswith("_"):
+                continue  # an old NumPy alias, not SciPy's own code
             arguments = list(call.args) + [kw.value for kw in call.keywords]
             if not arguments or all(model.kind(a) in (Kind.SCALAR, Kind.NOT) and not _is_callable(model, a) for a in arguments):
                 continue

@@ -185,6 +185,21 @@ class OutOfScopeWorkload(Rule):
     short = "{evidence}: {kind} work is outside cuPyNumeric's scope (Gate 4)"
 
     valid = (
+        # a helper that only adds to the count it is handed and returns it: a sum, not a recurrence
+        Valid("""
+            import numpy as np
+
+            def crossing(speed, x, position, flow):
+                if x < position and speed + x >= position:
+                    flow += 1
+                return flow
+
+            v = np.random.randint(0, 5, size=200)
+            flow = 0
+            for step in range(1000):
+                for i in range(200):
+                    flow = crossing(v[i], i, 50, flow)
+            """),
         # dy is the inner loop's own target: rebinding it carries nothing to the next pass
         Valid("""
             import numpy as np
@@ -318,6 +333,20 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        # the helper scales what it is handed: each pass needs the one before
+        Invalid("""
+            import numpy as np
+
+            def decay(speed, state):
+                state = 0.9 * state + speed
+                return state
+
+            v = np.random.randint(0, 5, size=200)
+            state = 0.0
+            for step in range(1000):
+                for i in range(200):
+                    state = decay(v[i], state)
+            """, line=9),
         # an Euler step over the items of an integer arange: each item is the step index
         Invalid("""
             import numpy as np
