@@ -127,6 +127,8 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
         if len(iterable.elts) <= SMALL_CONSTANT_LIMIT:
             return IterKind.SMALL_CONSTANT, set(), set()
         return IterKind.OTHER, set(), set()
+    if _few_literal_items(model, iterable):
+        return IterKind.SMALL_CONSTANT, set(), set()  # Ks = [0.1, 0.5, 1.0]; for K in Ks
     if isinstance(iterable, ast.Call):
         func = iterable.func
         fname = func.id if isinstance(func, ast.Name) and model.lookup(func) is None else None
@@ -145,15 +147,35 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
             idx = {first.id} if isinstance(first, ast.Name) else set()
             if inner_kind is Kind.DEVICE or _zips_device_array(model, iterable.args[0]):
                 return IterKind.ARRAY, idx, names - idx
-            if isinstance(iterable.args[0], (ast.List, ast.Tuple)) and len(iterable.args[0].elts) <= SMALL_CONSTANT_LIMIT:  # type: ignore[attr-defined]
+            if _few_literal_items(model, iterable.args[0]):
                 return IterKind.SMALL_CONSTANT, set(), set()
             return IterKind.OTHER, set(), set()
         if fname == "zip" and _zips_device_array(model, iterable):
-            return IterKind.ARRAY, set(), names
+            return IterKind.ARRAY, set(), names  # item by item, however few (CPN103)
+        if fname == "zip" and any(_few_literal_items(model, a) for a in iterable.args):
+            return IterKind.SMALL_CONSTANT, set(), set()  # zip stops with its shortest argument
     if model.kind(iterable) is Kind.DEVICE:
         # the items of an integer np.arange are indices as well as items
         return IterKind.ARRAY, names if _holds_integer_range(model, iterable) else set(), names
     return IterKind.OTHER, set(), set()
+
+
+def _few_literal_items(model: "FileModel", expr: ast.expr) -> bool:
+    """A list or tuple of a few items written out (``[1000, 250, 100]``), or
+    a name every binding of which that reaches ``expr`` is one, and which
+    nothing in the file grows (no ``Ks.append``, ``Ks += ...``, ``Ks[i] = ...``)."""
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        return len(expr.elts) <= SMALL_CONSTANT_LIMIT and not any(isinstance(e, ast.Starred) for e in expr.elts)
+    if not isinstance(expr, ast.Name):
+        return False
+    bindings = model.reaching_bindings(expr)
+    if not bindings or not all(b.kind is BindKind.VALUE and isinstance(b.value, (ast.List, ast.Tuple)) and _few_literal_items(model, b.value) for b in bindings):
+        return False
+    for use in model.names_by_id().get(expr.id, ()):
+        parent = model.parent(use)
+        if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load)):
+            return False
+    return True
 
 
 def _holds_integer_range(model: "FileModel", iterable: ast.expr) -> bool:

@@ -137,6 +137,15 @@ class AllocationInLoop(Rule):
     short = "{call} allocates every iteration: allocate once before the loop (RR-alloc)"
 
     valid = (
+        # a sweep over a few settings named once: not a hot loop
+        Valid("""
+            import numpy as np
+            steps = [1000, 250, 100, 50]
+            stations = [0, 4, 10, 20]
+            for step, count in zip(steps, stations):
+                cells = np.zeros(step * (count + 1))
+                print(cells.sum())
+            """),
         # hoisted before the loop, refilled with out=
         Valid(
             """
@@ -222,6 +231,16 @@ class AllocationInLoop(Rule):
         ),
     )
     invalid = (
+        # the list of settings grows, so the loop is not known to be short
+        Invalid("""
+            import numpy as np
+            sizes = [1000, 250]
+            for extra in range(50):
+                sizes.append(extra)
+            for size in sizes:
+                cells = np.zeros(256)
+                cells[:] = size
+            """, line=6),
         Invalid(
             """
             import numpy as np
