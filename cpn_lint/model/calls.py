@@ -20,6 +20,7 @@ everything it receives.
 from __future__ import annotations
 
 import ast
+import copy
 import sys
 from collections import deque
 from pathlib import Path
@@ -220,6 +221,42 @@ class CallGraph:
             self._uses = uses
         return self._uses
 
+    def picks_through(self, call: ast.Call) -> list[ast.Subscript]:
+        """The elements a function of the file reads from the arrays ``call``
+        hands it, written in the caller's names: ``eom(u, dt, i, t)`` whose
+        body (or a helper it hands ``u`` on to) reads ``u[i + 1, t]`` reads
+        ``u[i + 1, t]`` here. Only picks whose every index is made of what
+        the call hands over; the nodes are new, outside the model's tables."""
+        callee = self.callee(call)
+        if callee is None:
+            return []
+        given = {p: self.argument(call, callee, p) for p in callee.params}
+        arrays = {p: a.id for p, a in given.items() if isinstance(a, ast.Name) and self.model.is_array(a)}
+        if not arrays:
+            return []
+        handed = {p: a for p, a in given.items() if a is not None and _plain_index(a)}
+        return self._picks_in(callee, handed, arrays, 0)
+
+    def _picks_in(self, scope: "Scope", handed: dict[str, ast.expr], arrays: dict[str, str], depth: int) -> list[ast.Subscript]:
+        model = self.model
+        unchanged = {p for p in scope.params if all(b.kind is BindKind.PARAM for b in scope.bindings.get(p, ()))}
+        handed = {p: a for p, a in handed.items() if p in unchanged}
+        arrays = {p: a for p, a in arrays.items() if p in unchanged}
+        found: list[ast.Subscript] = []
+        for node in ast.walk(scope.node):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
+                if isinstance(node.ctx, ast.Load) and model.lookup(node.value) is scope and names_of(node.slice) <= handed.keys():
+                    index = _substituted(node.slice, handed)
+                    found.append(ast.Subscript(value=ast.Name(id=arrays[node.value.id], ctx=ast.Load()), slice=index, ctx=ast.Load()))
+            elif isinstance(node, ast.Call) and depth < 2 and (inner := self.callee(node)) is not None:
+                given = {q: self.argument(node, inner, q) for q in inner.params}
+                inner_arrays = {q: arrays[a.id] for q, a in given.items() if isinstance(a, ast.Name) and a.id in arrays}
+                if inner_arrays:
+                    inner_handed = {q: _substituted(a, handed) for q, a in given.items()
+                                    if a is not None and _plain_index(a) and names_of(a) <= handed.keys()}
+                    found += self._picks_in(inner, inner_handed, inner_arrays, depth + 1)
+        return found
+
     def caller_offset(self, call: ast.Call, scope: "Scope") -> int:
         """1 when ``self.method(...)`` supplies the first parameter itself."""
         return 1 if isinstance(call.func, ast.Attribute) else 0
@@ -340,3 +377,34 @@ class CallGraph:
                     seen.add(id(caller))
                     queue.append(caller)
         return None
+
+
+def names_of(expr: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+
+
+def _plain_index(expr: ast.expr) -> bool:
+    """Names, numbers and sums or differences of them: what an index is made of."""
+    if isinstance(expr, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)):
+        return _plain_index(expr.left) and _plain_index(expr.right)
+    if isinstance(expr, ast.Tuple):
+        return all(_plain_index(e) for e in expr.elts)
+    return False
+
+
+class _Substitute(ast.NodeTransformer):
+    """Replaces parameter names by what a call hands them (in a copy)."""
+
+    def __init__(self, handed: dict[str, ast.expr]) -> None:
+        self.handed = handed
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        replacement = self.handed.get(node.id)
+        return copy.deepcopy(replacement) if replacement is not None else node
+
+
+def _substituted(expr: ast.expr, handed: dict[str, ast.expr]) -> ast.expr:
+    """A copy of ``expr`` in the caller's names: the model's nodes stay as they are."""
+    return _Substitute(handed).visit(copy.deepcopy(expr))  # type: ignore[no-any-return]

@@ -239,6 +239,8 @@ class DependenceAnalysis:
         ``T[i] = solve(A, b)``)."""
         model = self.model
         found: list[ast.AST] = list(ast.walk(value))
+        # what a helper of the file reads of the arrays handed to it, in this loop's names
+        found += [read for call in found if isinstance(call, ast.Call) for read in model.calls.picks_through(call)]
         if depth >= 3:
             return found
         for name in [n for n in found if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from .imports import DEVICE_ROOTS
 from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
-from .scopes import Binding, BindKind, IterKind, LoopFrame
+from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
 from .syntax import is_range_call, names_in
 
@@ -434,6 +434,10 @@ class WorkAnalysis:
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue
+            picked = self._picked_in_helper(node, frame) if isinstance(node, ast.Name) else None
+            if picked is not None:
+                result.work = max(result.work, picked)
+                continue
             work = self._name_work(node, frame)
             if work is Work.SLAB:
                 result.whole.append(node)
@@ -446,6 +450,59 @@ class WorkAnalysis:
                 result.whole.append(call)
             result.work = max(result.work, work)
         return result
+
+    def _picked_in_helper(self, node: ast.Name, frame: LoopFrame) -> Work | None:
+        """``u[i, t + 1] = eom(u, dt, i, t)`` inside ``for i``: the function of
+        the file only picks elements of ``u`` by the index it is handed (itself
+        or through the helpers it hands both to), so the loop works on an
+        element of ``u`` per pass, not on all of it. None when not shown."""
+        model = self.model
+        call = model.parent(node)
+        if not isinstance(call, ast.Call) or node not in call.args:
+            return None
+        callee = model.calls.callee(call)
+        if callee is None:
+            return None
+        picks = self._helper_picks(call, callee, node, self.varying(frame), 0)
+        if picks is None:
+            return None
+        shape = model.shape(node)
+        return Work.ROW if shape is not None and picks < len(shape) else Work.ELEMENT
+
+    def _helper_picks(self, call: ast.Call, callee: "Scope", array: ast.expr, indices: frozenset[str], depth: int) -> int | None:
+        """The fewest index components with which ``callee`` picks from the
+        parameter ``call`` hands ``array`` to, when every use of it is a pick
+        by the parameters that receive ``indices`` (no slices), or a hand-over
+        of it with them to another function of the file. None otherwise."""
+        model = self.model
+        arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
+        given = [p for p, a in arguments.items() if a is array]
+        receiving = frozenset(p for p, a in arguments.items() if a is not None and a is not array and _mentions(a, indices))
+        if len(given) != 1 or not receiving or depth > 2:
+            return None
+        param = given[0]
+        if any(b.kind is not BindKind.PARAM for b in callee.bindings.get(param, ())):
+            return None  # rebound inside: the name stops meaning the array
+        fewest: int | None = None
+        for use in ast.walk(callee.node):
+            if not (isinstance(use, ast.Name) and use.id == param and isinstance(use.ctx, ast.Load)):
+                continue
+            if model.lookup(use) is not callee:
+                return None
+            parent = model.parent(use)
+            if isinstance(parent, ast.Subscript) and parent.value is use:
+                components = _components(parent)
+                if any(isinstance(c, ast.Slice) for c in components) or not _mentions(parent.slice, receiving):
+                    return None
+                count: int | None = len(components)
+            elif isinstance(parent, ast.Call) and use in parent.args and (inner := model.calls.callee(parent)) is not None:
+                count = self._helper_picks(parent, inner, use, receiving, depth + 1)
+            else:
+                return None
+            if count is None:
+                return None
+            fewest = count if fewest is None else min(fewest, count)
+        return fewest
 
     def _host_arguments(self, frame: LoopFrame) -> set[int]:
         """Nodes that only feed output or host libraries (``plt.plot(x[:, 0])``,

@@ -108,6 +108,17 @@ class ElementLoopIndexing(Rule):
     short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # the helper works on whole rows of u (slices), so the time loop does slab work
+        Valid("""
+            import numpy as np
+
+            def advance(u, t, c):
+                return u[t, 1:-1] + c * (u[t, 2:] - 2 * u[t, 1:-1] + u[t, :-2])
+
+            u = np.zeros((1000, 4096))
+            for t in range(999):
+                u[t + 1, 1:-1] = advance(u, t, 0.1)
+            """),
         # the row theta[k, :] is fixed by the loops around `for i`: each i reads all of it
         Valid("""
             import numpy as np
@@ -324,6 +335,23 @@ class ElementLoopIndexing(Rule):
         ),
     )
     invalid = (
+        # the helpers only pick single elements of u by the indices they are handed
+        Invalid("""
+            import numpy as np
+
+            def rate(u, rho, i, tau):
+                return rho * u[i, tau] + u[i + 1, tau] - 2 * u[i, tau]
+
+            def euler(u, dt, rho, i, tau):
+                return u[i, tau] + dt * rate(u, rho, i, tau)
+
+            def run(cells, steps, dt, rho):
+                u = np.zeros((cells, steps))
+                for tau in range(steps - 1):
+                    for i in range(cells - 1):
+                        u[i, tau + 1] = euler(u, dt, rho, i, tau)
+                return u
+            """, line=12, contains="'for i in range(cells - 1)'"),
         # `ndim` here counts cells per side, not axes: its value decides
         Invalid("""
             import numpy as np

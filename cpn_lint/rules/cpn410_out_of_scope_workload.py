@@ -333,6 +333,18 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        # the helper reads the element the previous pass wrote
+        Invalid("""
+            import numpy as np
+
+            def smooth(y, x, n):
+                return 0.9 * y[n - 1] + 0.1 * x[n]
+
+            x = np.random.normal(size=100000)
+            y = np.zeros_like(x)
+            for n in range(1, len(x)):
+                y[n] = smooth(y, x, n)
+            """, line=8),
         # the helper scales what it is handed: each pass needs the one before
         Invalid("""
             import numpy as np
