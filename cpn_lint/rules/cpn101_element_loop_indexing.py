@@ -335,6 +335,15 @@ class ElementLoopIndexing(Rule):
         ),
     )
     invalid = (
+        # chained picks (T[i][j]) make one nest: reported at its outer loop, by array name
+        Invalid("""
+            import numpy as np
+            T = np.zeros((100, 100))
+            new = np.zeros((100, 100))
+            for i in range(1, 99):
+                for j in range(1, 99):
+                    new[i][j] = 0.25 * (T[i + 1][j] + T[i - 1][j] + T[i][j + 1] + T[i][j - 1])
+            """, line=4, contains="indexes 'T', 'new' one element"),
         # the helpers only pick single elements of u by the indices they are handed
         Invalid("""
             import numpy as np
@@ -409,7 +418,7 @@ class ElementLoopIndexing(Rule):
                     for j in range(1, 199):
                         T_new[i][j] = 0.25 * (T[i + 1][j] + T[i - 1][j] + T[i][j + 1] + T[i][j - 1])
                 T, T_new = T_new, T
-            """, line=6, contains="one element at a time"),
+            """, line=5, contains="one element at a time"),
         # `if denom:` makes denom one element, and so the factors it is made of
         Invalid("""
             import numpy as np
@@ -609,7 +618,7 @@ class ElementLoopIndexing(Rule):
                 continue
             reported.add(id(frame))
             work = model.work(frame)
-            names = sorted({model.segment(sub.value, 24) for sub in work.picks})
+            names = sorted({model.segment(_chain_root(sub), 24) for sub in work.picks})
             shown = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
             rows = work.work is Work.ROW
             yield self.finding(
@@ -642,3 +651,11 @@ def _describe(model: FileModel, frame: LoopFrame) -> str:
     if isinstance(node, ast.While):
         return f"'while {model.segment(node.test, 30)}' loop"
     return "comprehension"
+
+
+def _chain_root(sub: ast.Subscript) -> ast.expr:
+    """``T`` for ``T[i][j]``: the array a chain of picks starts from."""
+    base = sub.value
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    return base
