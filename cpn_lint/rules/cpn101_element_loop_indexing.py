@@ -97,6 +97,15 @@ class ElementLoopIndexing(Rule):
       parameter sweep does (`energy[j] = simulate(n, temps[j])`): that work
       is out of the file's sight. A module of that name installed elsewhere
       does not count, so the same loop is reported where no such file is.
+    * A parameter sweep over a function of the same file that is handed one
+      element per run (`data[:, n] = simulate(k, eta[n])`) is reported when
+      the function's own arrays are not shown to be large: the whole run is
+      out of the loop's sight. Batching the runs is then the port.
+    * Code inside a Numba-compiled function (`@numba.njit`) is judged as if
+      cuPyNumeric ran it. Numba cannot take cuPyNumeric arrays at all, so such
+      a function either stays on host NumPy behind a boundary (`np.asarray`)
+      or is rewritten with whole-array operations; the findings in it mark
+      what the rewrite must change.
     """
 
     code = "CPN101"

@@ -77,6 +77,11 @@ class BranchOnArrayInLoop(Rule):
       host-alias arrays. `assert` statements are not reported.
     * Inside `for x in arr`, `if x > 0` is reported here and the loop by
       CPN103; vectorising the loop with `np.where` removes both.
+    * Code inside a Numba-compiled function (`@numba.njit`) is judged as if
+      cuPyNumeric ran it. Numba cannot take cuPyNumeric arrays at all, so such
+      a function either stays on host NumPy behind a boundary (`np.asarray`)
+      or is rewritten with whole-array operations; the findings in it mark
+      what the rewrite must change.
     """
 
     code = "CPN105"
