@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import weakref
 from typing import Any, ClassVar, Iterator
 
 from . import __version__
@@ -31,12 +32,16 @@ class _Shared:
     options: LintOptions = LintOptions()
     verbose: bool = False  # --cpn-verbose: the whole message, not the headline
     baseline: frozenset[str] = frozenset()  # --cpn-baseline: keys of accepted findings
-    tree: ast.AST | None = None  # strong reference: keeps id(tree) unique
+    # A weak reference: the file's tree dies when flake8 is done with it, as it
+    # would without the plugin (a strong one kept each tree alive through the
+    # file's pycodestyle pass, and every full collection traced it), and a
+    # dead tree never matches a new one that reuses its address.
+    tree: "weakref.ReferenceType[ast.AST] | None" = None
     findings: dict[str, list[Finding]] = {}
 
 
 def _analysis_for(tree: ast.Module, lines: list[str] | None, filename: str) -> dict[str, list[Finding]]:
-    if _Shared.tree is not tree:
+    if _Shared.tree is None or _Shared.tree() is not tree:
         source = "".join(lines) if lines is not None else ast.unparse(tree)
         by_code: dict[str, list[Finding]] = {}
         findings = lint_tree(tree, source, filename, _Shared.options)
@@ -44,7 +49,7 @@ def _analysis_for(tree: ast.Module, lines: list[str] | None, filename: str) -> d
             findings = _drop_baselined(list(findings), tree, lines, filename)
         for finding in findings:
             by_code.setdefault(finding.code, []).append(finding)
-        _Shared.tree, _Shared.findings = tree, by_code
+        _Shared.tree, _Shared.findings = weakref.ref(tree), by_code
     return _Shared.findings
 
 

@@ -119,6 +119,40 @@ def test_a_failing_rule_does_not_abort_flake8(monkeypatch: pytest.MonkeyPatch, t
     assert len(internal) == 1 and "internal error in CPN102: KeyError" in internal[0]
 
 
+def test_checkers_share_one_analysis_and_keep_no_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every checker of a file reads one analysis; once flake8 drops the
+    file's tree, the plugin holds nothing of it (a kept tree makes every full
+    collection of flake8's process slower)."""
+    import ast
+    import gc
+    import weakref
+
+    from cpn_lint import flake8_plugin
+
+    runs: list[str] = []
+    real = flake8_plugin.lint_tree
+
+    def counting(tree, source, filename, options):  # type: ignore[no-untyped-def]
+        runs.append(filename)
+        return real(tree, source, filename, options)
+
+    monkeypatch.setattr(flake8_plugin, "lint_tree", counting)
+    monkeypatch.setattr(flake8_plugin._Shared, "options", flake8_plugin.LintOptions())
+    source = LOUD + "for i in range(100):\n    a[i] = a[i] * 2\n"
+    lines = source.splitlines(keepends=True)
+    results = []
+    for name in ("one.py", "two.py"):
+        tree = ast.parse(source)
+        for checker in flake8_plugin.CHECKERS.values():
+            results += [r[2].split()[0] for r in checker(tree, name, lines).run()]
+        alive = weakref.ref(tree)
+        del tree
+        gc.collect()
+        assert alive() is None, "the plugin kept the file's tree alive"
+    assert runs == ["one.py", "two.py"]
+    assert results.count("CPN101") == 2 and results.count("CPN102") == 2
+
+
 def test_cpn000_is_shown_by_a_plain_flake8_run() -> None:
     from cpn_lint import flake8_plugin
 
