@@ -58,8 +58,9 @@ __all__ = [
 
 N = TypeVar("N", bound=ast.AST)
 _MISSING = object()
-_NAMES_BY_ID = "names-by-id"  # keys of two indexes among the derived analyses
+_NAMES_BY_ID = "names-by-id"  # keys of the indexes among the derived analyses
 _IMPORTED_NAME_USES = "imported-name-uses"
+_BINDINGS_BY_LOOP = "bindings-by-loop"
 D = TypeVar("D")
 
 
@@ -163,6 +164,22 @@ class FileModel:
     def nodes_by_type(self) -> dict[type, list[ast.AST]]:
         """The per-type node index (read-only: shared by every rule)."""
         return self._by_type
+
+    def bindings_in_loop(self, frame: LoopFrame) -> list[Binding]:
+        """The bindings made inside ``frame``, at any depth (built once for
+        every loop of the file; read-only)."""
+        table = self._derived.get(_BINDINGS_BY_LOOP)
+        if table is None:
+            table = {}
+            for scope in self.scopes:
+                for bindings in scope.bindings.values():
+                    for binding in bindings:
+                        loop = binding.loop
+                        while loop is not None:
+                            table.setdefault(id(loop), []).append(binding)
+                            loop = loop.parent
+            self._derived[_BINDINGS_BY_LOOP] = table
+        return table.get(id(frame), [])  # type: ignore[no-any-return]
 
     def names_by_id(self) -> dict[str, list[ast.Name]]:
         """Every ``Name`` node of the file by identifier, in source order

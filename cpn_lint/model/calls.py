@@ -212,9 +212,12 @@ class CallGraph:
                     name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
                     if name in defined:
                         uses.setdefault(name, []).append(call)
-                for node in [*by_type.get(ast.Name, ()), *by_type.get(ast.Attribute, ())]:
+                names = model.names_by_id()  # the few defined names, not every name of the file
+                loads: list[ast.AST] = [n for name in defined for n in names.get(name, ())]
+                loads += [a for a in by_type.get(ast.Attribute, ()) if a.attr in defined]  # type: ignore[attr-defined]
+                for node in loads:
                     name = node.id if isinstance(node, ast.Name) else node.attr  # type: ignore[attr-defined]
-                    if name in defined and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                    if isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
                         parent = model.parent(node)
                         if not (isinstance(parent, ast.Call) and parent.func is node):
                             uses.setdefault(name, []).append(node)

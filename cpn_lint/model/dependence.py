@@ -67,20 +67,6 @@ class Recurrence:
     form: str  # "element", "scalar", "state", "chain" or "list"
 
 
-class _BoundInLoops(dict):
-    """Loop id -> the bindings made inside that loop (at any depth)."""
-
-    def __init__(self, model: "FileModel") -> None:
-        super().__init__()
-        for scope in model.scopes:
-            for bindings in scope.bindings.values():
-                for binding in bindings:
-                    loop = binding.loop
-                    while loop is not None:
-                        self.setdefault(id(loop), []).append(binding)
-                        loop = loop.parent
-
-
 def offset_of(expr: ast.expr, var: str) -> int | None:
     """``i`` -> 0, ``i - 1`` -> -1, ``i + 2`` -> 2, ``2 + i`` -> 2; else None."""
     if isinstance(expr, ast.Name) and expr.id == var:
@@ -136,7 +122,7 @@ class DependenceAnalysis:
         indexes with something the loop binds, a recurrence updates a name
         from itself, tests a draw to accept a step or reads ``x[-1]``."""
         model = self.model
-        bound = {b.name for b in model.derived(_BoundInLoops, _BoundInLoops).get(id(frame), ())}
+        bound = {b.name for b in model.bindings_in_loop(frame)}
         if bound & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
             return True
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):

@@ -59,18 +59,10 @@ class _LoopFacts:
 
 
 class _ModelIndex:
-    """Per-model tables built on first use: bindings by enclosing loop, loads by name."""
+    """Per-model tables built on first use: loop facts, loads by name."""
 
     def __init__(self, model: "FileModel") -> None:
         self.facts: dict[int, _LoopFacts] = {}
-        self.bindings_by_loop: dict[int, list[Binding]] = {}
-        for scope in model.scopes:
-            for bindings in scope.bindings.values():
-                for b in bindings:
-                    frame = b.loop
-                    while frame is not None:
-                        self.bindings_by_loop.setdefault(id(frame), []).append(b)
-                        frame = frame.parent
         # Loads by (function-like scope, name): a name reused in every
         # function of a large file is looked up among its own scope's loads.
         self.loads: dict[tuple[int, str], list[ast.Name]] = {}
@@ -93,7 +85,7 @@ def _facts(model: "FileModel", frame: LoopFrame) -> _LoopFacts:
 
 
 def _compute_facts(model: "FileModel", frame: LoopFrame) -> _LoopFacts:
-    in_loop = _index(model).bindings_by_loop.get(id(frame), [])
+    in_loop = model.bindings_in_loop(frame)
     rebound: dict[int, set[str]] = {}
     by_name: dict[tuple[int, str], list[Binding]] = {}
     for b in in_loop:

@@ -285,7 +285,6 @@ class WorkAnalysis:
         self._index_names: dict[int, frozenset[str]] = {}
         self._varying: dict[int, frozenset[str]] = {}
         self._one_element: set[int] | None = None  # ids of name uses proven one element
-        self._bindings_by_loop: dict[int, list] | None = None
 
     # ---------------------------------------------------------------- public
     def of(self, frame: LoopFrame) -> LoopWork:
@@ -392,18 +391,8 @@ class WorkAnalysis:
         return work
 
     # --------------------------------------------------------------- details
-    def _bindings_in(self, frame: LoopFrame) -> list:
-        if self._bindings_by_loop is None:
-            table: dict[int, list] = {}
-            for scope in self.model.scopes:
-                for bindings in scope.bindings.values():
-                    for b in bindings:
-                        loop = b.loop
-                        while loop is not None:
-                            table.setdefault(id(loop), []).append(b)
-                            loop = loop.parent
-            self._bindings_by_loop = table
-        return self._bindings_by_loop.get(id(frame), [])
+    def _bindings_in(self, frame: LoopFrame) -> list[Binding]:
+        return self.model.bindings_in_loop(frame)
 
     def _classify(self, frame: LoopFrame) -> LoopWork:
         model = self.model
