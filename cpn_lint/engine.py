@@ -104,7 +104,8 @@ def analyze_source(source: str | bytes, filename: str, options: LintOptions,
         result.error = "contains a NUL byte; skipped"
         return result
     try:
-        tree = parse(text, filename)
+        with _collector_paused():  # a tree is all new objects and no garbage: nothing to collect
+            tree = parse(text, filename)
     except SyntaxError as exc:
         result.error = f"does not parse: {exc.msg} (line {exc.lineno})"
         return result
