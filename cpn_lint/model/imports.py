@@ -110,11 +110,13 @@ class ImportTable:
 
         Chains through calls or subscripts (``f().x``, ``a[0].x``) are refused.
         """
+        root = expr
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id not in self.aliases:
+            return None  # most names and chains: no string is built for them
         dotted = dotted_name(expr)
         if dotted is None:
             return None
         head, dot, tail = dotted.partition(".")
-        base = self.aliases.get(head)
-        if base is None:
-            return None
-        return base + dot + tail
+        return self.aliases[head] + dot + tail
