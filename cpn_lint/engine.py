@@ -103,21 +103,29 @@ def analyze_source(source: str | bytes, filename: str, options: LintOptions,
     if "\0" in text:
         result.error = "contains a NUL byte; skipped"
         return result
+    # One pause for the parse and the analysis: the tree and the model are
+    # all live objects until the file is done, and both are gone (freed by
+    # reference counting) before the collector runs again, so it has nothing
+    # of this file to trace.
+    with _collector_paused():
+        _parse_and_run(text, filename, options, keep_model, result)
+    return result
+
+
+def _parse_and_run(text: str, filename: str, options: LintOptions, keep_model: bool, result: FileResult) -> None:
     try:
-        with _collector_paused():  # a tree is all new objects and no garbage: nothing to collect
-            tree = parse(text, filename)
+        tree = parse(text, filename)
     except SyntaxError as exc:
         result.error = f"does not parse: {exc.msg} (line {exc.lineno})"
-        return result
+        return
     except (RecursionError, MemoryError, ValueError) as exc:
         result.error = f"cannot be parsed ({type(exc).__name__}: nesting too deep or input too large)"
-        return result
+        return
     result.findings, model = _run(tree, text, filename, options, keep_model=keep_model)
     if keep_model:
         result.model = model
         if model is None:
             result.plain_loops = sum(isinstance(node, (ast.For, ast.AsyncFor, ast.While)) for node in ast.walk(tree))
-    return result
 
 
 def parse(text: str, filename: str) -> ast.Module:
