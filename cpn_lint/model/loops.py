@@ -423,9 +423,9 @@ class WorkAnalysis:
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue
-            picked = self._picked_in_helper(node, frame) if isinstance(node, ast.Name) else None
-            if picked is not None:
-                result.work = max(result.work, picked)
+            helper_work = self._picked_in_helper(node, frame) if isinstance(node, ast.Name) else None
+            if helper_work is not None:
+                result.work = max(result.work, helper_work)
                 continue
             work = self._name_work(node, frame)
             if work is Work.SLAB:
