@@ -236,16 +236,19 @@ class DependenceAnalysis:
         return found
 
     def _element_sized(self, target: ast.Subscript, var: str, inner_indices: set[str]) -> bool:
-        """Is what one iteration writes a single element? The components
-        besides the loop's index must be fixed for the iteration: constants
-        or outer indices, not slices or indices of loops inside it."""
+        """Is what one iteration writes a single element, or a few? The
+        components besides the loop's index must be fixed for the iteration:
+        constants or outer indices, not indices of loops inside it, and a
+        slice only when what it takes is a few literal elements (the three
+        coordinates of a Lorenz state, `w[:, i + 1]` of a 3-row array)."""
+        shape = self.model.shape(target)
+        few = shape is not None and (literal_size(shape) or SMALL_PICK + 1) <= SMALL_PICK
         for component in index_components(target):
             if var in names_in(component):
                 continue
-            if isinstance(component, ast.Slice) or names_in(component) & inner_indices:
+            if names_in(component) & inner_indices or (isinstance(component, ast.Slice) and not few):
                 return False
-        shape = self.model.shape(target)
-        return shape is None or shape == () or (literal_size(shape) or SMALL_PICK + 1) <= SMALL_PICK
+        return shape is None or shape == () or few
 
     def _carried_state(self, frame: "LoopFrame") -> list[Recurrence]:
         """A few numbers updated from themselves, not by addition, in a loop

@@ -1205,8 +1205,35 @@ class ValueEngine:
             base = self.shape(expr.args[0]) if self.kind(expr.args[0]).is_array else None
             if base:
                 return base[0]
-            return f"len({expr.args[0].id})" if isinstance(expr.args[0], ast.Name) else None
+            if isinstance(expr.args[0], ast.Name):
+                written = self._written_length(expr.args[0])
+                return written if written is not None else f"len({expr.args[0].id})"
+            return None
         return None
+
+    def _written_length(self, name: ast.Name) -> int | None:
+        """The length of a list or tuple written out (``(5, 5, 5)``) that every
+        binding of ``name`` reaching here holds, or, for a parameter of a
+        function no other code can call, that every call site passes."""
+        model = self.model
+        bindings = model.reaching_bindings(name)
+        if len(bindings) == 1 and bindings[0].kind is BindKind.PARAM:
+            scope = bindings[0].scope
+            sites = model.calls.sites(scope)
+            if not sites or model.calls.escapes(scope):
+                return None
+            values = [model.calls.argument(call, scope, name.id) for call in sites]
+        else:
+            values = [b.value if b.kind is BindKind.VALUE else None for b in bindings]
+        lengths = {_literal_length(self._written_value(v)) for v in values}
+        return lengths.pop() if values and len(lengths) == 1 and None not in lengths else None
+
+    def _written_value(self, value: ast.expr | None) -> ast.expr | None:
+        """``value``, or what a name bound once holds (``init = (5, 5, 5)``)."""
+        if isinstance(value, ast.Name):
+            bindings = self.model.reaching_bindings(value)
+            return bindings[0].value if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE else None
+        return value
 
     # ============================================================ small arrays
     def small_by_construction(self, expr: ast.expr | None) -> bool:
@@ -1440,3 +1467,10 @@ _KIND_METHODS: dict[type, Callable[[ValueEngine, ast.expr], Kind]] = {
 }
 for _not_type in (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr, ast.Lambda):
     _KIND_METHODS[_not_type] = ValueEngine._kind_not  # type: ignore[assignment]
+
+
+def _literal_length(value: ast.expr | None) -> int | None:
+    """How many items a list or tuple written out has (None with a ``*x`` item)."""
+    if isinstance(value, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in value.elts):
+        return len(value.elts)
+    return None

@@ -333,6 +333,24 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        # a three-coordinate state integrated step by step: the column is a few elements
+        Invalid("""
+            import numpy as np
+
+            def lorenz(t, s):
+                x, y, z = s
+                return np.array([10 * (y - x), x * (28 - z) - y, x * y - 8 / 3 * z])
+
+            def integrate(f, h, n, start):
+                w = np.zeros((len(start), n + 1))
+                w[:, 0] = start
+                for i in range(n):
+                    w[:, i + 1] = w[:, i] + h * f(i * h, w[:, i])
+                return w
+
+            initial = (5.0, 5.0, 5.0)
+            path = integrate(lorenz, 0.001, 50000, initial)
+            """, line=10),
         # the helper reads the element the previous pass wrote
         Invalid("""
             import numpy as np
