@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import os
+import warnings
 from typing import Any, Protocol, Sequence
 
 from . import __version__
@@ -134,6 +135,9 @@ def file_spans(filename: str) -> Spans:
     """The functions of a file; none when it cannot be read or parsed."""
     try:
         with open(filename, "rb") as handle:
-            return function_spans(ast.parse(handle.read()))
-    except (OSError, SyntaxError, ValueError):
+            data = handle.read()
+        with warnings.catch_warnings():  # the user's invalid escapes are not ours to report
+            warnings.simplefilter("ignore")
+            return function_spans(ast.parse(data))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []

@@ -90,6 +90,7 @@ def test_code_that_is_not_numpy_is_quiet(program: Program) -> None:
 
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith's programs call literals
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # ...and hold invalid escapes ("\\d"), which 3.11 warns about when the test parses them
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar())
 def test_arbitrary_valid_python_never_raises(source: str) -> None:

@@ -153,6 +153,25 @@ def test_checkers_share_one_analysis_and_keep_no_tree(monkeypatch: pytest.Monkey
     assert results.count("CPN101") == 2 and results.count("CPN102") == 2
 
 
+def test_sarif_function_spans_survive_deep_nesting_and_stay_silent(tmp_path: Path) -> None:
+    """The SARIF formatter reads each reported file again for its functions:
+    a file too deeply nested to parse gives none, and a file with an invalid
+    escape parses without a warning on the user's terminal."""
+    import warnings
+
+    from cpn_lint.flake8_sarif import file_spans
+
+    deep = tmp_path / "deep.py"
+    deep.write_text("x = " + "(" * 5000 + "1" + ")" * 5000 + "\n", encoding="utf-8")
+    escape = tmp_path / "escape.py"
+    escape.write_text("def f():\n    return '\\d'\n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert file_spans(str(deep)) == []
+        assert file_spans(str(escape)) == [(1, 2, "f")]
+    assert not caught
+
+
 def test_cpn000_is_shown_by_a_plain_flake8_run() -> None:
     from cpn_lint import flake8_plugin
 
