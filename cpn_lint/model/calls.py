@@ -30,6 +30,7 @@ from . import shapes
 from .kinds import Kind, join
 from .scopes import Binding, BindKind, ScopeKind
 from .shapes import MaybeShape
+from .syntax import names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -248,7 +249,7 @@ class CallGraph:
         found: list[ast.Subscript] = []
         for node in ast.walk(scope.node):
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
-                if isinstance(node.ctx, ast.Load) and model.lookup(node.value) is scope and names_of(node.slice) <= handed.keys():
+                if isinstance(node.ctx, ast.Load) and model.lookup(node.value) is scope and names_in(node.slice) <= handed.keys():
                     index = _substituted(node.slice, handed)
                     found.append(ast.Subscript(value=ast.Name(id=arrays[node.value.id], ctx=ast.Load()), slice=index, ctx=ast.Load()))
             elif isinstance(node, ast.Call) and depth < 2 and (inner := self.callee(node)) is not None:
@@ -256,7 +257,7 @@ class CallGraph:
                 inner_arrays = {q: arrays[a.id] for q, a in given.items() if isinstance(a, ast.Name) and a.id in arrays}
                 if inner_arrays:
                     inner_handed = {q: _substituted(a, handed) for q, a in given.items()
-                                    if a is not None and _plain_index(a) and names_of(a) <= handed.keys()}
+                                    if a is not None and _plain_index(a) and names_in(a) <= handed.keys()}
                     found += self._picks_in(inner, inner_handed, inner_arrays, depth + 1)
         return found
 
@@ -380,10 +381,6 @@ class CallGraph:
                     seen.add(id(caller))
                     queue.append(caller)
         return None
-
-
-def names_of(expr: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
 
 
 def _plain_index(expr: ast.expr) -> bool:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from .iteration import fresh_in_iteration
 from .kinds import Kind
-from .loops import SMALL_PICK, Work, WorkAnalysis
+from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .syntax import index_components, names_in
@@ -146,7 +146,7 @@ class DependenceAnalysis:
                 continue
             inner_own = model.loop_indices(inner)
             picks = [p for p in model.work(inner).picks if _mentions(p.slice, inner_own)]
-            if picks and not any(_chain_mentions(model, p, own) for p in picks):
+            if picks and not any(chain_mentions(model, p, own) for p in picks):
                 return True
         return False
 
@@ -492,19 +492,6 @@ def _is_reduction_step(value: ast.expr, name: str) -> bool:
     # acc + x[i] + y[i]: a chain of the same additive operator
     if isinstance(value.op, (ast.Add, ast.Mult)) and isinstance(value.left, ast.BinOp) and type(value.left.op) is type(value.op):
         return name not in names_in(value.right) and _is_reduction_step(value.left, name)
-    return False
-
-
-def _chain_mentions(model: "FileModel", sub: ast.Subscript, names: frozenset[str]) -> bool:
-    """Whether any pick of the chain ``sub`` is part of (``E[i][j][0]``: all three) uses ``names``."""
-    node: ast.expr = sub
-    parent = model.parent(node)
-    while isinstance(parent, ast.Subscript) and parent.value is node:
-        node, parent = parent, model.parent(parent)
-    while isinstance(node, ast.Subscript):
-        if _mentions(node.slice, names):
-            return True
-        node = node.value
     return False
 
 

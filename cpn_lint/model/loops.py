@@ -35,7 +35,7 @@ from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
-from .syntax import is_range_call, names_in
+from .syntax import is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -165,7 +165,8 @@ def _few_literal_items(model: "FileModel", expr: ast.expr) -> bool:
     a name every binding of which that reaches ``expr`` is one, and which
     nothing in the file grows (no ``Ks.append``, ``Ks += ...``, ``Ks[i] = ...``)."""
     if isinstance(expr, (ast.List, ast.Tuple)):
-        return len(expr.elts) <= SMALL_CONSTANT_LIMIT and not any(isinstance(e, ast.Starred) for e in expr.elts)
+        length = literal_length(expr)
+        return length is not None and length <= SMALL_CONSTANT_LIMIT
     if not isinstance(expr, ast.Name):
         return False
     bindings = model.reaching_bindings(expr)
@@ -406,7 +407,7 @@ class WorkAnalysis:
             picked = _mentions(sub.slice, names)
             if picked:
                 work = self._pick_work(sub, names)
-                if work is Work.ROW and not self._chain_mentions(sub, own):
+                if work is Work.ROW and not chain_mentions(model, sub, own):
                     # theta[k, :] inside `for i`: the loops around this one pick
                     # the row, so every iteration of this loop works on all of it
                     result.whole.append(sub)
@@ -546,16 +547,6 @@ class WorkAnalysis:
             free = max(0, _least_rank(model, sub.value) - len(components))
         # a[:, :, k] of an array of unknown rank is still a matrix per iteration
         return Work.SLAB if free >= 2 else Work.ROW if free else Work.ELEMENT
-
-    def _chain_mentions(self, sub: ast.Subscript, names: frozenset[str]) -> bool:
-        """Whether ``sub`` or a subscript chained onto it (``T[k][i]``) indexes by ``names``."""
-        node: ast.AST | None = sub
-        while isinstance(node, ast.Subscript):
-            if _mentions(node.slice, names):
-                return True
-            parent = self.model.parent(node)
-            node = parent if isinstance(parent, ast.Subscript) and parent.value is node else None
-        return False
 
     def _free_axes(self, components: list[ast.expr]) -> int:
         """How many axes the index leaves whole (``a[:, k]``: one)."""
@@ -815,6 +806,19 @@ def _header_end(frame: LoopFrame) -> tuple[int, int]:
 
 def _components(sub: ast.Subscript) -> list[ast.expr]:
     return list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+
+
+def chain_mentions(model: "FileModel", sub: ast.Subscript, names: frozenset[str]) -> bool:
+    """Whether any pick of the chain ``sub`` is part of (``E[i][j][0]``: all three) uses ``names``."""
+    node: ast.expr = sub
+    parent = model.parent(node)
+    while isinstance(parent, ast.Subscript) and parent.value is node:
+        node, parent = parent, model.parent(parent)
+    while isinstance(node, ast.Subscript):
+        if _mentions(node.slice, names):
+            return True
+        node = node.value
+    return False
 
 
 def _mentions(expr: ast.AST, names: frozenset[str]) -> bool:

@@ -106,3 +106,10 @@ def call_argument(node: ast.AST, parent: ast.AST | None, keyword: str,
     if isinstance(node, positional) and node in parent.args:
         return node, parent, node  # type: ignore[return-value]
     return None
+
+
+def literal_length(value: ast.expr | None) -> int | None:
+    """How many items a list or tuple written out has (None with a ``*x`` item)."""
+    if isinstance(value, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in value.elts):
+        return len(value.elts)
+    return None

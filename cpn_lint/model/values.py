@@ -34,7 +34,7 @@ from .imports import DEVICE_ROOTS
 from .kinds import Kind, join
 from .scopes import Binding, BindKind
 from .shapes import SCALAR_SHAPE, Extent, MaybeShape
-from .syntax import callee_name, positional_or_keyword
+from .syntax import callee_name, literal_length, positional_or_keyword
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -1225,7 +1225,7 @@ class ValueEngine:
             values = [model.calls.argument(call, scope, name.id) for call in sites]
         else:
             values = [b.value if b.kind is BindKind.VALUE else None for b in bindings]
-        lengths = {_literal_length(self._written_value(v)) for v in values}
+        lengths = {literal_length(self._written_value(v)) for v in values}
         return lengths.pop() if values and len(lengths) == 1 and None not in lengths else None
 
     def _written_value(self, value: ast.expr | None) -> ast.expr | None:
@@ -1467,10 +1467,3 @@ _KIND_METHODS: dict[type, Callable[[ValueEngine, ast.expr], Kind]] = {
 }
 for _not_type in (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr, ast.Lambda):
     _KIND_METHODS[_not_type] = ValueEngine._kind_not  # type: ignore[assignment]
-
-
-def _literal_length(value: ast.expr | None) -> int | None:
-    """How many items a list or tuple written out has (None with a ``*x`` item)."""
-    if isinstance(value, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in value.elts):
-        return len(value.elts)
-    return None
