@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from .iteration import fresh_in_iteration
 from .kinds import Kind
-from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions
+from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, mentions
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .syntax import index_components, names_in
@@ -145,7 +145,7 @@ class DependenceAnalysis:
             if inner.iter_kind is IterKind.SMALL_CONSTANT:
                 continue
             inner_own = model.loop_indices(inner)
-            picks = [p for p in model.work(inner).picks if _mentions(p.slice, inner_own)]
+            picks = [p for p in model.work(inner).picks if mentions(p.slice, inner_own)]
             if picks and not any(chain_mentions(model, p, own) for p in picks):
                 return True
         return False
@@ -508,7 +508,3 @@ def _adds_to(node: ast.AST, name: str, model: "FileModel") -> bool:
         value = stmt.value
         return isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)) and _is_reduction_step(value, name)
     return False
-
-
-def _mentions(expr: ast.AST, names: frozenset[str]) -> bool:
-    return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))

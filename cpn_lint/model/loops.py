@@ -404,7 +404,7 @@ class WorkAnalysis:
         for sub in model.nodes_in_loop(frame, ast.Subscript):
             if id(sub) in output or model.kind(sub.value) is not Kind.DEVICE:
                 continue
-            picked = _mentions(sub.slice, names)
+            picked = mentions(sub.slice, names)
             if picked:
                 work = self._pick_work(sub, names)
                 if work is Work.ROW and not chain_mentions(model, sub, own):
@@ -414,7 +414,7 @@ class WorkAnalysis:
                     result.work = max(result.work, Work.SLAB)
                     continue
                 result.picks.append(sub)
-                if _mentions(sub.slice, own):
+                if mentions(sub.slice, own):
                     result.own_picks.append(sub)
             else:
                 work = self._whole_subscript_work(sub, frame)
@@ -467,7 +467,7 @@ class WorkAnalysis:
         model = self.model
         arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
         given = [p for p, a in arguments.items() if a is array]
-        receiving = frozenset(p for p, a in arguments.items() if a is not None and a is not array and _mentions(a, indices))
+        receiving = frozenset(p for p, a in arguments.items() if a is not None and a is not array and mentions(a, indices))
         if len(given) != 1 or not receiving or depth > 2:
             return None
         param = given[0]
@@ -482,7 +482,7 @@ class WorkAnalysis:
             parent = model.parent(use)
             if isinstance(parent, ast.Subscript) and parent.value is use:
                 components = _components(parent)
-                if any(isinstance(c, ast.Slice) for c in components) or not _mentions(parent.slice, receiving):
+                if any(isinstance(c, ast.Slice) for c in components) or not mentions(parent.slice, receiving):
                     return None
                 count: int | None = len(components)
             elif isinstance(parent, ast.Call) and use in parent.args and (inner := model.calls.callee(parent)) is not None:
@@ -518,7 +518,7 @@ class WorkAnalysis:
         """The work of an access the iteration picks: an element, a row, or a slab."""
         model = self.model
         outer, parent = sub, model.parent(sub)
-        while isinstance(parent, ast.Subscript) and parent.value is outer and _mentions(parent.slice, names):
+        while isinstance(parent, ast.Subscript) and parent.value is outer and mentions(parent.slice, names):
             outer, parent = parent, model.parent(parent)
         if outer is not sub:
             return self._pick_work(outer, names)  # T[i][j]: the chain picks what its last pick picks
@@ -526,7 +526,7 @@ class WorkAnalysis:
         if kind is Kind.DEVICE_SCALAR:
             return Work.ELEMENT
         components = list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        widths = [self._slice_width(c, names) for c in components if isinstance(c, ast.Slice) and _mentions(c, names)]
+        widths = [self._slice_width(c, names) for c in components if isinstance(c, ast.Slice) and mentions(c, names)]
         if any(w is None or w > SMALL_SLICE for w in widths):
             return Work.SLAB  # x[i:i + chunk], x[:, k:k + n]: a block per iteration
         shape = model.shape(sub)
@@ -685,7 +685,7 @@ class WorkAnalysis:
             work = Work.SLAB  # V = np.where(c[t] > C, c[t], V * df): as big as operands nothing sizes
         for node in ast.walk(expr):
             if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
-                work = max(work, self._pick_work(node, names) if _mentions(node.slice, names) else self._whole_subscript_work(node, frame))
+                work = max(work, self._pick_work(node, names) if mentions(node.slice, names) else self._whole_subscript_work(node, frame))
             elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and self._is_array_use(node):
                 work = max(work, self._name_work(node, frame))
             elif isinstance(node, ast.Call):
@@ -815,13 +815,13 @@ def chain_mentions(model: "FileModel", sub: ast.Subscript, names: frozenset[str]
     while isinstance(parent, ast.Subscript) and parent.value is node:
         node, parent = parent, model.parent(parent)
     while isinstance(node, ast.Subscript):
-        if _mentions(node.slice, names):
+        if mentions(node.slice, names):
             return True
         node = node.value
     return False
 
 
-def _mentions(expr: ast.AST, names: frozenset[str]) -> bool:
+def mentions(expr: ast.AST, names: frozenset[str]) -> bool:
     return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
 
 
