@@ -57,7 +57,13 @@ def _main(args: list[str]) -> int:
         for code, r in rules.items():
             print(f"{code}  {r.category.value:<9} {r.default.value:<10} {r.slug:<32} {r.summary}")
         return 0
-    written = docs_module.write_pages(Path(ns.directory))
+    from .safe_write import WriteRefused
+
+    try:
+        written = docs_module.write_pages(Path(ns.directory))
+    except WriteRefused as exc:
+        print(f"cpn-lint docs: {exc}", file=sys.stderr)
+        return 2
     print(f"{len(written)} page(s) updated in {ns.directory}")
     return 0
 

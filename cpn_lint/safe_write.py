@@ -83,10 +83,17 @@ def _is_report(data: bytes) -> bool:
     return False
 
 
+def _is_rule_page(data: bytes) -> bool:
+    """A page ``cpn-lint docs`` generated: a rule's or the index."""
+    head = data[:200].decode("utf-8", errors="replace")
+    return head.startswith("# cpn-lint rules\n") or (head.startswith("# CPN") and head[5:8].isdigit())
+
+
 BASELINE = OutputKind("baseline", _is_baseline, "cpn-baseline.json")
 REPORT = OutputKind("report", _is_report, "cpn-report.md")
 MANIFEST = OutputKind("manifest", _is_manifest, "api-manifest.json")
 SURFACE = OutputKind("NumPy name list", _is_surface, "numpy-surface.json")
+RULE_PAGE = OutputKind("rule page", _is_rule_page, "docs/rules")
 
 
 def check_target(value: str | Path, kind: OutputKind) -> Path:
@@ -218,4 +225,4 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-__all__ = ["BASELINE", "MANIFEST", "REPORT", "SURFACE", "OutputKind", "WriteRefused", "atomic_write", "check_target"]
+__all__ = ["BASELINE", "MANIFEST", "REPORT", "RULE_PAGE", "SURFACE", "OutputKind", "WriteRefused", "atomic_write", "check_target"]

@@ -194,3 +194,15 @@ def test_two_runs_at_once(project: Path, tmp_path: Path, command: Command, tally
         assert "Traceback" not in stderr, stderr
     tally.files += check_tree(before, intended, _snapshot(tree), temporaries_allowed=False)
     tally.cases += 1
+
+
+def test_docs_never_replace_a_projects_own_readme(tmp_path: Path) -> None:
+    from cpn_lint import cli
+
+    (tmp_path / "README.md").write_text("# My project\n")
+    assert cli.main(["docs", str(tmp_path)]) == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["README.md"]
+    assert (tmp_path / "README.md").read_text() == "# My project\n"
+    pages = tmp_path / "rules"
+    assert cli.main(["docs", str(pages)]) == 0 and (pages / "CPN101.md").is_file()
+    assert cli.main(["docs", str(pages)]) == 0  # its own pages: replaced (or left when unchanged)
