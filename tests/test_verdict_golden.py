@@ -18,7 +18,7 @@ import pytest
 from cpn_lint.rules import load_rules
 
 from .conftest import ROOT, expected_findings
-from .verdict_helpers import run_verdict
+from .verdict_helpers import dated_lines_removed, run_verdict
 
 GOLDEN = ROOT / "tests" / "data" / "verdict"
 PROJECTS = ROOT / "fixtures" / "projects"
@@ -44,16 +44,6 @@ def _report(name: str) -> str:
     return proc.stdout
 
 
-STALE_WARNING = "> **Warning:** the API manifest describes"
-
-
-def _dated_lines_removed(report: str) -> str:
-    """The report without the manifest's staleness warning, which depends on
-    the day the test runs (tests/test_manifest.py checks it)."""
-    lines = report.split("\n")
-    kept = [line for i, line in enumerate(lines)
-            if not line.startswith(STALE_WARNING) and not (i > 0 and lines[i - 1].startswith(STALE_WARNING))]
-    return "\n".join(kept)
 
 
 def test_every_project_fixture_has_a_tier():
@@ -90,7 +80,7 @@ def test_project_report_has_every_heading_and_cites_every_expected_line(name):
 
 @pytest.mark.parametrize("name", sorted(TIERS))
 def test_project_report_matches_its_golden_file(name):
-    report = _dated_lines_removed(_report(name))
+    report = dated_lines_removed(_report(name))
     golden = GOLDEN / f"{name}.md"
     if os.environ.get("CPN_REGEN_GOLDEN"):
         golden.write_text(report, encoding="utf-8")
