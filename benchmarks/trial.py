@@ -16,7 +16,8 @@ one run under ``PYTHONPATH=<another checkout>`` measures that version::
 
     python -m benchmarks.trial CORPUS [--set dev] [--json out.json] [--show-errors]
 
-CORPUS holds ``dev/``, ``holdout/`` and ``labels/``.
+CORPUS holds one folder per set (``dev/``, ``holdout/``, ``kernels-look/`` ...)
+and ``labels/``.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def table(tallies: dict[str, Tally]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.trial", description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path, help="folder with dev/, holdout/ and labels/")
-    parser.add_argument("--set", dest="only_set", choices=("dev", "holdout"), help="score one set only")
+    parser.add_argument("--set", dest="only_set", choices=("dev", "holdout", "holdout2", "kernels-look"), help="score one set only")
     parser.add_argument("--json", type=Path, help="also write the tallies as JSON here")
     parser.add_argument("--show-errors", action="store_true", help="list every false alarm and miss")
     ns = parser.parse_args(argv)
