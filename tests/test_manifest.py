@@ -556,10 +556,14 @@ def test_refresh_writes_only_where_told_and_refuses_to_overwrite(tmp_path: Path,
     assert _run(argv, capsys)[0] == 0
     assert first.read_bytes() == second.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json", "comparison.html"]
-    first.write_text("keep me", encoding="utf-8")
-    code, _, stderr = _run(argv, capsys)
+    code, _, stderr = _run(argv, capsys)  # an existing manifest: replaced only with --force
     assert code == 2 and "add --force" in stderr
-    assert first.read_text(encoding="utf-8") == "keep me"
+    first.write_text("keep me", encoding="utf-8")
+    for extra in ([], ["--force"]):  # a file of another kind: never replaced
+        code, _, stderr = _run(argv + extra, capsys)
+        assert code == 2 and "is not a cpn-lint manifest" in stderr
+        assert first.read_text(encoding="utf-8") == "keep me"
+    first.unlink()
     assert _run(argv + ["--force"], capsys)[0] == 0
     assert first.read_bytes() == second.read_bytes()
 

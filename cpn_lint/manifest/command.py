@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
@@ -25,6 +23,7 @@ from . import (Manifest, ManifestError, Status, counts_line, default_path, packa
                user_manifest_path)
 from .sources import MIN_IMPLEMENTED, SourceError, SourceTable, build_manifest, read_source, source_date
 from .surface import NumpySurface, all_names, probe_surface, read_surface
+from ..safe_write import MANIFEST, SURFACE, OutputKind, WriteRefused, atomic_write, check_target
 
 
 class UsageError(Exception):
@@ -232,7 +231,8 @@ def refresh(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_outputs(outputs: list[str], force: bool, into_package: bool = False) -> list[Path | None]:
+def _check_outputs(outputs: list[str], force: bool, into_package: bool = False,
+                   kind: OutputKind = MANIFEST) -> list[Path | None]:
     checked: list[Path | None] = []
     for value in outputs:
         if value == "-":
@@ -244,12 +244,12 @@ def _check_outputs(outputs: list[str], force: bool, into_package: bool = False) 
                              "(the default) or to a path you name with --manifest")
         if path == user_manifest_path():
             path.parent.mkdir(parents=True, exist_ok=True)
-        if path.is_dir():
-            raise UsageError(f"--output {value} is a directory; name the file to write")
-        if path.exists() and not force:
+        try:
+            target = check_target(path, kind)  # never a source, a folder or a file of another kind
+        except WriteRefused as exc:
+            raise UsageError(str(exc)) from None
+        if target.exists() and not force:
             raise UsageError(f"{value} exists; add --force to replace it")
-        if not path.parent.is_dir():
-            raise UsageError(f"cannot write {value}: {path.parent} is not a directory")
         checked.append(path)
     return checked
 
@@ -289,7 +289,7 @@ def surface(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(text)
         return 0
-    (path,) = _check_outputs([args.output], args.force)
+    (path,) = _check_outputs([args.output], args.force, kind=SURFACE)
     assert path is not None
     _write_atomically(path, text)
     print(f"NumPy {found.numpy_version}: {len(found.names)} public names written to {path}")
@@ -316,18 +316,10 @@ def describe_changes(before: Manifest, after: Manifest, limit: int = 12) -> list
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(temp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+        atomic_write(path, text.encode("utf-8"))
+    except WriteRefused as exc:
+        raise UsageError(str(exc)) from None
 
 
 __all__ = ["Status", "build_parser", "describe_changes", "main"]
