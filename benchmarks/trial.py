@@ -45,7 +45,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_CODES = tuple(f"CPN{n}" for n in (*range(101, 112), *range(201, 207), 401, 404, 410))
+DEFAULT_CODES = tuple(f"CPN{n}" for n in (*range(101, 113), *range(201, 207), 401, 404, 410))
 PROGRAM_SUFFIXES = (".py", ".ipynb")
 _NOTEBOOK_LINE = re.compile(r"^\s*(?:cell\s*)?(\d+)\s*:\s*(?:line\s*)?(\d+)\s*$")
 
