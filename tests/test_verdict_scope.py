@@ -140,7 +140,7 @@ def test_tests_and_examples_are_counted_but_do_not_decide(project, capsys) -> No
     assert "tests 1 file (2 findings, 1 blocking), examples 1 file (1 finding, 1 blocking)" in out
     assert "test_model.py" not in out.split("## 2.")[1]  # no site of a test in the sections
     status, out, _ = verdict(capsys, ".", "--include-tests")
-    assert "**SIGNIFICANT REFACTOR**" in out
+    assert "**LIGHT REFACTOR**" in out  # two BLOCKS codes (CPN101, CPN102) from the test and the example
 
 
 def test_include_tests_and_exclude_from_config(project, capsys) -> None:
@@ -156,7 +156,7 @@ def test_flake8_excludes_apply(project, capsys) -> None:
     (project / "setup.cfg").write_text("[flake8]\nextend-exclude = generated\n")
     status, out, _ = verdict(capsys, ".")
     assert "**READY**" in out and "by `generated`" in out
-    assert verdict(capsys, ".", "--isolated")[1].count("**SIGNIFICANT REFACTOR**") == 1
+    assert verdict(capsys, ".", "--isolated")[1].count("**LIGHT REFACTOR**") == 1
 
 
 def test_a_folder_of_examples_only_still_gets_a_verdict(project, capsys) -> None:
@@ -240,11 +240,14 @@ def test_code_without_numpy_gives_no_verdict_but_is_not_an_error(project, capsys
 
 
 # -------------------------------------------------------------- severity
-def test_an_element_loop_that_is_the_hot_path_makes_the_port_significant(project, capsys) -> None:
+def test_an_element_loop_that_is_the_hot_path_is_one_blocks_code_named_as_the_main_work(project, capsys) -> None:
+    # SPEC §4 (clarified 2026-11-26): one element loop is one recipe-fixable BLOCKS however hot it is
     write(project, {"relax.py": STEPPED})
     status, out, _ = verdict(capsys, ".")
-    assert "**SIGNIFICANT REFACTOR** — the program's main work runs one element at a time: the element loop " \
-           "at relax.py:8 (in relax) runs on every pass of the loop at line 7" in out
+    assert "**LIGHT REFACTOR** — one blocking idiom (CPN101)" in out
+    assert "> The element loop at relax.py:8 (in relax) runs on every pass of the loop at line 7: it is the " \
+           "program's main work, one element at a time, and must go first." in out
+    assert "1. **Apply RR-loop**" in out
 
 
 def test_an_element_loop_run_once_stays_light(project, capsys) -> None:
