@@ -289,6 +289,18 @@ def test_report_rejected_argument_form_in_a_loop_demotes_like_a_missing_api():
     assert report.verdict is Verdict.LIGHT and report.decision.demoted
 
 
+def test_report_recurrence_loops_count_their_iterations_never_zero():
+    # SPEC §4: a program whose array work is mostly recurrence loops (an IIR filter, an EWMA) fails Gate 4
+    recurrences = [finding("CPN410", 21, in_loop=True, kind="recurrence", regions=[[21, 22]], library_work=0),
+                   finding("CPN410", 29, in_loop=True, kind="recurrence", regions=[[29, 30]], library_work=0)]
+    report = report_for({"filters.py": [*recurrences, finding("CPN921", 36)]})
+    assert report.decision.rule == "gate4-pattern" and "67% of the array work" in report.gates[3].reason
+    # one small recurrence beside a dense time loop stays a minor part
+    dense = [finding("CPN921", line, in_loop=True) for line in range(40, 50)]
+    report = report_for({"sim.py": [recurrences[0], *dense]})
+    assert report.gates[3].status is Status.PARTIAL and "2% of the array work" in report.gates[3].reason
+
+
 def test_report_small_literal_sizes_leave_the_verdict_to_the_default_sizes():
     # a demo script (N = 100) is not NOT RECOMMENDED by default; the verdict section says so in one line
     report = report_for({"a.py": [finding("CPN921", 3)]}, size_evidence=_small(100, 300))

@@ -290,6 +290,32 @@ def test_gate4_weighs_the_share_of_work_not_the_file(project, capsys) -> None:
     assert "NOT RECOMMENDED" not in out.split("### Summary")[0]
 
 
+def test_gate4_a_numpy_model_on_scikit_learn_toy_data_is_not_ml_dominated(project, capsys) -> None:
+    kmeans = textwrap.dedent(
+        """\
+        import numpy as np
+        from sklearn.datasets import make_blobs
+
+
+        def fit(X, k, steps):
+            centroids = X[:k].copy()
+            for _ in range(steps):
+                labels = np.argmin(((X[:, None, :] - centroids) ** 2).sum(axis=2), axis=1)
+                centroids = np.stack([X[labels == c].mean(axis=0) for c in range(k)])
+            return centroids
+
+
+        X, _ = make_blobs(n_samples=500, centers=3)
+        print(fit(X, 3, 50))
+        """
+    )
+    write(project, {"kmeans.py": kmeans})
+    report = json.loads(verdict(capsys, ".", "--format", "json")[1])
+    assert [i["location"]["line"] for i in report["sections"]["what_blocks"]["out_of_scope"]] == [2]
+    gate4 = next(g for g in report["sections"]["decision_framework"]["gates"] if g["number"] == 4)
+    assert gate4["status"] == "partial" and report["verdict"] != "NOT RECOMMENDED"
+
+
 # ------------------------------------------------------------ report size
 def test_a_large_project_gives_a_short_report_with_capped_lists(project, capsys) -> None:
     for k in range(120):

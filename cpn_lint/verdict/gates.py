@@ -324,7 +324,7 @@ class ScopeEvidence:
 KIND_WORDS = {
     "sparse": "sparse matrices",
     "graph": "graph algorithms",
-    "ml": "machine-learning estimators or training",
+    "ml": "machine-learning estimators, metrics or training",
     "nlp": "string/NLP processing",
     "recurrence": "a sequential recurrence",
 }

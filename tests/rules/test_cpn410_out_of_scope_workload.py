@@ -90,16 +90,47 @@ def test_cpn410_names_the_training_calls_of_its_import() -> None:
     assert "(training/inference calls: scaler.fit_transform at line 5)" in findings[3]
 
 
-def test_cpn410_data_utilities_of_scikit_learn_are_not_evidence() -> None:
+def test_cpn410_every_scikit_learn_import_is_evidence_and_data_utilities_say_so() -> None:
+    # SPEC §4: `import sklearn…` / `from sklearn… import …` (estimators and metrics) are Gate 4 evidence
     src = """\
     import numpy as np
     from sklearn.preprocessing import StandardScaler
     from sklearn.metrics import accuracy_score
     from sklearn.model_selection import GridSearchCV, train_test_split
     from sklearn import datasets, svm
+    from sklearn.metrics.pairwise import cosine_similarity
     """
-    findings = {f.line: f.data["module"] for f in _findings(src, "CPN410")}
-    assert findings == {4: "sklearn.model_selection.GridSearchCV", 5: "sklearn.svm"}
+    findings = {f.line: (f.data["module"], "a data utility" in f.message) for f in _findings(src, "CPN410")}
+    assert findings == {
+        2: ("sklearn.preprocessing.StandardScaler", True),
+        3: ("sklearn.metrics.accuracy_score", False),
+        4: ("sklearn.model_selection.GridSearchCV", False),  # a statement with a utility and an estimator
+        5: ("sklearn.svm", False),
+        6: ("sklearn.metrics.pairwise.cosine_similarity", False),
+    }
+
+
+def test_cpn410_a_data_utility_covers_its_calls_and_a_metric_what_it_returned() -> None:
+    src = """\
+    import numpy as np
+    from sklearn.datasets import make_blobs
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    def data():
+        X, y = make_blobs(n_samples=500)
+        return X
+
+    def tags(features):
+        sim = cosine_similarity(features)
+        out = []
+        for i in range(sim.shape[0]):
+            out.append(np.argsort(sim[i])[-5:])
+        return out
+    """
+    found = {f.line: f.data for f in _findings(src, "CPN410")}
+    assert found[2]["regions"] == [[6, 6]] and found[2]["library_work"] == 1  # the make_blobs call only
+    assert found[3]["regions"] == [[9, 14]]
+    assert found[3]["library_work"] == 1 + 5  # the call, and the row of its result read in the loop
 
 
 def test_cpn410_recurrence_is_reported_at_the_loop_and_not_as_cpn101() -> None:
