@@ -47,12 +47,10 @@ _IMPORT_KINDS: tuple[tuple[str, str], ...] = (
     ("jax.value_and_grad", "ml"),
 )
 
-# Data utilities of ML libraries: making, splitting and scaling data. Their
-# import is Gate 4 evidence like any scikit-learn import (SPEC §4), but the
-# work it stands for is only the calls made to them: scripts that write their
-# own model in NumPy import them for test data, and what they return is the
-# program's data, not the library's workload. Metrics are not among them
-# (SPEC §4 names "ML estimators and metrics"; pairwise similarity is compute).
+# Data utilities of ML libraries: making, splitting and scaling data is no
+# training or inference (scripts that write their own model in NumPy import
+# them for test data). Metrics are not among them: SPEC §4 names "ML
+# estimators and metrics" as Gate 4 evidence (pairwise similarity is compute).
 _DATA_UTILITIES: tuple[str, ...] = (
     "sklearn.datasets",
     "sklearn.preprocessing",
@@ -104,12 +102,12 @@ class OutOfScopeWorkload(Rule):
       `scipy.sparse.csgraph`, and `while` loops that pop a node from a
       queue or stack and push its neighbours from an adjacency container
       (`for v in adj[u]: queue.append(v)`) — breadth- or depth-first search;
-    * **ml** — imports of scikit-learn (estimators, metrics such as
-      `sklearn.metrics.pairwise.cosine_similarity`, and its data
-      utilities), PyTorch, TensorFlow/Keras, JAX's training libraries
-      (flax, optax, `jax.nn`, `jax.grad`) and gradient boosting libraries;
-      training or inference calls seen in the file (`model.fit`) are
-      quoted. Also a neural network written in NumPy and
+    * **ml** — imports of scikit-learn (estimators, and metrics such as
+      `sklearn.metrics.pairwise.cosine_similarity`), PyTorch,
+      TensorFlow/Keras, JAX's training libraries (flax, optax, `jax.nn`,
+      `jax.grad`) and gradient boosting libraries; training or inference
+      calls seen in the file (`model.fit`) are quoted. Also a neural network
+      written in NumPy and
       trained by a SciPy minimiser (`fmin_cg`, `minimize`, ...): the cost or
       gradient function it calls back applies an activation (`tanh`,
       `expit`, or the file's own `1 / (1 + exp(-z))`) to a matrix product;
@@ -164,10 +162,10 @@ class OutOfScopeWorkload(Rule):
       this rule, decides whether the workload is dominant.
     * scikit-learn's data utilities (`sklearn.datasets`,
       `sklearn.preprocessing`, and `train_test_split` and the K-fold
-      splitters of `sklearn.model_selection`) are reported like any
-      scikit-learn import, named as data utilities: a script that writes its
-      own model in NumPy imports them for test data. The verdict counts only
-      the calls made to them, so such a script is not ML-dominated (Gate 4).
+      splitters of `sklearn.model_selection`) are not evidence: a script
+      that writes its own model in NumPy imports them for test data. Other
+      names of `sklearn.model_selection` (`GridSearchCV`) are, since they
+      train; so are the metrics (`accuracy_score`, `cosine_similarity`).
     * Imports guarded by `try: ... except ImportError` or `if TYPE_CHECKING:`
       are optional and are not reported.
     * Plain Python string handling (`text.split()`) is not reported; only
@@ -215,6 +213,19 @@ class OutOfScopeWorkload(Rule):
                     if dy > 0.5:
                         dy = 1.0 - dy
                     density[x, y] += (1 - dx) * (1 - dy)
+            """),
+        # a model written in NumPy, tested on scikit-learn's toy data
+        Valid("""
+            import numpy as np
+            from sklearn.datasets import make_blobs
+            from sklearn.model_selection import train_test_split
+
+            X, y = make_blobs(n_samples=500, centers=3, random_state=0)
+            X_train, X_test, y_train, y_test = train_test_split(X, y)
+            centroids = X_train[:3].copy()
+            for _ in range(50):
+                labels = np.argmin(((X_train[:, None, :] - centroids) ** 2).sum(axis=2), axis=1)
+                centroids = np.stack([X_train[labels == k].mean(axis=0) for k in range(3)])
             """),
         Valid("""
             import numpy as np
@@ -324,18 +335,6 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
-        # a model written in NumPy, tested on scikit-learn's toy data: evidence, named as a
-        # data utility; the verdict counts only the call made to it (Gate 4 passes)
-        Invalid("""
-            import numpy as np
-            from sklearn.datasets import make_blobs
-
-            X, y = make_blobs(n_samples=500, centers=3, random_state=0)
-            centroids = X[:3].copy()
-            for _ in range(50):
-                labels = np.argmin(((X[:, None, :] - centroids) ** 2).sum(axis=2), axis=1)
-                centroids = np.stack([X[labels == k].mean(axis=0) for k in range(3)])
-            """, line=2, contains="data utility"),
         # a pairwise metric is ML compute (SPEC §4: estimators and metrics)
         Invalid("""
             import numpy as np
@@ -528,10 +527,10 @@ class OutOfScopeWorkload(Rule):
             yield self.finding(
                 item.node,
                 in_loop=item.in_loop,
-                data={"kind": item.kind, **{k: v for k, v in item.extra if k not in ("advice", "workload")},
+                data={"kind": item.kind, **{k: v for k, v in item.extra if k != "advice"},
                       "regions": _regions(model, item), "library_work": _library_work(model, item)},
                 evidence=item.text,
-                workload=dict(item.extra).get("workload", _WORKLOAD[item.kind]),
+                workload=_WORKLOAD[item.kind],
                 kind=_KIND_WORDS[item.kind],
                 advice=dict(item.extra).get("advice", _ADVICE[item.kind]),
             )
@@ -557,18 +556,15 @@ def _regions(model: FileModel, item: _Evidence) -> list[list[int]]:
 
 def _library_spans(model: FileModel, root: str) -> list[tuple[int, int]]:
     """The spans of every function (or outside functions, statement) that
-    uses the library ``root``; the same for every finding of the file. A data
-    utility covers only the statements that use it: it makes the program's
-    data, the work on that data is the program's own."""
+    uses the library ``root``; the same for every finding of the file."""
     spans: set[tuple[int, int]] = set()
-    utility = _is_utility(root)
     for node in model.imported_name_uses():  # only these resolve to a library's name
         if not isinstance(getattr(node, "ctx", None), ast.Load) or isinstance(model.parent(node), ast.Attribute):
             continue
         if not _in_library(model.qualname(node) or "", root):
             continue
         scope = model.scope_of(node).function_like()
-        owner = scope.node if scope.parent is not None and not utility else model.statement_of(node)
+        owner = scope.node if scope.parent is not None else model.statement_of(node)
         if owner is not None and hasattr(owner, "lineno"):
             spans.add((owner.lineno, getattr(owner, "end_lineno", None) or owner.lineno))
     return sorted(spans)
@@ -600,10 +596,9 @@ def _library_work(model: FileModel, item: _Evidence) -> int:
     into it (``nx.shortest_path(...)``, and methods of what it made:
     ``g.neighbors``) and its reads of what the library returned (``sim[i]``,
     a row of a similarity matrix), each weighing LOOP_WEIGHT inside a loop,
-    1 outside. A data utility stands for its calls only: what it returns is
-    the program's data. The verdict adds it to the array work when it weighs
-    Gate 4. Evidence that is not an import (a recurrence loop, a string
-    call) has none here."""
+    1 outside. The verdict adds it to the array work when it weighs Gate 4.
+    Evidence that is not an import (a recurrence loop, a string call) has
+    none here."""
     module = dict(item.extra).get("module")
     if module is None:
         return 0
@@ -616,10 +611,9 @@ def _library_work(model: FileModel, item: _Evidence) -> int:
             made_by_library = _made_by_library(model, func.value, root)
         if made_by_library:
             work += LOOP_WEIGHT if hot_loop(model, call) is not None else 1
-    if not _is_utility(root):
-        for read in model.nodes(ast.Subscript):
-            if isinstance(read.ctx, ast.Load) and isinstance(read.value, ast.Name) and _made_by_library(model, read.value, root):
-                work += LOOP_WEIGHT if hot_loop(model, read) is not None else 1
+    for read in model.nodes(ast.Subscript):
+        if isinstance(read.ctx, ast.Load) and isinstance(read.value, ast.Name) and _made_by_library(model, read.value, root):
+            work += LOOP_WEIGHT if hot_loop(model, read) is not None else 1
     return work
 
 
@@ -629,10 +623,7 @@ def _made_by_library(model: FileModel, name: ast.Name, root: str) -> bool:
 
 def _import_root(qualname: str) -> str:
     """The module prefix an evidence import stands for (``scipy.sparse`` for
-    ``scipy.sparse.linalg.spsolve``; a data utility stands for itself)."""
-    for utility in _DATA_UTILITIES:
-        if _within(qualname, utility):
-            return utility
+    ``scipy.sparse.linalg.spsolve``)."""
     for prefix, _ in _IMPORT_KINDS:
         if _within(qualname, prefix):
             return prefix
@@ -644,13 +635,15 @@ def _is_utility(qualname: str) -> bool:
 
 
 def _in_library(qualname: str, root: str) -> bool:
-    """``qualname`` belongs to the library ``root`` stands for; the data
-    utilities count apart from the rest of their library."""
-    return _within(qualname, root) and (_is_utility(root) or not _is_utility(qualname))
+    """``qualname`` belongs to the library ``root`` stands for (scikit-learn's
+    data utilities do not: they make the program's data)."""
+    return _within(qualname, root) and not _is_utility(qualname)
 
 
 # ------------------------------------------------------------------ imports
 def _import_kind(qualname: str) -> str | None:
+    if _is_utility(qualname):
+        return None
     for prefix, kind in _IMPORT_KINDS:
         if qualname == prefix or qualname.startswith(prefix + "."):
             return kind
@@ -665,19 +658,14 @@ def _import_evidence(model: FileModel) -> Iterator[_Evidence]:
             by_statement.setdefault(record.node, []).append((record.qualname, kind))
     calls = _training_calls(model) if any(k in ("ml", "nlp") for hits in by_statement.values() for _, k in hits) else []
     for statement, hits in by_statement.items():
-        qualname, kind = min(hits, key=lambda hit: _is_utility(hit[0]))  # a utility only if all are
-        extra: tuple[tuple[str, object], ...] = (("module", qualname),)
+        qualname, kind = hits[0]
         text = f"import of {qualname}"
-        if _is_utility(qualname):
-            text += " (a data utility)"
-            extra += (("workload", "scikit-learn's data handling"),
-                      ("advice", "only the calls made to it count toward Gate 4; the data it returns is the program's own"))
         if kind in ("ml", "nlp"):
             mine = [where for origin, where in calls if any(_within(origin, q) for q, _ in hits)]
             if mine:
                 more = f" and {len(mine) - 2} more" if len(mine) > 2 else ""
                 text += f" (training/inference calls: {', '.join(mine[:2])}{more})"
-        yield _Evidence(statement, kind, text, extra=extra)
+        yield _Evidence(statement, kind, text, extra=(("module", qualname),))
 
 
 def _within(name: str, module: str) -> bool:

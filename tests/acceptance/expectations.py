@@ -41,8 +41,6 @@ def but(codes: tuple[str, ...], *keep: str) -> tuple[str, ...]:
 
 
 # Classes that do not meet a case yet, and whose fix they are (issue 23).
-RULES_CLASSES_R201 = "rules-classes: R201 for a per-step random draw of loop-invariant shape (SPEC §4 R201)"
-RULES_CLASSES_R205 = "rules-classes: R205 for a write to np.diag's result (a copy under cuPyNumeric)"
 MODEL_TEST_KIND = ("model (values): a device scalar compared with a parameter of unknown kind ('> tol') is "
                    "UNKNOWN, so the loop test is not a device value (issue 23 §3, the while-test regression)")
 CPN007_PARAMETER_MASK = ("unassigned: CPN007 stays quiet on a mask that is a parameter ('arr[mask] = value'; "
@@ -148,13 +146,12 @@ CASES: dict[str, Expect] = {
     # The per-step draw in the time loop is R201; R304 note; R001/R002 scale; no R101/R104/mpi4py.
     "light-001": Expect(
         required=(
-            Site("CPN201", "z = np.random.randn(n_paths)", pending=RULES_CLASSES_R201),
+            Site("CPN201", "z = np.random.randn(n_paths)"),
             Site("CPN304", "z = np.random.randn(n_paths)"),
             Site("CPN001", "paths[:, t] = paths[:, t - 1] * np.exp("),
             Site("CPN002", "np.mean(payoff)"),
         ),
         forbidden=("CPN101", "CPN104", "CPN108"),
-        verdict_pending=RULES_CLASSES_R201,
     ),
     # Five REFACTOR idioms, one per function; no BLOCKS.
     "light-002": Expect(
@@ -200,9 +197,8 @@ CASES: dict[str, Expect] = {
     # Writing to np.diag's result is R205 (reported where the copy is made); nothing else,
     # and np.diag is no API gap.
     "light-007": Expect(
-        required=(Site("CPN205", "d = np.diag(matrix)", pending=RULES_CLASSES_R205),),
+        required=(Site("CPN205", "d = np.diag(matrix)"),),
         forbidden=BLOCKS + but(REFACTOR, "CPN205") + API + INFO + SCOPE,
-        verdict_pending=RULES_CLASSES_R205,
     ),
     # mpi4py (R108) plus R101-R110, each in its function.
     "significant-001": Expect(

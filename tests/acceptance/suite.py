@@ -137,17 +137,17 @@ def compare(case: Case, expect: Expect, report: dict[str, Any]) -> Outcome:
     lines = case.program.read_text(encoding="utf-8").splitlines()
     found = reported(report)
 
-    def record(ok: bool, what: str, pending: str | None) -> None:
+    def record(ok: bool, check: str, failure: str, pending: str | None) -> None:
         if pending is None:
             if not ok:
-                outcome.mismatches.append(what)
+                outcome.mismatches.append(failure)
         elif ok:
-            outcome.stale.append(f"{what} now passes: remove its pending marker ({pending})")
+            outcome.stale.append(f"{check} now passes: remove its pending marker ({pending})")
         else:
-            outcome.pending.append(f"{what} [pending: {pending}]")
+            outcome.pending.append(f"{failure} [pending: {pending}]")
 
     expected = " or ".join(sorted(case.verdicts))
-    record(outcome.verdict_agrees, f"verdict {outcome.verdict} ({outcome.rule}), expected {expected}",
+    record(outcome.verdict_agrees, f"verdict {expected}", f"verdict {outcome.verdict} ({outcome.rule}), expected {expected}",
            expect.verdict_pending)
     for site in expect.required:
         outcome.sites_total += 1
@@ -159,7 +159,8 @@ def compare(case: Case, expect: Expect, report: dict[str, Any]) -> Outcome:
         ok = any((code, line) in found for code in site.codes)
         outcome.sites_found += ok
         wanted = "/".join(site.codes)
-        record(ok, f"{wanted} missing at {case.file}:{line} ({site.anchor!r}; reported there: {', '.join(here) or 'nothing'})",
+        record(ok, f"{wanted} at {case.file}:{line}",
+               f"{wanted} missing at {case.file}:{line} ({site.anchor!r}; reported there: {', '.join(here) or 'nothing'})",
                site.pending)
     for code, line in sorted(found):
         if code in expect.forbidden:
