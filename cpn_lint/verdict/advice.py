@@ -59,7 +59,6 @@ def summary_sentence(
     blocks: list[Item],
     refactor: list[Item],
     hot_apis: list[Item],
-    hot_loops: Sequence[Item] = (),
     gate5: Gate | None = None,
 ) -> str:
     verdict = decision.verdict.value

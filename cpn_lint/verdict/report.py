@@ -219,7 +219,7 @@ def build_report(
         verdict=decision.verdict,
         decision=decision,
         summary=summary_sentence(decision, gate1, gate2, gate4, scope_facts, size_evidence, blocks + runtime_blocks,
-                         refactor + runtime_refactor, hot_apis, hot_loops, gates[4]),
+                         refactor + runtime_refactor, hot_apis, gates[4]),
         context=_context_rows(context, units, scope_facts, len(all_units) - len(units)),
         files=[u.path for u in all_units],
         input_errors=list(input_errors) + [e for u in all_units for e in u.errors],
