@@ -195,18 +195,41 @@ def test_suppressions_apply_and_are_counted(project, capsys) -> None:
     assert noqa != STEPPED
     write(project, {"a.py": noqa, "b.py": ELEMENT_LOOP, "c.py": VECTORIZE, "d.py": "# flake8: noqa\n" + VECTORIZE})
     (project / "setup.cfg").write_text("[flake8]\nper-file-ignores =\n    b.py: CPN1\nextend-ignore = CPN102\n")
+    # suppressions keep findings out of flake8's output, not out of the verdict (issue 25)
     status, out, _ = verdict(capsys, ".", "--fail-on", "LIGHT")
-    assert status == 0 and "**READY**" in out
-    assert "- **Suppressed:** 4 findings (flake8 ignore settings 2, `# flake8: noqa` 1, `# noqa` 1): " in out
+    assert status == 1 and "**LIGHT REFACTOR** — two blocking idioms (CPN101, CPN102)" in out
+    assert "- **Accepted, still weighed:** 4 findings (flake8 ignore settings 2, `# flake8: noqa` 1, `# noqa` 1): " in out
     golden("suppressions", out)
     status, out, _ = verdict(capsys, ".", "--isolated")
-    assert "- **Suppressed:** 2 findings (`# flake8: noqa` 1, `# noqa` 1)" in out  # comments apply without config
+    assert "- **Accepted, still weighed:** 2 findings (`# flake8: noqa` 1, `# noqa` 1)" in out  # without config too
     document = json.loads(verdict(capsys, ".", "--format", "json")[1])
     assert_schema(document)
     suppressed = document["overview"]["suppressed"]
-    assert suppressed["total"] == 4 and suppressed["by_kind"] == {
+    assert suppressed["total"] == 4 and suppressed["still_weighed"] and suppressed["by_kind"] == {
         "config": 2, "file noqa": 1, "noqa": 1}
-    assert "**LIGHT REFACTOR** — two blocking idioms (CPN101, CPN102)" in out
+    assert document["overview"]["false_alarms"] == []
+
+
+def test_only_a_stated_reason_takes_a_finding_out_of_the_verdict(project, capsys) -> None:
+    reasoned = STEPPED.replace("        for i in range(1, n - 1):",
+                               "        for i in range(1, n - 1):  # noqa: CPN101 not hot: runs once per file")
+    assert reasoned != STEPPED
+    write(project, {"a.py": reasoned, "b.py": ELEMENT_LOOP})
+    status, out, _ = verdict(capsys, ".", "--isolated")
+    assert "**LIGHT REFACTOR**" in out  # b.py's loop is still there
+    assert "- **Declared false alarms, not weighed:** 1: `a.py:8` CPN101: not hot: runs once per file." in out
+    (project / "pyproject.toml").write_text(
+        '[tool.cpn-lint]\nfalse-alarms = ["b.py:6: CPN101 three cells, a boundary fix-up", "b.py:99: CPN104 gone"]\n')
+    status, out, err = verdict(capsys, ".")
+    assert "**READY**" in out and "`b.py:6` CPN101: three cells, a boundary fix-up" in out
+    assert "false-alarms entry 'b.py:99: CPN104' names no finding" in out
+    document = json.loads(verdict(capsys, ".", "--format", "json")[1])
+    assert_schema(document)
+    assert [(a["path"], a["line"], a["by"]) for a in document["overview"]["false_alarms"]] == [
+        ("a.py", 8, "noqa"), ("b.py", 6, "false-alarm list")]
+    (project / "pyproject.toml").write_text('[tool.cpn-lint]\nfalse-alarms = ["b.py:6: CPN101"]\n')
+    status, _, err = verdict(capsys, ".")
+    assert status == 2 and "the reason is required" in err
 
 
 # -------------------------------------------------------------- NO VERDICT

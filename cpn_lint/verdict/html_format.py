@@ -172,7 +172,8 @@ def _summary(report: Report) -> list[str]:
     parts = ["<h3>Summary</h3>",
              f"<p>{o.files_read} file(s) read, {o.files_deciding} deciding the verdict"
              + (f", {o.unreadable} unreadable" if o.unreadable else "")
-             + (f"; {o.suppressed} finding(s) suppressed" if o.suppressed else "") + ".</p>"]
+             + (f"; {o.suppressed} finding(s) accepted by suppressions, still weighed" if o.suppressed else "")
+             + (f"; {len(o.false_alarms)} declared false alarm(s), not weighed" if o.false_alarms else "") + ".</p>"]
     if o.outside:
         parts.append("<p>Read but not in the verdict: " + ", ".join(
             f"{escape(x.role)} {x.files} file(s), {x.findings} finding(s)" for x in o.outside) + ".</p>")

@@ -170,8 +170,14 @@ def _overview(report: Report) -> list[str]:
         codes = ", ".join(f"{c} ×{n}" for c, n in o.suppressed_by_code.items())
         where = ", ".join(f"{code(p)} ({n})" for p, n in o.suppressed_files[:5])
         origin = f"; settings from {code(o.flake8_config)}" if o.flake8_config else ""
-        lines.append(f"- **Suppressed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} ({kinds}): {codes}; "
-                     f"most in {where}{origin}.")
+        lines.append(f"- **Accepted, still weighed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} "
+                     f"({kinds}): {codes}; most in {where}{origin} (`# noqa: CODE reason` takes a wrong one out).")
+    if o.false_alarms:
+        shown = "; ".join(f"{code(f'{path}:{line}')} {c}: {cell(reason)}"
+                          for path, line, c, reason, _ in o.false_alarms[:FALSE_ALARMS_SHOWN])
+        more = len(o.false_alarms) - FALSE_ALARMS_SHOWN
+        lines.append(f"- **Declared false alarms, not weighed:** {len(o.false_alarms)}: {shown}"
+                     + (f"; and {more} more (see `--format json`)" if more > 0 else "") + ".")
     if o.per_code:
         lines += ["", *_table(("Code", "Family", "Sites", "In loops"),
                               ((f"{c.code} {c.name}", c.family, str(c.count), str(c.in_loops)) for c in o.per_code))]
@@ -184,6 +190,7 @@ def _overview(report: Report) -> list[str]:
     return lines
 
 
+FALSE_ALARMS_SHOWN = 10
 KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings",
               "baseline": "the baseline"}
 
