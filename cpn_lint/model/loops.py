@@ -35,6 +35,7 @@ from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
+from .spatial import SliceForm, index_loop, picks_axis_by, slice_form, unit_step, walks_data, writes_piece_by
 from .syntax import is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -281,11 +282,14 @@ class WorkAnalysis:
         self.model = model
         self._work: dict[int, LoopWork] = {}
         self._function_work: dict[int, Work] = {}
-        self._expr_work: dict[int, Work] = {}
+        # keyed by (expression, loop): the same value is element work seen from
+        # the loop that binds its operands and slab work from a loop inside it
+        self._expr_work: dict[tuple[int, int], Work] = {}
         self._own: dict[int, frozenset[str]] = {}
         self._index_names: dict[int, frozenset[str]] = {}
         self._varying: dict[int, frozenset[str]] = {}
         self._one_element: set[int] | None = None  # ids of name uses proven one element
+        self._spatial_index: dict[tuple[int, str, str], bool] = {}
 
     # ---------------------------------------------------------------- public
     def of(self, frame: LoopFrame) -> LoopWork:
@@ -406,8 +410,8 @@ class WorkAnalysis:
                 continue
             picked = mentions(sub.slice, names)
             if picked:
-                work = self._pick_work(sub, names)
-                if work is Work.ROW and not chain_mentions(model, sub, own):
+                work = self._pick_work(sub, names, frame)
+                if work is Work.ROW and not chain_mentions(model, sub, own) and not self._kernel_operand(sub, frame, names, own):
                     # theta[k, :] inside `for i`: the loops around this one pick
                     # the row, so every iteration of this loop works on all of it
                     result.whole.append(sub)
@@ -418,12 +422,22 @@ class WorkAnalysis:
                     result.own_picks.append(sub)
             else:
                 work = self._whole_subscript_work(sub, frame)
+                if work is Work.SLAB and self._kernel_operand(sub, frame, names):
+                    continue  # w[None] beside a window: the filter, read whole every pass
                 if work is Work.SLAB:
                     result.whole.append(sub)
             result.work = max(result.work, work)
+        for stmt in model.nodes_in_loop(frame, ast.AugAssign):
+            # acc += w[k] * u[k:k + n]: the whole accumulator is rewritten every pass
+            target = stmt.target
+            if isinstance(target, ast.Name) and model.kind(target) is Kind.DEVICE and self._name_work(target, frame) is Work.SLAB:
+                result.whole.append(target)
+                result.work = Work.SLAB
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue
+            if self._kernel_operand(node, frame, names):
+                continue  # a filter or weights combined with a window the index picks
             helper_work = self._picked_in_helper(node, frame) if isinstance(node, ast.Name) else None
             if helper_work is not None:
                 result.work = max(result.work, helper_work)
@@ -514,39 +528,244 @@ class WorkAnalysis:
             current = current.parent
         return frozenset(names)
 
-    def _pick_work(self, sub: ast.Subscript, names: frozenset[str]) -> Work:
-        """The work of an access the iteration picks: an element, a row, or a slab."""
+    def _pick_work(self, sub: ast.Subscript, names: frozenset[str], frame: LoopFrame | None = None) -> Work:
+        """The work of an access the iteration picks: an element, a row, or a
+        slab. Besides indices, the pieces an index picks are windows,
+        prefixes and row segments (see :mod:`.spatial`); what the index
+        leaves whole decides the size, except that a pixel picked along two
+        axes across a batch (``out[:, i, j, :]``) is one batched element."""
         model = self.model
         outer, parent = sub, model.parent(sub)
         while isinstance(parent, ast.Subscript) and parent.value is outer and mentions(parent.slice, names):
             outer, parent = parent, model.parent(parent)
         if outer is not sub:
-            return self._pick_work(outer, names)  # T[i][j]: the chain picks what its last pick picks
+            return self._pick_work(outer, names, frame)  # T[i][j]: the chain picks what its last pick picks
         kind = model.kind(sub)
         if kind is Kind.DEVICE_SCALAR:
             return Work.ELEMENT
-        components = list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        widths = [self._slice_width(c, names) for c in components if isinstance(c, ast.Slice) and mentions(c, names)]
-        if any(w is None or w > SMALL_SLICE for w in widths):
+        components = _components(sub)
+        pieces = self._pieces(sub, components, names, frame)
+        if pieces is None:
             return Work.SLAB  # x[i:i + chunk], x[:, k:k + n]: a block per iteration
+        picked, windows, partial, literal_only = pieces
+        batched = len(picked) >= 2  # a pixel (or cell) across the batch axes the index leaves
         shape = model.shape(sub)
         if shape is not None:
             size = literal_size(shape)
             if size is not None and size <= SMALL_PICK:
                 return Work.ELEMENT
-            if widths and len(shape) <= 1:
+            if windows and literal_only and len(shape) <= 1:
                 return Work.ELEMENT  # a[i:i + 2]
-            return Work.ROW if len(shape) <= 1 else Work.SLAB
-        if widths:
+            added = sum(1 for c in components if isinstance(c, ast.Constant) and c.value is None)
+            rest = len(shape) - windows - added
+            if rest <= 0:
+                return Work.ELEMENT
+            return Work.ROW if rest <= 1 or batched else Work.SLAB
+        if windows and literal_only and not partial:
             return Work.ELEMENT
-        free = self._free_axes(components)
+        free = self._free_axes(components) + partial
         parent = model.parent(sub)
-        if not free and not (isinstance(parent, ast.Subscript) and parent.value is sub):
+        if not free and not windows and not (isinstance(parent, ast.Subscript) and parent.value is sub):
             # np.zeros((k, m, *grid))[i]: at least the axes the index leaves
             # (not in a chain, E[i][j][0], which goes on picking)
             free = max(0, _least_rank(model, sub.value) - len(components))
         # a[:, :, k] of an array of unknown rank is still a matrix per iteration
-        return Work.SLAB if free >= 2 else Work.ROW if free else Work.ELEMENT
+        if free >= 2 and not batched:
+            return Work.SLAB
+        return Work.ROW if free else Work.ELEMENT
+
+    def _pieces(self, sub: ast.Subscript, components: list[ast.expr], names: frozenset[str],
+                frame: LoopFrame | None) -> tuple[set[str], int, int, bool] | None:
+        """(names that pick an axis, window axes, partial axes, all windows of
+        literal width) of a picked access; None when a slice the index moves
+        is a block of unknown size (a chunk, a shift by a tap)."""
+        model = self.model
+        picked: set[str] = set()
+        windows = partial = 0
+        literal_only = True
+        blocks: list[str] = []
+        array = sub.value.id if isinstance(sub.value, ast.Name) else None
+        for axis, part in enumerate(components):
+            if not mentions(part, names):
+                continue
+            if not isinstance(part, ast.Slice):
+                if frame is not None and self._whole_mask(part, frame, names):
+                    return None  # X[labels == k]: a mask over every point, as big as the data
+                picked |= names_in(part) & names
+                continue
+            width = self._slice_width(part, names)
+            if width is not None and width <= SMALL_SLICE:
+                windows += 1
+                picked |= names_in(part) & names
+                continue
+            literal_only = False
+            form = slice_form(part, names)
+            if form is None or frame is None:
+                return None
+            loop = index_loop(model, frame, form.var)
+            if loop is None:
+                return None  # moved by a number the body computes (a random start): size unknown
+            if form.form is SliceForm.SEGMENT:
+                partial += 1
+            elif form.form is SliceForm.PREFIX:
+                if not self._walks_axis(loop, form.var, array, axis):
+                    return None
+                partial += 1
+            elif form.form is SliceForm.WINDOW:
+                if not self._slides(loop, form.var):
+                    return None
+                windows += 1
+                picked.add(form.var)
+            else:
+                blocks.append(form.var)
+        if blocks:
+            # blocks along two axes at once (pooling); along one, a minibatch
+            if len(picked | set(blocks)) < 2 or not all(self._slides(index_loop(model, frame, v), v, blocks=True) for v in blocks):  # type: ignore[arg-type]
+                return None
+            windows += len(blocks)
+            picked |= set(blocks)
+        return picked, windows, partial, literal_only
+
+    def _whole_mask(self, part: ast.expr, frame: LoopFrame, names: frozenset[str], depth: int = 0) -> bool:
+        """A boolean mask the loop computes from an array its index does not
+        pick (``labels == k``, or a name bound in the loop to it): selecting
+        with it reads the whole array every pass."""
+        model = self.model
+        if isinstance(part, ast.Name) and depth < 2:
+            bindings = model.reaching_bindings(part)
+            return bool(bindings) and all(
+                b.kind is BindKind.VALUE and b.value is not None and b.loop is not None and frame.contains(b.loop)
+                and self._whole_mask(b.value, frame, names, depth + 1)
+                for b in bindings
+            )
+        if isinstance(part, ast.BinOp) and isinstance(part.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            return self._whole_mask(part.left, frame, names, depth) or self._whole_mask(part.right, frame, names, depth)
+        if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Invert):
+            return self._whole_mask(part.operand, frame, names, depth)
+        if not isinstance(part, ast.Compare):
+            return False
+        for operand in (part.left, *part.comparators):
+            if mentions(operand, names) or isinstance(operand, ast.Constant):
+                continue
+            if model.kind(operand) in (Kind.DEVICE, Kind.UNKNOWN) and not model.values.small_by_construction(operand):
+                return True
+        return False
+
+    def _slides(self, loop: LoopFrame | None, var: str, blocks: bool = False) -> bool:
+        """Does ``loop`` move a window by ``var`` over the data, one step at a
+        time (its trip count is an array's extent, or it writes the pieces
+        ``var`` picks)? A tap loop shifting a whole array does neither."""
+        if loop is None:
+            return False
+        key = (id(loop), var, "blocks" if blocks else "slides")
+        found = self._spatial_index.get(key)
+        if found is None:
+            model = self.model
+            found = (blocks or unit_step(model, loop, var)) and (walks_data(model, loop) or writes_piece_by(model, loop, var))
+            self._spatial_index[key] = found
+        return found
+
+    def _walks_axis(self, loop: LoopFrame, var: str, array: str | None, axis: int) -> bool:
+        """A prefix ``x[:i]`` is a piece of an axis ``i`` walks: the loop's
+        trip count is an extent of the data, or it picks that axis of the
+        same array by ``i`` (``x[i]``, ``L[i, i]``). (A lag loop over
+        ``x[k:]`` and ``x[:-k]`` does neither: a whole-array product per lag.)"""
+        key = (id(loop), var, f"axis {array} {axis}")
+        found = self._spatial_index.get(key)
+        if found is None:
+            model = self.model
+            found = unit_step(model, loop, var) and (
+                walks_data(model, loop) or (array is not None and picks_axis_by(model, loop, array, axis, var))
+            )
+            self._spatial_index[key] = found
+        return found
+
+    def _kernel_operand(self, node: ast.expr, frame: LoopFrame, names: frozenset[str], rows_of: frozenset[str] = frozenset()) -> bool:
+        """Is ``node`` (an array read whole every pass) a small operand of a
+        piece the index picks: a filter or weights combined with a window
+        (``img[i:i + 3, j:j + 3] * k``, ``inp[:, i:i + K, j:j + K, :, None] *
+        w[None]``, ``np.dot(b, x[n - M:n])``), or the other vector of a dot
+        product that gives one element (``y[i] = np.dot(w, X[i])``)? Its
+        size is bounded by the piece's, so it adds no whole-array work.
+        With ``rows_of`` (the loop's own indices), a row the loops around
+        fix is such an operand too when it is multiplied by a row those
+        indices pick (``lo[i, :i] * up[:i, j]`` inside ``for j``: one dot
+        product per element, as in a matrix product by loops)."""
+
+        model = self.model
+        if self._stored_into_piece(node, frame, names):
+            return True
+        child, parent = _through_views(model, node)
+        partners: list[ast.expr]
+        contraction = False
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)):
+            partners = [parent.right if parent.left is child else parent.left]
+            contraction = isinstance(parent.op, ast.MatMult)
+        elif isinstance(parent, ast.Call) and child in parent.args and model.call_api(parent) in _COMBINERS:
+            partners = [a for a in parent.args if a is not child]
+            contraction = model.call_api(parent) in _CONTRACTIONS
+        else:
+            return False
+        for partner in partners:
+            pick = self._picked_piece(partner, frame, names)
+            if pick is None:
+                continue
+            if _has_window(pick, names):
+                return True
+            if rows_of and isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult) and mentions(pick.slice, rows_of) \
+                    and self._pick_work(pick, names, frame) is Work.ROW:
+                return True
+            if contraction and (model.kind(parent) is Kind.DEVICE_SCALAR or _element_target(model, parent, names)):
+                return True
+        return False
+
+    def _stored_into_piece(self, node: ast.expr, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """``w[:, c] = t``, ``y[i] = a + b``: an array whose value reaches a
+        store into a piece the index picks through element-wise steps only
+        must broadcast into that piece, so it is no larger than it."""
+        model = self.model
+        child: ast.AST = node
+        parent = model.parent(child)
+        while True:
+            if isinstance(parent, ast.BinOp) and not isinstance(parent.op, ast.MatMult):
+                pass
+            elif isinstance(parent, ast.UnaryOp) and not isinstance(parent.op, ast.Not):
+                pass
+            elif isinstance(parent, ast.Call) and child in parent.args and _is_elementwise(model.call_api(parent)):
+                pass
+            elif isinstance(parent, ast.IfExp) and child is not parent.test:
+                pass
+            else:
+                break
+            child, parent = parent, model.parent(parent)
+        if not (isinstance(parent, (ast.Assign, ast.AugAssign)) and parent.value is child):
+            return False
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        return all(
+            isinstance(t, ast.Subscript) and mentions(t.slice, names) and model.kind(t.value) is Kind.DEVICE
+            and self._pick_work(t, names, frame) <= Work.ROW
+            for t in targets
+        )
+
+    def _picked_piece(self, expr: ast.expr, frame: LoopFrame, names: frozenset[str], depth: int = 0) -> ast.Subscript | None:
+        """The access the index picks that ``expr`` is (through ``[None]``,
+        ``.T`` and a name bound in the loop to it: ``patch = img[i:i + 3]``),
+        when it is no larger than a row."""
+        model = self.model
+        while True:
+            if isinstance(expr, ast.Subscript) and _only_new_axes(expr.slice):
+                expr = expr.value
+            elif isinstance(expr, ast.Attribute) and expr.attr == "T":
+                expr = expr.value
+            else:
+                break
+        if isinstance(expr, ast.Subscript) and mentions(expr.slice, names) and model.kind(expr.value) is Kind.DEVICE:
+            return expr if self._pick_work(expr, names, frame) <= Work.ROW else None
+        if isinstance(expr, ast.Name) and depth < 2:
+            bindings = model.reaching_bindings(expr)
+            if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and bindings[0].value is not None and bindings[0].loop is not None and frame.contains(bindings[0].loop):
+                return self._picked_piece(bindings[0].value, frame, names, depth + 1)
+        return None
 
     def _free_axes(self, components: list[ast.expr]) -> int:
         """How many axes the index leaves whole (``a[:, k]``: one)."""
@@ -673,8 +892,10 @@ class WorkAnalysis:
         return found
 
     def _expr_work_of(self, expr: ast.expr, frame: LoopFrame) -> Work:
-        """The work of computing ``expr`` (a value bound inside the loop)."""
-        key = id(expr)
+        """The work of computing ``expr`` (a value bound inside the loop), as
+        seen from ``frame``: what varies and what is bound inside depend on
+        the loop asked about, so the answer is kept per (expression, loop)."""
+        key = (id(expr), id(frame))
         if key in self._expr_work:
             return self._expr_work[key]
         self._expr_work[key] = Work.NONE  # a value that refers to itself adds nothing
@@ -685,9 +906,13 @@ class WorkAnalysis:
             work = Work.SLAB  # V = np.where(c[t] > C, c[t], V * df): as big as operands nothing sizes
         for node in ast.walk(expr):
             if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
-                work = max(work, self._pick_work(node, names) if mentions(node.slice, names) else self._whole_subscript_work(node, frame))
+                if mentions(node.slice, names):
+                    work = max(work, self._pick_work(node, names, frame))
+                elif not self._kernel_operand(node, frame, names):
+                    work = max(work, self._whole_subscript_work(node, frame))
             elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and self._is_array_use(node):
-                work = max(work, self._name_work(node, frame))
+                if not self._kernel_operand(node, frame, names):
+                    work = max(work, self._name_work(node, frame))
             elif isinstance(node, ast.Call):
                 work = max(work, self._call_work(node))
         self._expr_work[key] = work
@@ -734,6 +959,73 @@ class WorkAnalysis:
         if tail in CONVERSIONS and any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
             return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
         return self._size_work(call, Work.SLAB)
+
+
+# NumPy calls that combine their array arguments element by element or by a
+# contraction: a filter or weights passed beside a window is bounded by it.
+_CONTRACTIONS = frozenset({"dot", "matmul", "inner", "vdot", "tensordot", "einsum"})
+_COMBINERS = _CONTRACTIONS | frozenset({"multiply", "add", "subtract", "divide", "true_divide", "convolve", "correlate", "kron"})
+
+
+def _is_elementwise(api: str | None) -> bool:
+    from .numpy_api import ELEMENTWISE
+
+    return api is not None and api in ELEMENTWISE
+
+
+def _only_new_axes(index: ast.expr) -> bool:
+    """``[None]``, ``[:, None]``, ``[..., np.newaxis]``, ``[::-1]``: a view
+    of the whole array with axes added or reversed."""
+    parts = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+    for part in parts:
+        if isinstance(part, ast.Constant) and part.value in (None, Ellipsis):
+            continue
+        if isinstance(part, ast.Attribute) and part.attr == "newaxis":
+            continue
+        if isinstance(part, ast.Slice) and part.lower is None and part.upper is None:
+            continue
+        return False
+    return True
+
+
+def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AST | None]:
+    """``node`` and its parent, after climbing views of the whole array
+    (``w[None]``, ``w.T``, ``w[::-1]``, ``w.reshape(...)``)."""
+    child: ast.expr = node
+    parent = model.parent(child)
+    while True:
+        if isinstance(parent, ast.Subscript) and parent.value is child and _only_new_axes(parent.slice):
+            child, parent = parent, model.parent(parent)
+        elif isinstance(parent, ast.Attribute) and parent.value is child and parent.attr == "T":
+            child, parent = parent, model.parent(parent)
+        elif (isinstance(parent, ast.Attribute) and parent.value is child and parent.attr in ("reshape", "ravel", "flatten")
+              and isinstance(model.parent(parent), ast.Call)):
+            child = model.parent(parent)  # type: ignore[assignment]
+            parent = model.parent(child)
+        else:
+            return child, parent
+
+
+def _has_window(sub: ast.Subscript, names: frozenset[str]) -> bool:
+    """Does the access pick a window or block (a slice the index moves with
+    both bounds), rather than elements, rows or prefixes?"""
+    for part in _components(sub):
+        if isinstance(part, ast.Slice) and part.lower is not None and part.upper is not None and mentions(part, names):
+            form = slice_form(part, names)
+            if form is not None and form.form in (SliceForm.WINDOW, SliceForm.BLOCK):
+                return True
+    return False
+
+
+def _element_target(model: "FileModel", node: ast.AST, names: frozenset[str]) -> bool:
+    """Is ``node`` computed for an element the index picks (``y[i] = ...``)?"""
+    stmt = model.statement_of(node)
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AugAssign) else []
+    for target in targets:
+        if isinstance(target, ast.Subscript) and mentions(target.slice, names):
+            if not any(isinstance(c, ast.Slice) for c in _components(target)):
+                return True
+    return False
 
 
 _TRUTH_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
