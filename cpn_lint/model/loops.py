@@ -35,7 +35,7 @@ from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
-from .spatial import SliceForm, index_loop, picks_axis_by, slice_form, unit_step, walks_data, writes_piece_by
+from .spatial import SliceForm, index_loop, picks_axis_by, slice_form, unit_step, writes_piece_by
 from .syntax import is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -427,12 +427,6 @@ class WorkAnalysis:
                 if work is Work.SLAB:
                     result.whole.append(sub)
             result.work = max(result.work, work)
-        for stmt in model.nodes_in_loop(frame, ast.AugAssign):
-            # acc += w[k] * u[k:k + n]: the whole accumulator is rewritten every pass
-            target = stmt.target
-            if isinstance(target, ast.Name) and model.kind(target) is Kind.DEVICE and self._name_work(target, frame) is Work.SLAB:
-                result.whole.append(target)
-                result.work = Work.SLAB
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue
@@ -548,7 +542,7 @@ class WorkAnalysis:
         if pieces is None:
             return Work.SLAB  # x[i:i + chunk], x[:, k:k + n]: a block per iteration
         picked, windows, partial, literal_only = pieces
-        batched = len(picked) >= 2  # a pixel (or cell) across the batch axes the index leaves
+        batched = _pixel(components, names)  # a pixel (or cell) across the batch axes the index leaves
         shape = model.shape(sub)
         if shape is not None:
             size = literal_size(shape)
@@ -557,7 +551,9 @@ class WorkAnalysis:
             if windows and literal_only and len(shape) <= 1:
                 return Work.ELEMENT  # a[i:i + 2]
             added = sum(1 for c in components if isinstance(c, ast.Constant) and c.value is None)
-            rest = len(shape) - windows - added
+            # a window of a few literal elements beside whole axes (points[i:i + 1, :])
+            # is judged by its rank, as before windows were pieces
+            rest = len(shape) - added - (0 if literal_only else windows)
             if rest <= 0:
                 return Work.ELEMENT
             return Work.ROW if rest <= 1 or batched else Work.SLAB
@@ -652,31 +648,31 @@ class WorkAnalysis:
         return False
 
     def _slides(self, loop: LoopFrame | None, var: str, blocks: bool = False) -> bool:
-        """Does ``loop`` move a window by ``var`` over the data, one step at a
-        time (its trip count is an array's extent, or it writes the pieces
-        ``var`` picks)? A tap loop shifting a whole array does neither."""
+        """Does ``loop`` move a window by ``var`` one step at a time and store
+        what it computes into pieces the iteration picks (``y[i] = ...``,
+        ``out[:, i, j, :] = ...``, ``out[o] = ...`` by a counter)? A tap loop
+        shifting a whole array into an accumulator (``acc += w[k] * u[k:k + n]``)
+        does not."""
         if loop is None:
             return False
         key = (id(loop), var, "blocks" if blocks else "slides")
         found = self._spatial_index.get(key)
         if found is None:
             model = self.model
-            found = (blocks or unit_step(model, loop, var)) and (walks_data(model, loop) or writes_piece_by(model, loop, var))
+            found = (blocks or unit_step(model, loop, var)) and writes_piece_by(model, loop, self.varying(loop))
             self._spatial_index[key] = found
         return found
 
     def _walks_axis(self, loop: LoopFrame, var: str, array: str | None, axis: int) -> bool:
-        """A prefix ``x[:i]`` is a piece of an axis ``i`` walks: the loop's
-        trip count is an extent of the data, or it picks that axis of the
-        same array by ``i`` (``x[i]``, ``L[i, i]``). (A lag loop over
-        ``x[k:]`` and ``x[:-k]`` does neither: a whole-array product per lag.)"""
+        """A prefix ``x[:i]`` is a piece of an axis ``i`` walks: the loop
+        picks that axis of the same array by ``i`` (``x[i]``, ``L[i, i]``).
+        (A lag loop over ``x[k:]`` and ``x[:-k]``, or over the taps of a
+        filter ``b[m + 1:]``, does not: a whole-array product per lag.)"""
         key = (id(loop), var, f"axis {array} {axis}")
         found = self._spatial_index.get(key)
         if found is None:
             model = self.model
-            found = unit_step(model, loop, var) and (
-                walks_data(model, loop) or (array is not None and picks_axis_by(model, loop, array, axis, var))
-            )
+            found = unit_step(model, loop, var) and array is not None and picks_axis_by(model, loop, array, axis, var)
             self._spatial_index[key] = found
         return found
 
@@ -1004,6 +1000,15 @@ def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AS
             parent = model.parent(child)
         else:
             return child, parent
+
+
+def _pixel(components: list[ast.expr], names: frozenset[str]) -> bool:
+    """Two neighbouring axes picked by two different indices (or windows
+    they move), beside axes left whole: ``out[:, i, j, :]``,
+    ``inp[:, i:i + K, j:j + K, :]`` — one pixel of an image across the
+    batch and channel axes."""
+    picked = [names_in(c) & names if mentions(c, names) else set() for c in components]
+    return any(a and b and len(a | b) >= 2 for a, b in zip(picked, picked[1:]))
 
 
 def _has_window(sub: ast.Subscript, names: frozenset[str]) -> bool:

@@ -335,12 +335,12 @@ def picks_axis_by(model: "FileModel", frame: LoopFrame, array: str, axis: int, v
     return False
 
 
-def writes_piece_by(model: "FileModel", frame: LoopFrame, var: str) -> bool:
-    """Does ``frame`` store into a piece of an array that ``var`` picks
-    (``y[i] = ...``, ``out[:, i, j, :] = ...``)?"""
+def writes_piece_by(model: "FileModel", frame: LoopFrame, varying: frozenset[str]) -> bool:
+    """Does ``frame`` store into a piece of an array that a name varying
+    with it picks (``y[i] = ...``, ``out[:, i, j, :] = ...``, ``out[o] = ...``)?"""
     for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
         for target in targets:
-            if isinstance(target, ast.Subscript) and var in names_in(target.slice):
+            if isinstance(target, ast.Subscript) and names_in(target.slice) & varying:
                 return True
     return False
