@@ -508,6 +508,8 @@ class WorkAnalysis:
         model = self.model
         found: set[int] = set()
         for call in model.nodes_in_loop(frame, ast.Call):
+            if isinstance(call.func, ast.Name) and call.func.id in _COMPUTING_BUILTINS:
+                continue  # max(delta, abs(V[i, i] - 1.0)): Python computes on the elements
             if id(call) not in found and model.is_host_call(call):
                 for argument in [*call.args, *(k.value for k in call.keywords)]:
                     found.update(id(n) for n in ast.walk(argument))
@@ -956,6 +958,10 @@ class WorkAnalysis:
             return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
         return self._size_work(call, Work.SLAB)
 
+
+# Builtins that compute with the device values they are given (CPN110's
+# subject) rather than show or store them: their arguments are the loop's work.
+_COMPUTING_BUILTINS = frozenset({"min", "max", "sum"})
 
 # NumPy calls that combine their array arguments element by element or by a
 # contraction: a filter or weights passed beside a window is bounded by it.
