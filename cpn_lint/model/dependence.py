@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from .iteration import fresh_in_iteration
 from .kinds import Kind
-from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, mentions
+from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, hot_loop, mentions
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import Linear, counter_step, direction, linear
@@ -101,7 +101,9 @@ class DependenceAnalysis:
 
     def _classify(self, frame: "LoopFrame") -> Role:
         model = self.model
-        if frame.iter_kind is IterKind.SMALL_CONSTANT or not self._may_matter(frame):
+        if frame.iter_kind is IterKind.SMALL_CONSTANT:
+            return Role.ELEMENT_LOOP if self._small_element_nest(frame) else Role.OTHER
+        if not self._may_matter(frame):
             return Role.OTHER
         if self.recurrences(frame):
             return Role.RECURRENCE
@@ -117,6 +119,23 @@ class DependenceAnalysis:
         if self._steps_around_element_loops(frame):
             return Role.OTHER
         return Role.ELEMENT_LOOP
+
+    def _small_element_nest(self, frame: "LoopFrame") -> bool:
+        """A loop over a handful of indices (``for i in range(4)``) that picks
+        elements by them inside a hot loop that is not itself an element loop
+        or a recurrence: every pass of the hot loop runs these element
+        operations one by one, so the nest is an element loop of its own.
+        (Over whole slabs, ``for axis in range(3): u[axis] = ...``, it is not.)"""
+        model = self.model
+        hot = hot_loop(frame.parent)
+        if hot is None or not frame.index_vars or frame.is_comprehension:
+            return False
+        if any(self.role(outer) in (Role.ELEMENT_LOOP, Role.RECURRENCE) for outer in frame.chain()[1:] if outer.iter_kind is not IterKind.SMALL_CONSTANT):
+            return False
+        work = model.work(frame)
+        if work.work is not Work.ELEMENT or not work.own_picks or self.carries_slab(frame):
+            return False
+        return not self._array_recurrences(frame)
 
     def _may_matter(self, frame: "LoopFrame") -> bool:
         """A cheap syntactic gate before any kind is asked: an element loop
@@ -355,7 +374,7 @@ class DependenceAnalysis:
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 continue
             for binding in model.reaching_bindings(node):
-                if binding.kind is BindKind.VALUE and binding.value is not None and binding.loop is not None \
+                if binding.kind in (BindKind.VALUE, BindKind.ELEMENT) and binding.value is not None and binding.loop is not None \
                         and frame.contains(binding.loop) and binding.pos < (node.lineno, node.col_offset):
                     found |= self._term_names(binding.value, frame, stmt, depth + 1)
         return found

@@ -869,8 +869,9 @@ def _is_sigmoid(model: FileModel, function: ast.AST) -> bool:
 
 # -------------------------------------------------------------- recurrences
 def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
-    """One finding per outermost recurrence loop; none inside an element loop
-    (vectorising that loop runs the recurrences side by side: CPN101)."""
+    """One finding per outermost recurrence loop; none inside an element loop,
+    nor in a helper an element loop calls every iteration (a bisection per
+    row): vectorising that loop runs the recurrences side by side (CPN101)."""
     reported: list[LoopFrame] = []
     for frame in model.loops:  # outer loops come before the loops they contain
         if model.role(frame) is not Role.RECURRENCE:
@@ -878,6 +879,8 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
         if any(done.contains(frame) for done in reported):
             continue
         if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]):
+            continue
+        if _run_by_element_loop(model, frame):
             continue
         reported.append(frame)
         first = model.recurrences(frame)[0]
@@ -888,6 +891,14 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
             text += f" — a running {'sum' if scan == 'cumsum' else 'product'}, which one np.{scan} call can replace"
             extra.append(("scan", scan))
         yield _Evidence(frame.node, "recurrence", text, in_loop=True, extra=tuple(extra))
+
+
+def _run_by_element_loop(model: FileModel, frame: LoopFrame) -> bool:
+    """Is ``frame``'s function run every iteration of an element loop of the
+    file (directly or through the helpers that call it)?"""
+    outermost = frame.chain()[-1]
+    found = model.calling_loop(outermost.node)
+    return found is not None and any(model.role(loop) is Role.ELEMENT_LOOP for loop in found[0].chain())
 
 
 def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str:
