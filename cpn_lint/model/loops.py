@@ -142,8 +142,13 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
             return IterKind.INDEX_PRODUCT, names, set()
         if qual.endswith(".ndindex") and qual.partition(".")[0] in DEVICE_ROOTS:
             return IterKind.INDEX_PRODUCT, names, set()
+        if _array_walker(model, iterable) is not None:
+            if qual.endswith(".ndenumerate") and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                index = names_in(target.elts[0])  # for idx, v in np.ndenumerate(a): idx picks, v is an item
+                return IterKind.ARRAY, index, names - index
+            return IterKind.ARRAY, set(), names  # np.nditer(a): item by item
         if fname == "enumerate" and iterable.args:
-            inner_kind = model.kind(iterable.args[0])
+            inner_kind = Kind.DEVICE if _array_walker(model, iterable.args[0]) is not None else model.kind(iterable.args[0])
             first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
             idx = {first.id} if isinstance(first, ast.Name) else set()
             if inner_kind is Kind.DEVICE or _zips_device_array(model, iterable.args[0]):
@@ -155,10 +160,54 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
             return IterKind.ARRAY, set(), names  # item by item, however few (CPN103)
         if fname == "zip" and any(_few_literal_items(model, a) for a in iterable.args):
             return IterKind.SMALL_CONSTANT, set(), set()  # zip stops with its shortest argument
+    if _array_walker(model, iterable) is not None:
+        return IterKind.ARRAY, set(), names  # for v in a.flat
     if model.kind(iterable) is Kind.DEVICE:
         # the items of an integer np.arange are indices as well as items
         return IterKind.ARRAY, names if _holds_integer_range(model, iterable) else set(), names
     return IterKind.OTHER, set(), set()
+
+
+def _array_walker(model: "FileModel", expr: ast.expr) -> ast.expr | None:
+    """The device array ``expr`` walks item by item without being an array
+    itself: ``np.ndenumerate(a)``, ``np.nditer(a)`` (or its first operand,
+    ``np.nditer([a, b])``), ``a.flat``; None otherwise."""
+    if isinstance(expr, ast.Attribute) and expr.attr == "flat":
+        return expr.value if model.kind(expr.value) is Kind.DEVICE else None
+    if not (isinstance(expr, ast.Call) and expr.args):
+        return None
+    qual = model.qualname(expr.func) or ""
+    root, _, tail = qual.rpartition(".")
+    if tail not in ("ndenumerate", "nditer") or root.partition(".")[0] not in DEVICE_ROOTS:
+        return None
+    first = expr.args[0]
+    if isinstance(first, (ast.List, ast.Tuple)) and first.elts:
+        first = first.elts[0]
+    return first if model.kind(first) is Kind.DEVICE else None
+
+
+def walked_arrays(model: "FileModel", frame: LoopFrame) -> list[ast.expr]:
+    """The device arrays a loop walks item by item (CPN103's subject): the
+    iterable itself, what ``enumerate``/``zip`` wrap, and the array under
+    ``np.ndenumerate``, ``np.nditer`` and ``.flat``."""
+    if frame.iter_kind is not IterKind.ARRAY:
+        return []
+    node = frame.node
+    iterables = [node.iter] if isinstance(node, (ast.For, ast.AsyncFor)) else [g.iter for g in node.generators]  # type: ignore[attr-defined]
+    found: list[ast.expr] = []
+    for iterable in iterables:
+        wrapped = model.progress_wrapped(iterable)
+        stack = [wrapped if wrapped is not None and wrapped is not iterable else iterable]
+        while stack:
+            expr = stack.pop()
+            walker = _array_walker(model, expr)
+            if walker is not None:
+                found.append(walker)
+            elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("enumerate", "zip") and model.lookup(expr.func) is None:
+                stack.extend(reversed(expr.args[:1] if expr.func.id == "enumerate" else expr.args))
+            elif model.kind(expr) is Kind.DEVICE:
+                found.append(expr)
+    return found
 
 
 def _few_literal_items(model: "FileModel", expr: ast.expr) -> bool:
@@ -290,6 +339,7 @@ class WorkAnalysis:
         self._varying: dict[int, frozenset[str]] = {}
         self._one_element: set[int] | None = None  # ids of name uses proven one element
         self._spatial_index: dict[tuple[int, str, str], bool] = {}
+        self._attribute_arrays: dict[tuple[int, str, str], bool] = {}
 
     # ---------------------------------------------------------------- public
     def of(self, frame: LoopFrame) -> LoopWork:
@@ -817,7 +867,25 @@ class WorkAnalysis:
             return False
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("len", "print", "id", "type", "isinstance"):
             return False
-        return model.kind(node) is Kind.DEVICE
+        kind = model.kind(node)
+        if kind is Kind.UNKNOWN and isinstance(node, ast.Attribute):
+            return self._attribute_used_as_array(node)
+        return kind is Kind.DEVICE
+
+    def _attribute_used_as_array(self, node: ast.Attribute) -> bool:
+        """``self.X`` of unknown kind (set in another module) that the class
+        uses as an array somewhere (``self.X.shape``, ``self.X[i, j]``,
+        ``self.X @ w``, ``self.X.sum()``): an array whose size the file does
+        not state, as SPEC §3 says of parameters used as arrays."""
+        key = _attribute_key(self.model, node)
+        if key is None:
+            return False
+        found = self._attribute_arrays.get(key)
+        if found is None:
+            found = self._attribute_arrays[key] = any(
+                _array_evidence(self.model, use) for use in self.model.nodes(ast.Attribute) if _attribute_key(self.model, use) == key
+            )
+        return found
 
     def _name_work(self, node: ast.Name | ast.Attribute, frame: LoopFrame) -> Work:
         """A whole-value use of an array inside ``frame``: as much work as the
@@ -967,6 +1035,40 @@ _COMPUTING_BUILTINS = frozenset({"min", "max", "sum"})
 # contraction: a filter or weights passed beside a window is bounded by it.
 _CONTRACTIONS = frozenset({"dot", "matmul", "inner", "vdot", "tensordot", "einsum"})
 _COMBINERS = _CONTRACTIONS | frozenset({"multiply", "add", "subtract", "divide", "true_divide", "convolve", "correlate", "kron"})
+
+
+_ARRAY_EVIDENCE_METHODS = frozenset({"sum", "mean", "dot", "reshape", "copy", "astype", "ravel", "flatten", "transpose", "std", "var", "cumsum", "argmax", "argmin"})
+
+
+def _attribute_key(model: "FileModel", node: ast.Attribute) -> tuple[int, str, str] | None:
+    """(class, receiver, attribute) for ``self.X`` inside a method: the same
+    attribute wherever the class's methods use it."""
+    if not isinstance(node.value, ast.Name):
+        return None
+    for ancestor in model.ancestors(node):
+        if isinstance(ancestor, ast.ClassDef):
+            return id(ancestor), node.value.id, node.attr
+    return None
+
+
+def _array_evidence(model: "FileModel", use: ast.Attribute) -> bool:
+    """Is this use of a value one only arrays support (``.shape``, ``.T``,
+    ``[i, j]``, ``@``, an array method, the array argument of a NumPy call)?"""
+    parent = model.parent(use)
+    if isinstance(parent, ast.Attribute) and parent.value is use:
+        if parent.attr in ("shape", "ndim", "dtype", "T"):
+            return True
+        return parent.attr in _ARRAY_EVIDENCE_METHODS and isinstance(model.parent(parent), ast.Call)
+    if isinstance(parent, ast.Subscript) and parent.value is use:
+        return isinstance(parent.slice, ast.Tuple) and len(parent.slice.elts) >= 2
+    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
+        return True
+    if isinstance(parent, ast.Call) and parent.args and parent.args[0] is use:
+        from .numpy_api import NOT_ARRAY_FIRST_ARGUMENT
+
+        api = model.call_api(parent)
+        return api is not None and api not in NOT_ARRAY_FIRST_ARGUMENT and not api.startswith("random.")
+    return False
 
 
 def _is_elementwise(api: str | None) -> bool:
