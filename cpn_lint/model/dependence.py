@@ -216,10 +216,11 @@ class DependenceAnalysis:
     def _array_recurrences(self, frame: "LoopFrame") -> list[tuple[ast.stmt, str, bool]]:
         """(statement, array, element-sized?) for writes that read what an
         earlier iteration of ``frame`` wrote, by its own index variables:
-        an element (``y[n - 1]``; ``y[i + 1]`` in a loop that counts down),
-        a prefix or suffix (``x[:i]`` in forward substitution, ``x[i + 1:]``
-        in back substitution), also through a view made before the loop
-        (``d1 = d0[1:, 1:]``; ``d1[i, j] += min(d0[i, j], ...)``)."""
+        an element (``y[n - 1]``; ``y[i + 1]`` in a loop that counts down)
+        or a window of the last few (``y[n - 3:n]``), also through a view
+        made before the loop (``d1 = d0[1:, 1:]``; ``d1[i, j] += min(d0[i,
+        j], ...)``). A growing prefix (``x[:i]`` in forward substitution) is
+        not element-sized state: such a loop is a spatial element loop."""
         model = self.model
         index_vars = set(frame.index_vars)
         if frame.iter_kind is IterKind.WHILE:
@@ -599,8 +600,8 @@ def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int) -> 
     (which moves by ``step``'s sign), what ``written`` wrote? Components
     that do not use ``var`` must be the same; those that do must be ``var``
     plus a constant, with the write ahead of the read by the same positive
-    distance, or a slice bounded by ``var`` that covers the element the
-    previous iteration wrote (``x[:i]`` beside ``x[i]``)."""
+    distance, or a window of fixed width that moves with ``var`` and covers
+    the element the previous iteration wrote (``y[n - 3:n]`` beside ``y[n]``)."""
     if len(written) != len(read):
         return False
     distance: int | None = None
@@ -615,6 +616,11 @@ def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int) -> 
             return False
         if r.is_slice:
             if not _covers_previous(r, var, w_off, step):
+                return False
+            if not (r.lower is not None and r.lower.coef(_var_key(var)) and r.upper is not None and r.upper.coef(_var_key(var))):
+                # a prefix or suffix (x[:i] in forward substitution) carries a
+                # growing part of the result, not element-sized state: the
+                # loop is a spatial element loop (SPEC §3), not a recurrence
                 return False
             ranged = True
             continue

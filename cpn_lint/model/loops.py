@@ -133,6 +133,8 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
     if isinstance(iterable, ast.Call):
         func = iterable.func
         fname = func.id if isinstance(func, ast.Name) and model.lookup(func) is None else None
+        if fname == "reversed" and len(iterable.args) == 1 and not iterable.keywords:
+            return _classify_iteration(model, target, iterable.args[0])  # the same items, backwards
         qual = model.qualname(func) or ""
         if fname == "range":
             if _is_small_range(model, iterable):
@@ -656,7 +658,11 @@ class WorkAnalysis:
             if form.form is SliceForm.SEGMENT:
                 partial += 1
             elif form.form is SliceForm.PREFIX:
-                if not self._walks_axis(loop, form.var, array, axis):
+                # (of a row computed from a pick by the same index, (a[k] * s)[k:],
+                # the row is classified on its own)
+                computed = not isinstance(sub.value, ast.Name) and any(
+                    isinstance(n, ast.Subscript) and form.var in names_in(n.slice) for n in ast.walk(sub.value))
+                if not computed and not self._walks_axis(loop, form.var, array, axis):
                     return None
                 partial += 1
             elif form.form is SliceForm.WINDOW:
@@ -763,11 +769,31 @@ class WorkAnalysis:
             if rows_of and isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult) and mentions(pick.slice, rows_of) \
                     and self._pick_work(pick, names, frame) is Work.ROW:
                 return True
-            if contraction and (model.kind(parent) is Kind.DEVICE_SCALAR or _element_target(model, parent, names)):
+            if contraction and (model.kind(parent) is Kind.DEVICE_SCALAR or _element_target(model, parent, names)
+                                or self._dot_of_vectors(child, pick, names, frame) or self._feeds_elements(parent, frame, names)):
                 return True
         return False
 
-    def _stored_into_piece(self, node: ast.expr, frame: LoopFrame, names: frozenset[str]) -> bool:
+    def _dot_of_vectors(self, whole: ast.expr, pick: ast.Subscript, names: frozenset[str], frame: LoopFrame) -> bool:
+        """``np.dot(lu[row], z)`` with ``z`` a vector: the product of a row and
+        a vector of its length is one number, so ``z`` is row-sized."""
+        shape = self.model.shape(whole)
+        return shape is not None and len(shape) == 1 and self._pick_work(pick, names, frame) is Work.ROW
+
+    def _feeds_elements(self, value: ast.AST, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """``sub = np.dot(lu[row], z)`` whose every use in the loop is stored
+        element-wise into one element the index picks (``z[row] = b[row] -
+        sub``): the product is one number."""
+        model = self.model
+        stmt = model.statement_of(value)
+        if not (isinstance(stmt, ast.Assign) and stmt.value is value and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+            return False
+        name = stmt.targets[0].id
+        uses = [n for n in model.nodes_in_loop(frame, ast.Name) if n.id == name and isinstance(n.ctx, ast.Load)
+                and any(b.node is stmt.targets[0] for b in model.reaching_bindings(n))]
+        return bool(uses) and all(self._stored_into_piece(use, frame, names, Work.ELEMENT) for use in uses)
+
+    def _stored_into_piece(self, node: ast.expr, frame: LoopFrame, names: frozenset[str], at_most: Work = Work.ROW) -> bool:
         """``w[:, c] = t``, ``y[i] = a + b``: an array whose value reaches a
         store into a piece the index picks through element-wise steps only
         must broadcast into that piece, so it is no larger than it."""
@@ -791,7 +817,7 @@ class WorkAnalysis:
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         return all(
             isinstance(t, ast.Subscript) and mentions(t.slice, names) and model.kind(t.value) is Kind.DEVICE
-            and self._pick_work(t, names, frame) <= Work.ROW
+            and self._pick_work(t, names, frame) <= at_most
             for t in targets
         )
 
