@@ -166,9 +166,23 @@ class DependenceAnalysis:
                 continue
             inner_own = model.loop_indices(inner)
             picks = [p for p in model.work(inner).picks if mentions(p.slice, inner_own)]
-            if picks and not any(chain_mentions(model, p, own) for p in picks):
+            if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) for p in picks):
                 return True
         return False
+
+    def _piece_of(self, pick: ast.Subscript, frame: "LoopFrame", own: frozenset[str]) -> bool:
+        """Is ``pick`` taken from a piece ``frame`` picks by its own indices
+        (``kernel[k]`` after ``kernel = image[i - d:i + d + 1, j - d:j + d + 1]``)?"""
+        base = pick.value
+        while isinstance(base, ast.Subscript):
+            base = base.value
+        if not isinstance(base, ast.Name):
+            return False
+        bindings = self.model.reaching_bindings(base)
+        return bool(bindings) and all(
+            b.kind is BindKind.VALUE and b.value is not None and b.loop is not None and frame.contains(b.loop) and mentions(b.value, own)
+            for b in bindings
+        )
 
     # ----------------------------------------------------------- recurrences
     def recurrences(self, frame: "LoopFrame") -> list[Recurrence]:
@@ -247,10 +261,34 @@ class DependenceAnalysis:
                 read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
-                    if any(_flows(written[1], forms[1], var, step) for forms in read_forms):
+                    lags = self._inner_lags(frame)
+                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
                         found.append((stmt, name, self._element_sized(target, var, inner_indices)))
                         break
         return found
+
+    def _inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
+        """The smallest positive value each index of a loop inside ``frame``
+        takes (``for k in range(1, taps)``: 1; ``range(taps)``: 1 as well,
+        once it gets past 0), for reads such as ``y[n - k]``."""
+        from .spatial import range_of
+
+        model = self.model
+        lags: dict[str, int] = {}
+        for inner in model.loops_within(frame):
+            call, step = range_of(model, inner)
+            target = getattr(inner.node, "target", None)
+            if call is None or step < 0 or not isinstance(target, ast.Name):
+                continue
+            start = model.const_int(call.args[0]) if len(call.args) >= 2 else 0
+            stop = model.const_int(call.args[1] if len(call.args) >= 2 else call.args[0])
+            if start is None or start < 0:
+                continue
+            least = max(start, 1)
+            if stop is not None and stop <= least:
+                continue
+            lags[target.id] = least
+        return lags
 
     def _view_forms(self, sub: ast.Subscript, frame: "LoopFrame") -> "tuple[str, list[_Form]] | None":
         """The array ``sub`` reads or writes and its index as forms over that
@@ -570,6 +608,23 @@ class _Form:
     def mentions(self, var: str) -> bool:
         key = _var_key(var)
         return any(f is not None and f.coef(key) for f in (self.index, self.lower, self.upper)) or f"'{var}'" in self.text
+
+
+def _with_lags(forms: "list[_Form]", var: str, lags: dict[str, int]) -> "list[_Form]":
+    """``y[n - k]`` with ``k`` an inner index that reaches ``lags[k]``: the
+    read ``y[n - lags[k]]`` it makes on the way (the last few outputs)."""
+    if not lags:
+        return forms
+    keys = {_var_key(name): value for name, value in lags.items() if name != var}
+    result: list[_Form] = []
+    for form in forms:
+        index = form.index
+        if index is not None and index.coef(_var_key(var)) and any(k in keys for k, _ in index.terms):
+            terms = tuple((k, c) for k, c in index.terms if k not in keys)
+            const = index.const + sum(c * keys[k] for k, c in index.terms if k in keys)
+            form = _Form(index=Linear(terms, const))
+        result.append(form)
+    return result
 
 
 def _form(part: ast.expr) -> _Form:

@@ -342,6 +342,7 @@ class WorkAnalysis:
         self._one_element: set[int] | None = None  # ids of name uses proven one element
         self._spatial_index: dict[tuple[int, str, str], bool] = {}
         self._attribute_arrays: dict[tuple[int, str, str], bool] = {}
+        self._all: dict[int, frozenset[str]] = {}
 
     # ---------------------------------------------------------------- public
     def of(self, frame: LoopFrame) -> LoopWork:
@@ -568,13 +569,21 @@ class WorkAnalysis:
         return found
 
     def _all_indices(self, frame: LoopFrame) -> frozenset[str]:
-        """Everything that varies per iteration of ``frame`` or of a loop around it."""
-        names: set[str] = set()
-        current: LoopFrame | None = frame
-        while current is not None:
-            names |= self.varying(current)
-            current = current.parent
-        return frozenset(names)
+        """Everything that varies per iteration of ``frame`` or of a loop
+        around it, and the indices of the loops inside it (``jj = j * s`` of
+        an inner ``for j``, whatever kind ``s`` has)."""
+        key = id(frame)
+        found = self._all.get(key)
+        if found is None:
+            names: set[str] = set()
+            current: LoopFrame | None = frame
+            while current is not None:
+                names |= self.varying(current)
+                current = current.parent
+            for inner in self.model.loops_within(frame):
+                names |= self.own_indices(inner)
+            found = self._all[key] = frozenset(names)
+        return found
 
     def _pick_work(self, sub: ast.Subscript, names: frozenset[str], frame: LoopFrame | None = None) -> Work:
         """The work of an access the iteration picks: an element, a row, or a
@@ -649,7 +658,7 @@ class WorkAnalysis:
                 picked |= names_in(part) & names
                 continue
             literal_only = False
-            form = slice_form(part, names)
+            form = slice_form(self._bounds_bound_in(part, frame) if frame is not None else part, names)
             if form is None or frame is None:
                 return None
             loop = index_loop(model, frame, form.var)
@@ -705,6 +714,22 @@ class WorkAnalysis:
                 return True
         return False
 
+    def _bounds_bound_in(self, part: ast.Slice, frame: LoopFrame) -> ast.Slice:
+        """``start:end`` with ``start = ptr[i]`` and ``end = ptr[i + 1]``
+        bound once in the loop: the slice with those values written in."""
+        bounds = []
+        changed = False
+        for bound in (part.lower, part.upper):
+            if isinstance(bound, ast.Name):
+                bindings = self.model.reaching_bindings(bound)
+                if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and bindings[0].value is not None \
+                        and bindings[0].loop is not None and frame.contains(bindings[0].loop):
+                    bounds.append(bindings[0].value)
+                    changed = True
+                    continue
+            bounds.append(bound)
+        return ast.Slice(lower=bounds[0], upper=bounds[1], step=part.step) if changed else part
+
     def _slides(self, loop: LoopFrame | None, var: str, blocks: bool = False) -> bool:
         """Does ``loop`` move a window by ``var`` one step at a time and store
         what it computes into pieces the iteration picks (``y[i] = ...``,
@@ -717,7 +742,9 @@ class WorkAnalysis:
         found = self._spatial_index.get(key)
         if found is None:
             model = self.model
-            found = (blocks or unit_step(model, loop, var)) and writes_piece_by(model, loop, self.varying(loop))
+            # a comprehension builds its result one item per pass: each item is the piece
+            stores = loop.is_comprehension or writes_piece_by(model, loop, self.varying(loop))
+            found = (blocks or unit_step(model, loop, var)) and stores
             self._spatial_index[key] = found
         return found
 

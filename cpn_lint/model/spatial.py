@@ -168,10 +168,17 @@ def slice_form(part: ast.expr, varying: frozenset[str]) -> IndexSlice | None:
     return None
 
 
+def _drop_constant(expr: ast.expr | None) -> ast.expr | None:
+    """``ptr[i] - 1`` -> ``ptr[i]``: a one-based layout shifts both bounds alike."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)) and isinstance(expr.right, ast.Constant):
+        return expr.left
+    return expr
+
+
 def _is_segment(part: ast.Slice, var: str) -> bool:
     """``ptr[i]:ptr[i + 1]``: the bounds are consecutive entries of one
     array picked by the index — row ``i`` of a compressed sparse layout."""
-    lower, upper = part.lower, part.upper
+    lower, upper = _drop_constant(part.lower), _drop_constant(part.upper)
     if not (isinstance(lower, ast.Subscript) and isinstance(upper, ast.Subscript)):
         return False
     if ast.dump(lower.value) != ast.dump(upper.value):
@@ -208,13 +215,20 @@ def _is_block(part: ast.Slice, var: str) -> bool:
 
 
 # ============================================================ loop headers
-def range_of(model: "FileModel", frame: LoopFrame) -> tuple[ast.Call | None, int]:
-    """The ``range(...)`` call a ``for`` loop walks (through ``reversed`` and
-    progress bars), and its direction: +1 ascending, -1 descending."""
+def range_of(model: "FileModel", frame: LoopFrame, var: str | None = None) -> tuple[ast.Call | None, int]:
+    """The ``range(...)`` call a ``for`` loop (or the generator of a
+    comprehension that binds ``var``) walks, through ``reversed`` and
+    progress bars, and its direction: +1 ascending, -1 descending."""
     node = frame.node
-    if not isinstance(node, (ast.For, ast.AsyncFor)):
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        iterable: ast.expr = node.iter
+    elif frame.is_comprehension and var is not None:
+        generator = next((g for g in node.generators if var in names_in(g.target)), None)  # type: ignore[attr-defined]
+        if generator is None:
+            return None, 1
+        iterable = generator.iter
+    else:
         return None, 1
-    iterable: ast.expr = node.iter
     wrapped = model.progress_wrapped(iterable)
     if wrapped is not None and wrapped is not iterable:
         iterable = wrapped
@@ -263,7 +277,7 @@ def unit_step(model: "FileModel", frame: LoopFrame, var: str | None = None) -> b
         return True
     if frame.iter_kind is IterKind.WHILE:
         return var is not None and counter_step(model, frame, var) in (1, -1)
-    call, _ = range_of(model, frame)
+    call, _ = range_of(model, frame, var)
     if call is None:
         return False
     if len(call.args) < 3:
@@ -320,7 +334,7 @@ def direction(model: "FileModel", frame: LoopFrame, var: str) -> int:
     if frame.iter_kind is IterKind.WHILE:
         step = counter_step(model, frame, var)
         return -1 if step is not None and step < 0 else 1
-    return range_of(model, frame)[1]
+    return range_of(model, frame, var)[1]
 
 
 def picks_axis_by(model: "FileModel", frame: LoopFrame, array: str, axis: int, var: str) -> bool:

@@ -625,6 +625,8 @@ class ElementLoopIndexing(Rule):
                 continue
             if any(id(outer) in reported for outer in frame.chain()[1:]):
                 continue
+            if any(model.role(outer) is Role.RECURRENCE for outer in frame.chain()[1:]):
+                continue  # the taps of an IIR filter: the nest is one recurrence (CPN410)
             reported.add(id(frame))
             work = model.work(frame)
             names = sorted({model.segment(_chain_root(sub), 24) for sub in work.picks})
