@@ -41,7 +41,7 @@ from .kinds import Kind
 from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, hot_loop, mentions
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
-from .spatial import Linear, counter_step, direction, linear
+from .spatial import Linear, counter_step, direction, linear, offset_from
 from .syntax import index_components, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -241,23 +241,26 @@ class DependenceAnalysis:
             index_vars |= {v for v in model.loop_varying(frame) if counter_step(model, frame, v) is not None}
         if not index_vars:
             return []
+        index_vars |= self._shifted_indices(frame, index_vars)
         inner_indices = {name for f in model.loops_within(frame) for name in model.loop_indices(f)}
         found: list[tuple[ast.stmt, str, bool]] = []
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
             value = stmt.value  # type: ignore[attr-defined]
             for target in targets:
-                if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+                root = _chain_base(target)
+                if root is None:
                     continue
-                name = target.value.id
-                if not model.is_array(target.value):
+                name = root.id
+                if not model.is_array(root):
                     continue
                 written = self._view_forms(target, frame)
                 if written is None:
                     continue
                 base = written[0]
                 reads = [target] if isinstance(stmt, ast.AugAssign) else []
-                reads += [r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name)]
+                reads += [r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and _chain_base(r) is not None
+                          and not isinstance(model.parent(r), ast.Subscript)]
                 read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
@@ -265,6 +268,21 @@ class DependenceAnalysis:
                     if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
                         found.append((stmt, name, self._element_sized(target, var, inner_indices)))
                         break
+        return found
+
+    def _shifted_indices(self, frame: "LoopFrame", index_vars: set[str]) -> set[str]:
+        """Names the body binds once to an index plus an amount the loop does
+        not change (``n_offset = n + len(history)``): they step with it."""
+        model = self.model
+        found: set[str] = set()
+        for binding in model.bindings_in_loop(frame):
+            if binding.kind is not BindKind.VALUE or binding.value is None or binding.loop is not frame:
+                continue
+            for var in index_vars:
+                rest = offset_from(binding.value, var)
+                if rest is not None and not names_in(binding.value) - {var} & model.loop_varying(frame):
+                    if len(model.scope_of(binding.node).function_like().bindings.get(binding.name, ())) == 1:
+                        found.add(binding.name)
         return found
 
     def _inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
@@ -294,9 +312,12 @@ class DependenceAnalysis:
         """The array ``sub`` reads or writes and its index as forms over that
         array's own axes: through a view made before the loop with constant
         starts (``d1 = d0[1:, 1:]``: ``d1[i, j]`` is ``d0[i + 1, j + 1]``)."""
-        name = sub.value.id  # type: ignore[attr-defined]
-        forms = [_form(c) for c in index_components(sub)]
-        view = self._view_of(sub.value, frame)  # type: ignore[arg-type]
+        root = _chain_base(sub)
+        if root is None:
+            return None
+        name = root.id
+        forms = [_form(c) for c in _chain_components(sub)]
+        view = self._view_of(root, frame)
         if view is None:
             return name, forms
         base, starts = view
@@ -352,7 +373,7 @@ class DependenceAnalysis:
         coordinates of a Lorenz state, `w[:, i + 1]` of a 3-row array)."""
         shape = self.model.shape(target)
         few = shape is not None and (literal_size(shape) or SMALL_PICK + 1) <= SMALL_PICK
-        for component in index_components(target):
+        for component in _chain_components(target):
             if var in names_in(component):
                 continue
             if names_in(component) & inner_indices or (isinstance(component, ast.Slice) and not few):
@@ -608,6 +629,27 @@ class _Form:
     def mentions(self, var: str) -> bool:
         key = _var_key(var)
         return any(f is not None and f.coef(key) for f in (self.index, self.lower, self.upper)) or f"'{var}'" in self.text
+
+
+def _chain_base(sub: ast.Subscript) -> ast.Name | None:
+    """``score`` for ``score[i][j]`` (picks by numbers, one after another) and
+    for ``score[i, j]``; None for a chain through slices or a computed base."""
+    node: ast.expr = sub
+    while isinstance(node, ast.Subscript):
+        if node is not sub and any(isinstance(c, ast.Slice) for c in index_components(node)):
+            return None
+        node = node.value
+    return node if isinstance(node, ast.Name) else None
+
+
+def _chain_components(sub: ast.Subscript) -> list[ast.expr]:
+    """``[i, j]`` for ``score[i][j]`` and for ``score[i, j]``."""
+    parts: list[list[ast.expr]] = []
+    node: ast.expr = sub
+    while isinstance(node, ast.Subscript):
+        parts.append(index_components(node))
+        node = node.value
+    return [c for part in reversed(parts) for c in part]
 
 
 def _with_lags(forms: "list[_Form]", var: str, lags: dict[str, int]) -> "list[_Form]":

@@ -658,7 +658,12 @@ class WorkAnalysis:
                 picked |= names_in(part) & names
                 continue
             literal_only = False
-            form = slice_form(self._bounds_bound_in(part, frame) if frame is not None else part, names)
+            form = slice_form(part, names)
+            if form is None and frame is not None:
+                form = slice_form(self._bounds_bound_in(part, frame), names)
+            if form is None and self._bounded_by_pick(part, names):
+                partial += 1  # hist[:image[i, j]]: a prefix as long as a value the index picks
+                continue
             if form is None or frame is None:
                 return None
             loop = index_loop(model, frame, form.var)
@@ -713,6 +718,20 @@ class WorkAnalysis:
             if model.kind(operand) in (Kind.DEVICE, Kind.UNKNOWN) and not model.values.small_by_construction(operand):
                 return True
         return False
+
+    def _bounded_by_pick(self, part: ast.Slice, names: frozenset[str]) -> bool:
+        """``hist[:image[i, j]]``: one bound open or fixed, the other an element
+        of a device array the index picks (a level, a count): the piece is
+        at most the array's length, a row, however the value falls."""
+        if part.step is not None:
+            return False
+        bounds = [b for b in (part.lower, part.upper) if b is not None and mentions(b, names)]
+        fixed = [b for b in (part.lower, part.upper) if b is not None and not mentions(b, names)]
+        if len(bounds) != 1 or any(not isinstance(b, ast.Constant) for b in fixed):
+            return False
+        bound = bounds[0]
+        return isinstance(bound, ast.Subscript) and mentions(bound.slice, names) and self.model.kind(bound.value) is Kind.DEVICE \
+            and not any(isinstance(c, ast.Slice) for c in _components(bound))
 
     def _bounds_bound_in(self, part: ast.Slice, frame: LoopFrame) -> ast.Slice:
         """``start:end`` with ``start = ptr[i]`` and ``end = ptr[i + 1]``
