@@ -330,6 +330,8 @@ class DependenceAnalysis:
         """``(d0, [1, 1])`` when every binding of ``name`` that reaches it is
         ``d0[1:, 1:]`` (basic slices with constant starts, no steps), made
         outside ``frame``."""
+        if not hasattr(name, "lineno"):
+            return None  # a pick a helper makes, rewritten in this loop's names
         bindings = self.model.reaching_bindings(name)
         if len(bindings) != 1:
             return None
