@@ -7,8 +7,9 @@ last line of a multi-line string that holds it (a comment inside the string
 would change the program). Codes merge into an existing ``# noqa: X``; a
 line with a bare ``# noqa`` already hides everything and is left alone.
 Only the files named (or found under the folders named) are rewritten, each
-in its own encoding and line endings; a file that does not parse is reported
-and left as it is.
+in its own encoding, line endings and permissions, in one step
+(:mod:`cpn_lint.safe_write`); a file that does not parse, or that changes
+on disk while it is being marked, is reported and left as it is.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Sequence
 from .engine import LintOptions, analyze_source, decode_source
 from .registry import Default
 from .rules import load_rules
+from .safe_write import WriteRefused, atomic_write
 from .verdict.suppress import NOQA, noqa_codes, noqa_ranges, noqa_text
 
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "__pycache__", "build", "dist", "site-packages"})
@@ -94,7 +96,10 @@ def add_noqa(path: Path, codes: frozenset[str]) -> Outcome:
     text, encoding = decode_source(raw), _encoding_of(raw)
     new_text, outcome.added, outcome.lines = marked(text, [(f.line, f.code) for f in result.findings if f.code in codes])
     if outcome.added:
-        path.write_bytes(new_text.encode(encoding))
+        try:
+            atomic_write(path, new_text.encode(encoding), expect=raw)
+        except WriteRefused as exc:
+            outcome.error, outcome.added, outcome.lines = str(exc).removeprefix(f"{path} "), 0, 0
     return outcome
 
 

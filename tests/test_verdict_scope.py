@@ -90,6 +90,9 @@ def write(root: Path, files: dict[str, str]) -> None:
 
 
 def golden(name: str, text: str) -> None:
+    from .verdict_helpers import dated_lines_removed
+
+    text = dated_lines_removed(text)
     path = GOLDEN / f"{name}.md"
     if os.environ.get("CPN_REGEN_GOLDEN"):
         path.parent.mkdir(parents=True, exist_ok=True)

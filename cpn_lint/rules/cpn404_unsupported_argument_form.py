@@ -11,6 +11,7 @@ from ..model import FileModel, Kind
 from ..model import numpy_api as api
 from ..model.shapes import rank
 from ..model.syntax import positional_or_keyword
+from ..model.unit_values import one_element_draw
 from ..registry import Category, Invalid, Rule, Valid
 from ._api_support import hot_loop, manifest, on_data_path, version_text
 
@@ -164,6 +165,12 @@ class UnsupportedArgumentForm(Rule):
             s = float(np.random.random(1)[0])
             q = int(np.random.randint(4))
             """),
+        # bool() of a one-element array works; rand() without size is 0-d
+        Valid("""
+            import numpy as np
+            hit = bool(np.random.random() < 0.3)
+            k = int(np.random.rand() < 0.3)
+            """),
         Valid("""
             import numpy as np
             rng = np.random.default_rng(0)
@@ -215,6 +222,17 @@ class UnsupportedArgumentForm(Rule):
             """),
     )
     invalid = (
+        # a Bernoulli trial: the comparison keeps the draw's shape (1,)
+        Invalid("""
+            import numpy as np
+            grid = np.zeros(100)
+            for i in range(100):
+                grid[i] = int(np.random.random() < 0.3)
+            """, line=4, contains="by int() raises TypeError"),
+        Invalid("""
+            import numpy as np
+            pick = int(np.floor(np.random.uniform(0.0, 1.0) * 3))
+            """, line=2),
         Invalid("""
             import numpy as np
             mu = np.linspace(0.0, 1.0, 8)
@@ -474,17 +492,18 @@ def _draws_used_as_numbers(model: FileModel) -> Iterator[Hit]:
         qualname = model.qualname(func) or ""
         if converter or qualname.startswith("math.") or _is_format_call(call):
             by = f"{func.id}()" if converter else f"{qualname}()" if qualname else "str.format"  # type: ignore[attr-defined]
-            draw = next((d for d in map(model.unit_draw, call.args) if d is not None), None)
+            draw = next((d for d in (one_element_draw(model, a) for a in call.args) if d is not None), None)
             if draw is not None:
-                yield Hit(call, f"size-less draw used as a number by {by}", "TypeError", _DRAW_FIX, shown=draw)
+                error = "ValueError" if converter and func.id == "round" else "TypeError"  # type: ignore[attr-defined]
+                yield Hit(call, f"size-less draw used as a number by {by}", error, _DRAW_FIX, shown=draw)
     for binop in model.nodes(ast.BinOp):
         if isinstance(binop.op, ast.Mod) and _is_str(binop.left):
             values = binop.right.elts if isinstance(binop.right, ast.Tuple) else [binop.right]
-            draw = next((d for d in map(model.unit_draw, values) if d is not None), None)
+            draw = next((d for d in (one_element_draw(model, v) for v in values) if d is not None), None)
             if draw is not None:
                 yield Hit(binop, "size-less draw formatted by %", "TypeError", _DRAW_FIX, shown=draw)
     for formatted in model.nodes(ast.FormattedValue):
-        draw = model.unit_draw(formatted.value) if formatted.format_spec is not None else None
+        draw = one_element_draw(model, formatted.value) if formatted.format_spec is not None else None
         if draw is not None:
             yield Hit(formatted.value, "size-less draw formatted by an f-string", "TypeError", _DRAW_FIX, shown=draw)
 
@@ -627,7 +646,9 @@ FORMS: tuple[Form, ...] = (
          _random_bounds),
     Form("array-seed", ("seed_with_array",), _array_seeds),
     Form("draw-used-as-number", ("float_of_random_without_size", "math_of_normal_without_size",
-         "format_of_random_without_size"), _draws_used_as_numbers),
+         "format_of_random_without_size", "int_of_comparison_with_random_without_size",
+         "int_of_ufunc_of_random_without_size", "float_of_combined_comparisons_of_draws",
+         "round_of_random_without_size"), _draws_used_as_numbers),
     Form("draw-updated-into-one-element", ("normal_without_size_added_into_scalar_slot",), _draws_updated_into_one_element),
     Form("draw-stored-through-0d-index", ("random_without_size_into_slot_picked_by_0d_index",),
          _draws_stored_through_zero_d_index),

@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "Markdown by default) goes to --output (default: a file in the system's temporary folder, "
                      "named on the last line)")
     out.add_argument("--baseline", metavar="FILE",
-                     help="report only findings not in this baseline ('cpn-lint baseline write FILE PATH...')")
+                     help="report only findings not in this baseline ('cpn-lint baseline write -o FILE PATH...')")
     sarif = parser.add_argument_group("SARIF (--format sarif)")
     sarif.add_argument("--sarif-scales", action="store_true", default=None,
                        help="include what scales (kind 'pass'); by default only problems are listed")
@@ -349,6 +349,8 @@ def run(ns: argparse.Namespace) -> int:
 
     config = None if ns.isolated else read_config(ns.config, Path.cwd(), warn)
     context = make_context(ns, config)
+    if ns.output:
+        _check_output(ns.output)  # before any work: a wrong target costs nothing
     if ns.from_flake8 and ns.paths:
         raise UsageError("give paths to lint or --from-flake8, not both")
     doctor_findings = _load_doctor(ns.doctor) if ns.doctor else None
@@ -375,9 +377,10 @@ def run(ns: argparse.Namespace) -> int:
         finally:
             progress.close()
         _suppress(units, settings, suppressions)
+        real_paths = {id(unit): unit.path for unit in units}
         units, scope = _displayed(units, scope, found)
         if ns.baseline:
-            _apply_baseline(units, ns.baseline, suppressions)
+            _apply_baseline(units, ns.baseline, suppressions, real_paths)
     no_verdict = _no_verdict_reason(units)
     if no_verdict is not None:
         return _emit_no_verdict(no_verdict, units, input_errors, ns)
@@ -385,6 +388,9 @@ def run(ns: argparse.Namespace) -> int:
     report = build_report(units, context, input_errors=input_errors, input_notes=notes, size_evidence=evidence,
                           doctor_findings=doctor_findings, manifest=manifest_note(), scope=scope,
                           suppressions=suppressions)
+    if ns.brief or ns.output:
+        for error in report.input_errors:  # the report is not on the terminal: name what was not read
+            warn(error)
     if ns.brief:
         return _emit_brief(report, ns)
     text = render(report, ns.format or "markdown", sarif_options(ns))
@@ -419,9 +425,10 @@ def _suppress(units: list[Unit], settings: Flake8Settings, suppressions: Suppres
         suppressions.hidden.extend(hidden)
 
 
-def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions) -> None:
-    """Drop the findings the baseline accepted, keeping count."""
-    from ..baseline import BaselineError, keyed, load
+def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions, real_paths: dict[int, str]) -> None:
+    """Drop the findings the baseline accepted, keeping count. Files are
+    named relative to the baseline's folder, as ``baseline write`` named them."""
+    from ..baseline import BaselineError, folder_of, key_path, keyed, load
     from ..findings import Finding
     from .suppress import Suppressed
 
@@ -429,9 +436,11 @@ def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions) ->
         accepted = load(path)
     except BaselineError as exc:
         raise UsageError(str(exc)) from None
+    folder = folder_of(path)
     for unit in units:
         kept: list[Finding] = []
-        for finding, key in keyed(unit.path, unit.result.findings, unit.function_at, unit.raw_line):
+        named = key_path(real_paths.get(id(unit), unit.path), folder)
+        for finding, key in keyed(named, unit.result.findings, unit.function_at, unit.raw_line):
             if key in accepted and finding.code != "CPN000":
                 suppressions.hidden.append(Suppressed(unit.path, finding, "baseline"))
             else:
@@ -515,6 +524,12 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
         if errors:
             lines += ["", f"**Inputs not assessed ({len(errors)}):**", ""] + [f"- {e}" for e in errors]
         text = "\n".join(lines) + "\n"
+    if ns.output and not readable:
+        # nothing was read: an earlier report at --output stays as it was
+        for error in errors:
+            print(f"cpn-verdict: {error}", file=sys.stderr)
+        print(f"cpn-verdict: NO VERDICT: {reason}; {ns.output} was not written", file=sys.stderr)
+        return 2
     _emit(text, ns.output)
     print(f"cpn-verdict: NO VERDICT: {reason}", file=sys.stderr)
     return 0 if readable and not errors else 2
@@ -621,15 +636,29 @@ def render(report, fmt: str, sarif=None) -> str:  # type: ignore[no-untyped-def]
     return render_markdown(report)
 
 
+def _check_output(output: str) -> None:
+    from ..safe_write import REPORT, WriteRefused, check_target
+
+    try:
+        check_target(output, REPORT)
+    except WriteRefused as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _emit(text: str, output: str | None) -> None:
+    """The report on stdout, or in place of ``output`` in one step (a report
+    never replaces anything but an earlier report: :mod:`cpn_lint.safe_write`)."""
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    from ..safe_write import WriteRefused, atomic_write
+
+    _check_output(output)
     try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
+        atomic_write(output, text.encode("utf-8"))
+    except WriteRefused as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _read_input(name: str, what: str) -> str:

@@ -152,7 +152,7 @@ def _overview(report: Report) -> list[str]:
     if o.files_deciding != o.files_read:
         read += f", {o.files_deciding} of them the program's own source, which decides the verdict"
     if o.unreadable:
-        read += f"; {o.unreadable} could not be read (listed above)"
+        read += f"; {o.unreadable} could not be read (listed at the top of this report)"
     lines.append(f"- **Files:** {read}.")
     if o.per_family:
         families = ", ".join(f"{family} {n}" for family, n in sorted(o.per_family.items(), key=lambda kv: -kv[1]))
