@@ -135,6 +135,11 @@ class DependenceAnalysis:
         work = model.work(frame)
         if work.work is not Work.ELEMENT or not work.own_picks or self.carries_slab(frame):
             return False
+        # only picks shown to be single elements (a known rank, or a 0-d
+        # value): conc[s] of an array of unknown rank may be a whole row
+        for pick in work.own_picks:
+            if model.kind(pick) is not Kind.DEVICE_SCALAR and model.shape(pick) != ():
+                return False
         return not self._array_recurrences(frame)
 
     def _may_matter(self, frame: "LoopFrame") -> bool:
@@ -165,8 +170,11 @@ class DependenceAnalysis:
             if inner.iter_kind is IterKind.SMALL_CONSTANT:
                 continue
             inner_own = model.loop_indices(inner)
-            picks = [p for p in model.work(inner).picks if mentions(p.slice, inner_own)]
-            if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) for p in picks):
+            # (any pick of the inner loop by the outer indices makes one nest:
+            # acc[i, 0] += ... pos[j, 0] in an all-pairs loop)
+            every = model.work(inner).picks
+            picks = [p for p in every if mentions(p.slice, inner_own)]
+            if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) for p in every):
                 return True
         return False
 

@@ -35,7 +35,7 @@ from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
-from .spatial import SliceForm, index_loop, picks_axis_by, slice_form, unit_step, writes_piece_by
+from .spatial import SliceForm, index_loop, picks_axis_by, sized_by_data, slice_form, unit_step, walks_data, writes_piece_by
 from .syntax import is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -680,7 +680,7 @@ class WorkAnalysis:
                     return None
                 partial += 1
             elif form.form is SliceForm.WINDOW:
-                if not self._slides(loop, form.var):
+                if not self._slides(loop, form.var) or self._shift_of_data(part, form.var, loop):
                     return None
                 windows += 1
                 picked.add(form.var)
@@ -715,7 +715,7 @@ class WorkAnalysis:
         for operand in (part.left, *part.comparators):
             if mentions(operand, names) or isinstance(operand, ast.Constant):
                 continue
-            if model.kind(operand) in (Kind.DEVICE, Kind.UNKNOWN) and not model.values.small_by_construction(operand):
+            if model.kind(operand) in (Kind.DEVICE, Kind.HOST, Kind.UNKNOWN) and not model.values.small_by_construction(operand):
                 return True
         return False
 
@@ -732,6 +732,18 @@ class WorkAnalysis:
         bound = bounds[0]
         return isinstance(bound, ast.Subscript) and mentions(bound.slice, names) and self.model.kind(bound.value) is Kind.DEVICE \
             and not any(isinstance(c, ast.Slice) for c in _components(bound))
+
+    def _shift_of_data(self, part: ast.Slice, var: str, loop: LoopFrame) -> bool:
+        """``img[:, di:di + oh]`` with ``oh = H - kh + 1`` in ``for di in
+        range(kh)``: the width is an extent of the data and the trip count
+        is not — the loop shifts a whole image once per tap (im2col by
+        taps), the opposite of a window sliding over the data."""
+        model = self.model
+        width = [n for n in ast.walk(part.upper) if isinstance(n, (ast.Name, ast.Attribute, ast.Call))] if part.upper is not None else []
+        data_width = any(
+            sized_by_data(model, n) for n in width if not (isinstance(n, ast.Name) and n.id == var)
+        )
+        return data_width and not walks_data(model, loop)
 
     def _bounds_bound_in(self, part: ast.Slice, frame: LoopFrame) -> ast.Slice:
         """``start:end`` with ``start = ptr[i]`` and ``end = ptr[i + 1]``

@@ -157,6 +157,11 @@ def slice_form(part: ast.expr, varying: frozenset[str]) -> IndexSlice | None:
     if low is not None and high is not None:
         width = high.minus(low)
         return IndexSlice(SliceForm.WINDOW, var, width.const if not width.terms else None, low, high)
+    if not lower_fixed and not upper_fixed:
+        # i * s:i * s + k — a strided window: the bounds differ by terms free of the index
+        difference = linear(part.upper).minus(linear(part.lower))  # type: ignore[union-attr]
+        if not any(var in _atom_names(key) for key, _ in difference.terms):
+            return IndexSlice(SliceForm.WINDOW, var, difference.const if not difference.terms else None)
     if high is not None and lower_fixed:
         return IndexSlice(SliceForm.PREFIX, var, None, None, high)
     if low is not None and upper_fixed:
@@ -297,6 +302,12 @@ def walks_data(model: "FileModel", frame: LoopFrame) -> bool:
         return False
     bounds = call.args[:2] if len(call.args) > 1 else call.args[:1]
     return any(_sized_by_data(model, bound, 0) for bound in bounds)
+
+
+def sized_by_data(model: "FileModel", expr: ast.expr) -> bool:
+    """Is ``expr`` an array's extent or computed from one (``x.shape[0]``,
+    ``len(a)``, ``H - K + 1`` after ``N, H, W, C = inp.shape``)?"""
+    return _sized_by_data(model, expr, 0)
 
 
 def _sized_by_data(model: "FileModel", expr: ast.expr, depth: int) -> bool:
