@@ -743,7 +743,7 @@ class WorkAnalysis:
         data_width = any(
             sized_by_data(model, n) for n in width if not (isinstance(n, ast.Name) and n.id == var)
         )
-        return data_width and not walks_data(model, loop)
+        return data_width and not walks_data(model, loop, var)
 
     def _bounds_bound_in(self, part: ast.Slice, frame: LoopFrame) -> ast.Slice:
         """``start:end`` with ``start = ptr[i]`` and ``end = ptr[i + 1]``

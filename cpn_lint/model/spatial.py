@@ -290,14 +290,14 @@ def unit_step(model: "FileModel", frame: LoopFrame, var: str | None = None) -> b
     return model.const_int(call.args[2]) in (1, -1)
 
 
-def walks_data(model: "FileModel", frame: LoopFrame) -> bool:
+def walks_data(model: "FileModel", frame: LoopFrame, var: str | None = None) -> bool:
     """Is the loop's trip count an array's extent, or computed from one
     (``range(x.shape[0])``, ``range(len(a) - 1)``, ``range(n)`` after
     ``n = A.shape[0]``, ``range(H - K + 1)`` after ``N, H, W, C = inp.shape``;
     ``while i + k <= a.shape[0]``)? Then it grows with the data."""
     if isinstance(frame.node, ast.While):
         return _sized_by_data(model, frame.node.test, 0)
-    call, direction = range_of(model, frame)
+    call, _ = range_of(model, frame, var)
     if call is None:
         return False
     bounds = call.args[:2] if len(call.args) > 1 else call.args[:1]
