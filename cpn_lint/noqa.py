@@ -29,8 +29,6 @@ from .rules import load_rules
 from .safe_write import WriteRefused, atomic_write
 from .verdict.suppress import NOQA, noqa_codes, noqa_ranges, noqa_text
 
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "__pycache__", "build", "dist", "site-packages"})
-
 
 @dataclass
 class Outcome:
@@ -51,7 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     codes = selected_codes(ns.select)
     if not codes:
         parser.error(f"--select {ns.select!r} names no cpn-lint code")
-    outcomes = [add_noqa(path, codes) for path in _python_files(ns.paths)]
+    files, problems = _python_files(ns.paths)
+    for problem in problems:
+        print(f"cpn-lint noqa: {problem}", file=sys.stderr)
+    outcomes = [add_noqa(path, codes) for path in files]
     for outcome in outcomes:
         if outcome.error:
             print(f"cpn-lint noqa: {outcome.path}: {outcome.error}", file=sys.stderr)
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     added = sum(o.added for o in outcomes)
     changed = sum(1 for o in outcomes if o.added)
     print(f"Added noqa for {added} finding(s) in {changed} file(s).")
-    return 2 if any(o.error for o in outcomes) else 0
+    return 2 if problems or any(o.error for o in outcomes) else 0
 
 
 def selected_codes(select: str | None) -> frozenset[str]:
@@ -71,15 +72,13 @@ def selected_codes(select: str | None) -> frozenset[str]:
     return frozenset(code for code in rules if code.startswith(prefixes) and code != "CPN000")
 
 
-def _python_files(paths: Sequence[str]) -> list[Path]:
-    found: list[Path] = []
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            found += sorted(p for p in path.rglob("*.py") if not SKIP_DIRS.intersection(p.relative_to(path).parts[:-1]))
-        else:
-            found.append(path)
-    return found
+def _python_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
+    """The .py files under ``paths`` (found as every command finds them;
+    notebooks are left alone), and the paths that could not be used."""
+    from .verdict.collect import discover
+
+    files, problems = discover(paths)
+    return [Path(f) for f in files if not f.endswith(".ipynb")], problems
 
 
 def add_noqa(path: Path, codes: frozenset[str]) -> Outcome:

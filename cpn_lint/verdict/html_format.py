@@ -86,7 +86,8 @@ def render_html(report: Report) -> str:
         parts.append(f"<p><strong>Warning:</strong> {escape(report.manifest.text)}</p>")
     parts += _context(report)
     empty = report.empty_note()
-    parts += _section(1, [_text(report.summary)] + _summary(report), empty)
+    notes = [_text(note) for note in report.verdict_notes]
+    parts += _section(1, [_text(report.summary), *notes] + _summary(report), empty)
     parts += _section(2, _what_works(report), empty)
     parts += _section(3, _items_table(report.what_blocks) + _scope_and_runtime(report), empty)
     parts += _section(4, _fixable(report), empty)

@@ -128,7 +128,7 @@ def to_dict(report: Report) -> dict[str, Any]:
 
     plain_summary = report.summary.replace("**", "")
     sections = {
-        "verdict": section(0, True, text=plain_summary),
+        "verdict": section(0, True, text=plain_summary, notes=list(report.verdict_notes)),
         "what_works": section(
             1,
             bool(report.what_works),

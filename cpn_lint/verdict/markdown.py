@@ -142,7 +142,8 @@ def _context(out: list[str], report: Report) -> None:
 
 
 def _verdict(report: Report) -> list[str]:
-    return [report.summary, ""] + _overview(report)
+    notes = [f"> {note}" for note in report.verdict_notes]
+    return [report.summary, ""] + (notes + [""] if notes else []) + _overview(report)
 
 
 def _overview(report: Report) -> list[str]:

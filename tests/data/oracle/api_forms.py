@@ -164,6 +164,23 @@ def histogram_with_bin_rule():
     return np.histogram(np.arange(8.0), bins="auto")
 
 
+class Tagged(np.ndarray):
+    """An ndarray subclass made the documented NumPy way."""
+
+    def __array_finalize__(self, obj):
+        self.tag = getattr(obj, "tag", None)
+
+
+def view_as_ndarray_subclass():
+    return np.arange(4.0).view(Tagged)
+
+
+def ndarray_new_of_subclass():
+    made = np.ndarray.__new__(Tagged, (3,))
+    made.fill(1.0)
+    return made.sum()
+
+
 # -- forms that work: CPN404 stays quiet, and the recipes it gives run --------
 
 
@@ -259,6 +276,7 @@ CASES = [
     format_of_random_without_size, int_of_comparison_with_random_without_size, int_of_ufunc_of_random_without_size,
     float_of_combined_comparisons_of_draws, round_of_random_without_size, bool_of_comparison_with_random_without_size,
     int_of_comparison_with_rand, norm_nuclear, isclose_with_equal_nan, histogram_with_bin_rule,
+    view_as_ndarray_subclass, ndarray_new_of_subclass,
     rand_without_size_as_float, randn_added_into_scalar_slot, draw_added_into_a_row, draw_into_row_through_0d_index,
     generator_integers_with_0d_bound, normal_with_0d_mean, recipe_one_element_draw_as_float,
     recipe_one_element_draw_added_into_scalar_slot, recipe_shift_and_scale_standard_normals,
