@@ -182,6 +182,9 @@ def _array_walker(model: "FileModel", expr: ast.expr) -> ast.expr | None:
     root, _, tail = qual.rpartition(".")
     if tail not in ("ndenumerate", "nditer") or root.partition(".")[0] not in DEVICE_ROOTS:
         return None
+    flags = next((k.value for k in expr.keywords if k.arg == "flags"), expr.args[1] if tail == "nditer" and len(expr.args) > 1 else None)
+    if flags is not None and any(isinstance(n, ast.Constant) and n.value == "external_loop" for n in ast.walk(flags)):
+        return None  # nditer(a, flags=['external_loop']) hands out whole 1-D chunks, not items
     first = expr.args[0]
     if isinstance(first, (ast.List, ast.Tuple)) and first.elts:
         first = first.elts[0]
