@@ -6,8 +6,9 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel, IterKind, LoopFrame, Role, Work
+from ..model import FileModel, IterKind, LoopFrame, Work
 from ..registry import Category, Invalid, Rule, Valid
+from ._roots import element_loop_nests, folded_counts, folded_text, root_at
 
 
 class ElementLoopIndexing(Rule):
@@ -37,6 +38,10 @@ class ElementLoopIndexing(Rule):
     row of a pre-drawn array (`noise[t]`) or one tap (`w[k]`). A loop that
     carries element-sized state from one iteration to the next (`y[n]` from
     `y[n - 1]`, a Markov chain) is a recurrence, reported as CPN410.
+    The host conversions, scalar branches, builtin reductions and
+    item-by-item iterations inside the nest (CPN104, CPN105, CPN110, CPN103)
+    go away with it, so they are part of this finding: the message counts
+    them ("it also holds 3 scalar branches") and they are not listed again.
 
     ## Why it does not scale on cuPyNumeric
     cuPyNumeric turns every array operation into a task that the Legate
@@ -122,7 +127,7 @@ class ElementLoopIndexing(Rule):
     category = Category.BLOCKS
     recipe = "RR-loop"
     summary = "Python loop indexing arrays element by element"
-    message = "{loop} indexes {arrays} one {unit} at a time; {fix} (RR-loop)"
+    message = "{loop} indexes {arrays} one {unit} at a time; {fix}{folded} (RR-loop)"
     short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
@@ -720,18 +725,9 @@ class ElementLoopIndexing(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        if not model.uses_numpy():
-            return
-        reported: set[int] = set()  # ids of reported frames
-        for frame in model.loops:  # outer loops come before the loops they contain
-            if model.role(frame) is not Role.ELEMENT_LOOP:
-                continue
-            if any(id(outer) in reported for outer in frame.chain()[1:]):
-                continue
-            if any(model.role(outer) is Role.RECURRENCE for outer in frame.chain()[1:]):
-                continue  # the taps of an IIR filter: the nest is one recurrence (CPN410)
-            reported.add(id(frame))
+        for frame in element_loop_nests(model):  # one per nest; none inside a recurrence (CPN410's)
             work = model.work(frame)
+            folded = folded_counts(model, root_at(model, frame, self.code))
             names = sorted({model.segment(_chain_root(sub), 24) for sub in work.picks})
             shown = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
             rows = work.work is Work.ROW
@@ -742,8 +738,9 @@ class ElementLoopIndexing(Rule):
                 arrays=shown,
                 unit="row" if rows else "element",
                 fix="broadcast over the rows instead" if rows else "vectorise the body",
+                folded=folded_text(folded),
                 data={"arrays": names, "accesses": len(work.picks), "work": work.work.name.lower(),
-                      "repeated_by": _repeated_by(model, frame)},
+                      "repeated_by": _repeated_by(model, frame), "folded": folded},
             )
 
 

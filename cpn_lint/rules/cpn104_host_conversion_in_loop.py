@@ -9,6 +9,7 @@ from ..findings import Finding
 from ..model import FileModel
 from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, NoFix, Rule, Valid
+from ._roots import unfolded
 from ._context import loop_context, where_text
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
@@ -22,7 +23,8 @@ class HostConversionInLoop(Rule):
     `.item()`, `.tolist()`, and `float(...)`, `int(...)`, `bool(...)`,
     `complex(...)` applied to an array, a NumPy reduction (`np.max(r)`) or an
     array element (`a[i]`). The finding is at the call and names the value
-    and the loop.
+    and the loop. Inside an element loop (CPN101) or a recurrence (CPN410)
+    it is part of that loop's finding, which counts it.
 
     ## Why it does not scale on cuPyNumeric
     cuPyNumeric runs ahead of Python: array operations are queued as tasks
@@ -150,6 +152,15 @@ class HostConversionInLoop(Rule):
                 print(f'{u}')
             """),
     )
+    valid = valid + (
+        Valid("""
+            import numpy as np
+            a = np.arange(10)
+            for i in range(10):  # CPN101 holds it: "it also holds 1 host conversion"
+                if int(a[i]) > 3:
+                    print(i)
+            """),
+    )
     invalid = (
         Invalid(
             """
@@ -206,10 +217,11 @@ class HostConversionInLoop(Rule):
         Invalid("""
             import numpy as np
             a = np.arange(10)
-            for i in range(10):
-                if int(a[i]) > 3:
-                    print(i)
-            """, line=4, contains="'a[i]'"),
+            for step in range(10):
+                a = a * 2
+                if int(a[0]) > 3:
+                    print(step)
+            """, line=5, contains="'a[0]'"),
         Invalid("""
             import numpy as np
             parts = np.split(np.ones(6), 3)
@@ -262,6 +274,10 @@ class HostConversionInLoop(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
+        # inside an element loop or a recurrence this is part of that loop's finding
+        yield from unfolded(model, self.code)
+
+    def detect(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy():
             return
         for call in model.nodes(ast.Call):

@@ -8,9 +8,10 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
-from ..model.dependence import Recurrence, Role, offset_of
+from ..model.dependence import Recurrence, offset_of
 from ..model.syntax import names_in
 from ..registry import Category, Invalid, Rule, Valid
+from ._roots import folded_counts, folded_text, recurrence_loops, root_at
 from ._api_support import hot_loop
 
 # Module prefixes whose import is evidence, most specific first.
@@ -134,7 +135,8 @@ class OutOfScopeWorkload(Rule):
 
     One finding per import statement (with or without NumPy in the file),
     per traversal or recurrence loop, and per string-processing statement. The verdict weighs how much of the code
-    the evidence covers (Gate 4).
+    the evidence covers (Gate 4). A recurrence loop's element-level findings
+    (CPN104, CPN105, CPN110, CPN103 inside it) are counted in its finding.
 
     ## Why it does not scale on cuPyNumeric
     cuPyNumeric speeds up dense, regular array arithmetic by splitting arrays
@@ -971,20 +973,9 @@ def _is_sigmoid(model: FileModel, function: ast.AST) -> bool:
 
 # -------------------------------------------------------------- recurrences
 def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
-    """One finding per outermost recurrence loop; none inside an element loop,
-    nor in a helper an element loop calls every iteration (a bisection per
-    row): vectorising that loop runs the recurrences side by side (CPN101)."""
-    reported: list[LoopFrame] = []
-    for frame in model.loops:  # outer loops come before the loops they contain
-        if model.role(frame) is not Role.RECURRENCE:
-            continue
-        if any(done.contains(frame) for done in reported):
-            continue
-        if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]):
-            continue
-        if _run_by_element_loop(model, frame):
-            continue
-        reported.append(frame)
+    """One finding per outermost recurrence loop (:func:`_roots.recurrence_loops`);
+    the element-level findings inside it are counted in it."""
+    for frame in recurrence_loops(model):
         first = model.recurrences(frame)[0]
         text = _recurrence_text(model, frame, first)
         extra: list[tuple[str, object]] = [("array", first.array), ("form", first.form)]
@@ -992,15 +983,10 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
         if scan:
             text += f" — a running {'sum' if scan == 'cumsum' else 'product'}, which one np.{scan} call can replace"
             extra.append(("scan", scan))
+        folded = folded_counts(model, root_at(model, frame, "CPN410"))
+        if folded:
+            extra += [("folded", folded), ("advice", _ADVICE["recurrence"] + folded_text(folded))]
         yield _Evidence(frame.node, "recurrence", text, in_loop=True, extra=tuple(extra))
-
-
-def _run_by_element_loop(model: FileModel, frame: LoopFrame) -> bool:
-    """Is ``frame``'s function run every iteration of an element loop of the
-    file (directly or through the helpers that call it)?"""
-    outermost = frame.chain()[-1]
-    found = model.calling_loop(outermost.node)
-    return found is not None and any(model.role(loop) is Role.ELEMENT_LOOP for loop in found[0].chain())
 
 
 def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str:
