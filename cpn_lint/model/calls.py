@@ -5,9 +5,10 @@ file:
 
 * which of the file's functions does a call invoke (``step(u)``, and
   ``self.step(u)`` inside a method of the same class)?
-* what do the call sites pass for a parameter — an untyped helper parameter
-  is an array when every call site passes one (``def solve(t, e): ...``
-  called as ``solve(x, np.ones(100))``);
+* what does a call site pass for a parameter (:meth:`CallGraph.argument`;
+  the value engine makes an untyped helper parameter an array when every
+  call site passes one: ``def solve(t, e): ...`` called as
+  ``solve(x, np.ones(100))``);
 * which loop repeats a function — a helper called every time step is in that
   loop's context, so its allocation or host conversion happens every
   iteration of the caller's loop.
@@ -26,10 +27,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import shapes
-from .kinds import Kind, join
 from .scopes import Binding, BindKind, ScopeKind
-from .shapes import MaybeShape
 from .syntax import names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +38,6 @@ _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Modules that are never the project's own (the standard library and the
 # array stack), even when a file of that name sits beside the code.
 _KNOWN_LIBRARIES = frozenset(sys.stdlib_module_names) | {"numpy", "cupynumeric", "scipy", "matplotlib"}
-_DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT)
 
 
 class CallGraph:
@@ -296,46 +293,6 @@ class CallGraph:
         if name in kwonly:
             return args.kw_defaults[kwonly.index(name)]
         return None
-
-    def argument_kind(self, param: Binding) -> Kind:
-        """What the call sites pass for a parameter: their joined kind when
-        every site tells; UNKNOWN when there are none or one cannot tell. For
-        a function that escapes, only an array is worth knowing (it can
-        receive one); anything else may come from the unseen callers."""
-        scope = param.scope
-        if param.kind is not BindKind.PARAM or self.is_receiver(param):
-            return Kind.UNKNOWN
-        sites = self.sites(scope)
-        if not sites:
-            return Kind.UNKNOWN
-        values = self.model.values
-        kinds: list[Kind] = []
-        for call in sites:
-            given = self.argument(call, scope, param.name)
-            if given is None:
-                return Kind.UNKNOWN
-            kinds.append(values.kind(given))
-        result = join(kinds)
-        if self.escapes(scope) and not result.is_array:
-            return Kind.UNKNOWN
-        return result if result in _DEFINITE else Kind.UNKNOWN
-
-    def argument_shape(self, param: Binding) -> MaybeShape:
-        scope = param.scope
-        sites = self.sites(scope)
-        if not sites or self.escapes(scope):
-            return None
-        values = self.model.values
-        merged: MaybeShape = None
-        for i, call in enumerate(sites):
-            given = self.argument(call, scope, param.name)
-            if given is None:
-                return None
-            shape = values.shape(given)
-            merged = shape if i == 0 else shapes.merge(merged, shape)
-            if merged is None:
-                return None
-        return merged
 
     def is_receiver(self, param: Binding) -> bool:
         """``self``/``cls`` of a method: ``self.shape`` is an attribute of the
