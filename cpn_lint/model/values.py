@@ -59,6 +59,8 @@ SMALL_ARRAY = 64  # at most this many elements, written as literals where the ar
 SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
 _NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
 _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_MAX_PACKING_DEPTH = 4  # names and call sites followed back to the tuple written out
+_MAX_INSTANCE_DEPTH = 4  # names, lists and call sites followed back to Particle(...)
 
 
 class _Pending:
@@ -280,8 +282,14 @@ class ValueEngine:
                 if base in _ARRAYS or base is Kind.DEVICE_SCALAR:
                     return Kind.SCALAR
             return Kind.NOT
-        if isinstance(expr.value, ast.Name):
-            attr_kind = self._self_attribute_kind(expr)
+        cls = self._attribute_class(expr)
+        if cls is not None:
+            bindings = self.model._class_attrs.get((id(cls), expr.attr))
+            attr_kind = join([self._read(b)[0] for b in bindings]) if bindings else None
+            if attr_kind is not None and attr_kind is not Kind.UNKNOWN:
+                return attr_kind
+            if self.has_array_evidence(cls, expr.attr):
+                return Kind.DEVICE  # self.x set from a parameter, or elsewhere, and used as an array
             if attr_kind is not None:
                 return attr_kind
         base = self._kind(expr.value)
@@ -506,12 +514,82 @@ class ValueEngine:
             return Kind.BOTTOM
         return result if result in _ARRAYS or result is Kind.DEVICE_SCALAR else Kind.UNKNOWN
 
-    def _self_attribute_kind(self, expr: ast.Attribute) -> Kind | None:
-        """Kind of ``self.x`` from every ``self.x = ...`` in the class."""
-        bindings = self.model.class_attribute_bindings(expr)
-        if bindings is None:
+    def _attribute_class(self, expr: ast.Attribute) -> "Scope | None":
+        """The file's class whose attribute ``expr`` reads: ``self.x`` in a
+        method, or ``p.x`` for an instance (``p = Particle(...)``, ``for p
+        in particles`` over a list of them, a parameter every call passes
+        one); None for anything else."""
+        if not self.model._class_attrs and not self.model.calls.classes():
             return None
-        return join([self._read(b)[0] for b in bindings])
+        return self._self_class(expr) or self._instance_class(expr.value, 0)
+
+    def _instance_class(self, expr: ast.expr, depth: int) -> "Scope | None":
+        """The file's class ``expr`` is surely an instance of."""
+        if depth > _MAX_INSTANCE_DEPTH:
+            return None
+        calls = self.model.calls
+        if isinstance(expr, ast.Call):
+            return calls.class_of(expr.func)
+        if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, ast.Slice):
+            return _one_class(self._item_classes(expr.value, depth + 1))  # particles[i]
+        if not isinstance(expr, ast.Name):
+            return None
+        found: list[object] = []
+        for binding in self.model.reaching_bindings(expr):
+            value = binding.value
+            if binding.kind is BindKind.VALUE and value is not None:
+                found.append(self._instance_class(value, depth + 1))
+            elif binding.kind is BindKind.ELEMENT and binding.index is None and value is not None and self._iterated_by(binding, value):
+                found += self._item_classes(value, depth + 1)  # for p in particles
+            elif binding.kind is BindKind.PARAM and value is None:
+                found += self._passed(binding, lambda given: [self._instance_class(given, depth + 1)])
+            else:
+                return None
+        return _one_class(found)
+
+    def _item_classes(self, container: ast.expr, depth: int) -> list[object]:
+        """The classes of what a list holds ([Particle(...) for _ in
+        range(n)], a display, a name bound to one and grown with append),
+        _NO_ITEMS for an empty display, None for anything not known."""
+        if depth > _MAX_INSTANCE_DEPTH:
+            return [None]
+        if isinstance(container, (ast.List, ast.Tuple, ast.Set)):
+            if any(isinstance(e, ast.Starred) for e in container.elts):
+                return [None]
+            return [self._instance_class(e, depth + 1) for e in container.elts] or [_NO_ITEMS]
+        if isinstance(container, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return [self._instance_class(container.elt, depth + 1)]
+        if not isinstance(container, ast.Name):
+            return [None]
+        model = self.model
+        found: list[object] = []
+        for binding in model.reaching_bindings(container):
+            if binding.kind is BindKind.VALUE and binding.value is not None:
+                found += self._item_classes(binding.value, depth + 1)
+            elif binding.kind is BindKind.PARAM and binding.value is None:
+                found += self._passed(binding, lambda given: self._item_classes(given, depth + 1))
+            else:
+                return [None]
+        owner = model.lookup(container)
+        for use in model.names_by_id().get(container.id, ()):
+            parent = model.parent(use)
+            call = model.parent(parent) if isinstance(parent, ast.Attribute) else None
+            if isinstance(call, ast.Call) and call.func is parent and parent.attr in ("append", "insert") and call.args \
+                    and model.lookup(use) is owner:
+                found.append(self._instance_class(call.args[-1], depth + 1))
+        return found
+
+    def _passed(self, param: Binding, each: Callable[[ast.expr], list[object]]) -> list[object]:
+        """``each`` applied to what every call site passes for ``param``."""
+        calls = self.model.calls
+        sites = calls.argument_sites(param.scope)
+        if not sites or calls.arguments_escape(param.scope):
+            return [None]
+        found: list[object] = []
+        for call in sites:
+            given = calls.argument(call, param.scope, param.name)
+            found += each(given) if given is not None else [None]
+        return found
 
     def _kind_Name(self, expr: ast.Name) -> Kind:
         model = self.model
@@ -543,7 +621,8 @@ class ValueEngine:
                 return kind  # not yet: the evidence below only stands in for "unknown"
             # `A = A.toarray()` is dense whatever else the name held before
             densified = isinstance(b.value, ast.Call) and callee_name(b.value.func) in api.DENSIFY_METHODS
-            if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and self.has_array_evidence(b.scope.function_like(), b.name, densified):
+            if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and not self._returns_no_array(b.value) \
+                    and self.has_array_evidence(b.scope.function_like(), b.name, densified):
                 return Kind.DEVICE  # x = load(...) later used as x[i, j] / x.ndim
             return kind
         if b.kind is BindKind.AUG:
@@ -553,6 +632,12 @@ class ValueEngine:
         if b.kind in (BindKind.PARAM, BindKind.ANNOTATION):
             return self._parameter_kind(b)
         return Kind.UNKNOWN
+
+    def _returns_no_array(self, call: ast.Call) -> bool:
+        """A call of the file's function whose returns are certainly not
+        arrays (a list it builds): how the result is used does not change that."""
+        scope = self.model.calls.callee(call)
+        return scope is not None and self._read(scope)[0] is Kind.NOT
 
     def _aug_kind(self, b: Binding) -> Kind:
         """``x op= value``: an array stays itself (``u *= 0.5`` updates in
@@ -589,6 +674,62 @@ class ValueEngine:
             items.append(returned.elts[index])
         return items
 
+    def _unpacked_items(self, b: Binding) -> list[ast.expr] | None:
+        """The expressions item ``b.index`` of what ``b`` unpacks comes from:
+        a function's returned tuples (``a, b = f(...)``), or a tuple written
+        out and handed over by name or by argument (``state = (x, v)`` ...
+        ``step(state)`` ... ``x, v = state``). None when any source is not
+        such a tuple."""
+        source = b.value
+        if source is None or b.index is None:
+            return None
+        returned = self._returned_items(source, b.index)
+        if returned is not None or self._iterated_by(b, source):
+            return returned
+        return self._packed_items(source, b.index, 0)
+
+    def _packed_items(self, expr: ast.expr, index: int, depth: int) -> list[ast.expr] | None:
+        if depth > _MAX_PACKING_DEPTH:
+            return None
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            if index >= len(expr.elts) or any(isinstance(e, ast.Starred) for e in expr.elts):
+                return None
+            return [expr.elts[index]]
+        if isinstance(expr, ast.Call):
+            scope = self.model.calls.callee(expr)
+            if scope is None or not scope.returns:
+                return None
+            return self._all_packed(scope.returns, index, depth)
+        if not isinstance(expr, ast.Name):
+            return None
+        model = self.model
+        sources: list[ast.expr] = []
+        for binding in model.reaching_bindings(expr):
+            if binding.kind is BindKind.VALUE and binding.value is not None:
+                sources.append(binding.value)
+            elif binding.kind is BindKind.PARAM and binding.value is None:
+                calls = model.calls
+                sites = calls.argument_sites(binding.scope)
+                if not sites or calls.arguments_escape(binding.scope):
+                    return None
+                for call in sites:
+                    given = calls.argument(call, binding.scope, binding.name)
+                    if given is None:
+                        return None
+                    sources.append(given)
+            else:
+                return None
+        return self._all_packed(sources, index, depth) if sources else None
+
+    def _all_packed(self, sources: list[ast.expr], index: int, depth: int) -> list[ast.expr] | None:
+        found: list[ast.expr] = []
+        for source in sources:
+            items = self._packed_items(source, index, depth + 1)
+            if items is None:
+                return None
+            found += items
+        return found
+
     def _prior_is_scalar(self, b: Binding, allow_device: bool = False) -> bool:
         """Every other binding reaching an augmented assignment holds a number."""
         if not isinstance(b.node, ast.Name):
@@ -605,9 +746,9 @@ class ValueEngine:
         source = b.value
         if source is None:
             return Kind.UNKNOWN
-        returned = self._returned_items(source, b.index)
-        if returned is not None:
-            kinds = [self._kind(item) for item in returned]
+        unpacked = self._unpacked_items(b)
+        if unpacked is not None:
+            kinds = [self._kind(item) for item in unpacked]
             return join(kinds) if kinds else Kind.UNKNOWN
         wrapped = self.model.progress_wrapped(source)  # for m in tqdm(range(n)), trange(n)
         if wrapped is source:
@@ -677,7 +818,7 @@ class ValueEngine:
         scope = param.scope
         if param.kind is not BindKind.PARAM or calls.is_receiver(param):
             return Kind.UNKNOWN
-        sites = calls.sites(scope)
+        sites = calls.argument_sites(scope)
         if not sites:
             return Kind.UNKNOWN
         kinds: list[Kind] = []
@@ -689,7 +830,7 @@ class ValueEngine:
         result = join(kinds)
         if result is Kind.BOTTOM:
             return result
-        if calls.escapes(scope) and not result.is_array:
+        if calls.arguments_escape(scope) and not result.is_array:
             return Kind.UNKNOWN
         return result if result in _DEFINITE else Kind.UNKNOWN
 
@@ -697,8 +838,8 @@ class ValueEngine:
         """The shape every call site passes for a parameter, where they agree."""
         calls = self.model.calls
         scope = param.scope
-        sites = calls.sites(scope)
-        if not sites or calls.escapes(scope):
+        sites = calls.argument_sites(scope)
+        if not sites or calls.arguments_escape(scope):
             return None
         merged: MaybeShape = None
         for i, call in enumerate(sites):
@@ -711,23 +852,50 @@ class ValueEngine:
                 return None
         return merged
 
-    def has_array_evidence(self, scope: "Scope", name: str, dense: bool = False) -> bool:
-        """Does ``scope`` use ``name`` in a way only arrays support?"""
+    def has_array_evidence(self, scope: "Scope", name: str, dense: bool = False, _depth: int = 0) -> bool:
+        """Does ``scope`` use ``name`` in a way only arrays support (SPEC §3,
+        "Parameters are arrays when the function uses them as arrays")?
+        ``.shape``/``.ndim``/``.dtype``/``.T``, a tuple subscript, ``@``, an
+        array method, the array argument of a NumPy call (``np.sum(x)``,
+        ``np.shape(x)``, either operand of ``np.dot``), or rows a loop takes
+        from it used so (``for i, row in enumerate(x): row @ w``). For a
+        class scope, ``name`` is an attribute its methods use (``self.x``)."""
         if not dense and name in scope.sparse_evidence:
             return False  # .shape, .T and a[i, j] work on a sparse matrix too
         if name in scope.array_evidence:
             return True
-        call = scope.first_argument_of.get(name)
-        tail = self.model.call_api(call) if call is not None else None
-        # np.zeros(shape), np.arange(n), np.save(path, a): the first argument
-        # is a shape, a number or a file, not evidence of an array; and
-        # np.asarray(x) converts x because it may not be an array yet.
-        return (
-            tail is not None
-            and tail not in api.NOT_ARRAY_FIRST_ARGUMENT
-            and tail not in api.CONVERSION_FUNCTIONS
-            and not (tail.startswith("random.") and tail not in api.ARRAY_RANDOM_FUNCTIONS)
-        )
+        if name in scope.method_evidence and name not in scope.non_array_evidence:
+            return True  # x.reshape(..), x.sum(), and never d["key"], xs.append(v) or xp.asarray(v)
+        # a class's attribute: a ufunc's argument may as well be a number
+        # (np.isfinite(self.energy)); a function's parameter: the SPEC's rule
+        scalars_too = scope.kind is ScopeKind.CLASS
+        for call, position in scope.array_arguments.get(name, ()):
+            tail = self.model.call_api(call)
+            if _is_array_argument(tail, position) and not (scalars_too and tail in api.ELEMENTWISE):
+                return True
+        if _depth < 2:
+            for item in scope.items_of.get(name, ()):
+                if item != name and self.has_array_evidence(scope, item, dense, _depth + 1):
+                    return True
+        return False
+
+    def _attribute_evidence(self, expr: ast.Attribute) -> bool:
+        """``self.x`` whose class's methods use ``self.x`` as an array."""
+        cls = self._self_class(expr)
+        return cls is not None and self.has_array_evidence(cls, expr.attr)
+
+    def _self_class(self, expr: ast.Attribute) -> "Scope | None":
+        """The class of the method ``expr`` (``self.x``) is read in."""
+        if not isinstance(expr.value, ast.Name):
+            return None
+        method = self.model.scope_of(expr).function_like()
+        cls = method.parent
+        if method.kind is not ScopeKind.FUNCTION or not method.params or expr.value.id != method.params[0]:
+            return None
+        if cls is None or cls.kind is not ScopeKind.CLASS:
+            return None
+        decorators = getattr(method.node, "decorator_list", ())
+        return None if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators) else cls
 
     # ================================================================= shapes
     def shape(self, expr: ast.expr | None) -> MaybeShape:
@@ -783,8 +951,8 @@ class ValueEngine:
             if expr.attr in ("real", "imag"):
                 return base
             if expr.attr == "flat":
-                return (shapes.size_extent(base),) if base is not None else None
-            return None
+                return (shapes.size_extent(base) if base is not None else None,)  # always one axis
+            return self._attribute_shape(expr)
         if isinstance(expr, ast.Call):
             return self.call_shape(expr)
         if isinstance(expr, ast.IfExp):
@@ -792,6 +960,24 @@ class ValueEngine:
         if isinstance(expr, ast.NamedExpr):
             return self._shape(expr.value)
         return None
+
+    def _attribute_shape(self, expr: ast.Attribute) -> MaybeShape:
+        """``self.x``/``p.x``: the shape every ``self.x = ...`` of the class agrees on."""
+        cls = self._attribute_class(expr)
+        bindings = self.model._class_attrs.get((id(cls), expr.attr)) if cls is not None else None
+        if not bindings:
+            return None
+        found: list[MaybeShape] = []
+        for binding in bindings:
+            kind, shape = self._read(binding)
+            if len(bindings) > 1 and kind in (Kind.SCALAR, Kind.UNKNOWN):
+                continue  # neutral: self.u = None before self.u = np.zeros(n)
+            if shape is not _PENDING:
+                found.append(shape)  # type: ignore[arg-type]
+        merged: MaybeShape = found[0] if found else None  # type: ignore[assignment]
+        for shape in found[1:]:
+            merged = shapes.merge(merged, shape)  # type: ignore[arg-type]
+        return merged
 
     def _operand_shape(self, expr: ast.expr) -> MaybeShape:
         kind = self._kind(expr)
@@ -844,9 +1030,9 @@ class ValueEngine:
                 merged = shapes.merge(merged, shape)  # type: ignore[arg-type]
             return merged  # type: ignore[return-value]
         if b.kind is BindKind.ELEMENT and b.value is not None:
-            returned = self._returned_items(b.value, b.index)
-            if returned is not None:
-                found = [self._shape(item) for item in returned]
+            unpacked = self._unpacked_items(b)
+            if unpacked is not None:
+                found = [self._shape(item) for item in unpacked]
                 merged = found[0] if found else None
                 for shape in found[1:]:
                     merged = shapes.merge(merged, shape)
@@ -1023,6 +1209,8 @@ class ValueEngine:
         if tail in api.LIKE:
             given = positional_or_keyword(call, None, "shape")
             return self.shape_argument(given) if given is not None else self._array_shape(first)
+        if tail in _MATRIX_APIS:
+            return _as_matrix(self._array_shape(first))
         if tail in api.CONVERSIONS:
             return self._array_shape(first)
         if tail in api.AT_LEAST:
@@ -1358,7 +1546,14 @@ class ValueEngine:
         if isinstance(expr, ast.Subscript):
             return self._small_status(expr.value)
         if isinstance(expr, ast.Attribute):
-            return self._small_status(expr.value) if expr.attr in api.ARRAY_VALUE_ATTRIBUTES else _Small.NO
+            if expr.attr in api.ARRAY_VALUE_ATTRIBUTES:
+                return self._small_status(expr.value)
+            cls = self._attribute_class(expr)  # self.pos, p.pos: what the class assigns it
+            bindings = self.model._class_attrs.get((id(cls), expr.attr)) if cls is not None else None
+            if not bindings:
+                return _Small.NO
+            read = self._small_solver.value
+            return _all_small(read(b) for b in bindings if self.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN))
         if isinstance(expr, ast.Call):
             return self._small_call(expr)
         return _Small.NO
@@ -1367,9 +1562,9 @@ class ValueEngine:
         if b.kind is BindKind.VALUE:
             return self._small_status(b.value)
         if b.kind is BindKind.ELEMENT and b.value is not None:
-            returned = self._returned_items(b.value, b.index)  # x, P = step(x, P)
-            if returned is not None:
-                return _all_small(self._small_status(item) for item in returned)
+            unpacked = self._unpacked_items(b)  # x, P = step(x, P)
+            if unpacked is not None:
+                return _all_small(self._small_status(item) for item in unpacked)
             if b.index is None and self.kind(b.value) is Kind.DEVICE:
                 rows = self.shape(b.value)  # for z in zs: a row of a few literal numbers
                 size = shapes.literal_size(rows[1:]) if rows else None
@@ -1377,8 +1572,8 @@ class ValueEngine:
             return _Small.NO
         if b.kind is BindKind.PARAM:
             calls = self.model.calls
-            sites = calls.sites(b.scope)
-            if not sites or calls.escapes(b.scope):
+            sites = calls.argument_sites(b.scope)
+            if not sites or calls.arguments_escape(b.scope):
                 return _Small.NO
             given = [calls.argument(call, b.scope, b.name) for call in sites]
             if any(g is None for g in given):
@@ -1453,6 +1648,57 @@ def _all_small(statuses: "Iterable[_Small]") -> _Small:
             return _Small.NO
         grounded = grounded or status is _Small.YES
     return _Small.YES if grounded else _Small.PENDING
+
+
+# NumPy calls whose second argument is an array as well as their first
+_TWO_ARRAY_APIS = frozenset({"dot", "matmul", "vdot", "inner", "outer", "kron", "cross", "tensordot", "linalg.solve", "linalg.lstsq"})
+# NumPy calls that only read an array's metadata: np.shape(x) takes x for one
+_METADATA_APIS = frozenset({"shape", "size", "ndim"})
+
+
+def _is_array_argument(tail: str | None, position: int) -> bool:
+    """Is argument ``position`` (0 or 1) of the NumPy call ``tail`` an array?"""
+    if tail is None:
+        return False
+    if position == 1:
+        return tail in _TWO_ARRAY_APIS
+    if tail in _METADATA_APIS:
+        return True
+    # np.zeros(shape), np.arange(n), np.save(path, a): the first argument
+    # is a shape, a number or a file, not evidence of an array; and
+    # np.asarray(x) converts x because it may not be an array yet.
+    return (
+        tail not in api.NOT_ARRAY_FIRST_ARGUMENT
+        and tail not in api.CONVERSION_FUNCTIONS
+        and not (tail.startswith("random.") and tail not in api.ARRAY_RANDOM_FUNCTIONS)
+    )
+
+
+# np.matrix and its kin: a 2-D array whatever it is made from
+_MATRIX_APIS = frozenset({"matrix", "asmatrix", "mat", "bmat"})
+
+
+def _as_matrix(shape: MaybeShape) -> MaybeShape:
+    """The shape ``np.matrix`` gives data of ``shape``: always two axes
+    (a number is 1 x 1, a vector one row); None beyond two axes (an error)."""
+    if shape is None:
+        return (None, None)
+    if len(shape) == 0:
+        return (1, 1)
+    if len(shape) == 1:
+        return (1, shape[0])
+    return shape if len(shape) == 2 else None
+
+
+_NO_ITEMS = object()  # an empty list: holds no instance of any class yet
+
+
+def _one_class(found: list[object]) -> "Scope | None":
+    """The one class every source agrees on (empty lists add nothing)."""
+    classes = [c for c in found if c is not _NO_ITEMS]
+    if not classes or any(c is None or c is not classes[0] for c in classes):
+        return None
+    return classes[0]  # type: ignore[return-value]
 
 
 def _is_literal_size(expr: ast.expr) -> bool:
