@@ -160,7 +160,7 @@ class ModelBuilder:
             if held is not None:
                 held[0].non_array_evidence.setdefault(held[1], node)
             return
-        if node.attr in ("ndim", "dtype", "shape", "T"):
+        if node.attr in ("ndim", "dtype", "shape", "T", "flat"):
             held = _evidence_holder(node.value, scope)
             if held is None:
                 return
