@@ -170,10 +170,10 @@ class ModelBuilder:
 
     def _visit_binop(self, node: ast.BinOp, scope: Scope, loop: LoopFrame | None) -> None:
         if isinstance(node.op, ast.MatMult):  # a @ b: both are arrays
-            for operand in (node.left, node.right):
+            for operand, table in ((node.left, "array_evidence"), (node.right, "partner_evidence")):
                 held = _evidence_holder(operand, scope)
                 if held is not None:
-                    held[0].array_evidence.setdefault(held[1], node)
+                    getattr(held[0], table).setdefault(held[1], node)
 
     def _visit_call(self, node: ast.Call, scope: Scope, loop: LoopFrame | None) -> None:
         func = node.func
@@ -185,7 +185,7 @@ class ModelBuilder:
                     held[0].method_evidence.setdefault(held[1], node)
                     argument = _evidence_holder(node.args[0], scope) if method == "dot" and node.args else None
                     if argument is not None:
-                        argument[0].method_evidence.setdefault(argument[1], node)  # a.dot(x): x too
+                        argument[0].partner_evidence.setdefault(argument[1], node)  # a.dot(x): x too
                 elif method in _CONTAINER_METHODS:
                     held[0].non_array_evidence.setdefault(held[1], node)
         for position, argument in enumerate(node.args[:2]):

@@ -52,6 +52,9 @@ class Scope:
     # names with an array method (a.reshape(...), a.dot(b), a.sum(), a.copy()):
     # evidence unless the name is also used otherwise (below)
     method_evidence: dict[str, ast.AST] = field(default_factory=dict)
+    # names a product contracts with an array (the x of a @ x, a.dot(x),
+    # np.dot(a, x)): arrays, held back for now (see values.has_array_evidence)
+    partner_evidence: dict[str, ast.AST] = field(default_factory=dict)
     # names used as Python containers (d["key"], xs.append(v), d.items()) or
     # as an array namespace (xp.asarray(x), xp.float64): what has those
     # methods too (xp.reshape(a, s), d.copy()) is not an array

@@ -866,11 +866,15 @@ class ValueEngine:
             return True
         if name in scope.method_evidence and name not in scope.non_array_evidence:
             return True  # x.reshape(..), x.sum(), and never d["key"], xs.append(v) or xp.asarray(v)
+        if CONTRACTION_PARTNERS_ARE_EVIDENCE and name in scope.partner_evidence:
+            return True
         # a class's attribute: a ufunc's argument may as well be a number
         # (np.isfinite(self.energy)); a function's parameter: the SPEC's rule
         scalars_too = scope.kind is ScopeKind.CLASS
         for call, position in scope.array_arguments.get(name, ()):
             tail = self.model.call_api(call)
+            if position == 1 and not CONTRACTION_PARTNERS_ARE_EVIDENCE:
+                continue
             if _is_array_argument(tail, position) and not (scalars_too and tail in api.ELEMENTWISE):
                 return True
         if _depth < 2:
@@ -1650,6 +1654,13 @@ def _all_small(statuses: "Iterable[_Small]") -> _Small:
     return _Small.YES if grounded else _Small.PENDING
 
 
+# The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3), but
+# loops.py counts an array a loop does not pick as whole-array work per
+# iteration, and a vector contracted with a picked row (y[i] = A[i, :] @ x,
+# a matrix-vector product by rows) is row-sized: made an array here, such
+# loops stop being reported (CPN101). Held back until loops.py sizes a
+# contraction partner of a picked row by that row (branch model-loops).
+CONTRACTION_PARTNERS_ARE_EVIDENCE = False
 # NumPy calls whose second argument is an array as well as their first
 _TWO_ARRAY_APIS = frozenset({"dot", "matmul", "vdot", "inner", "outer", "kron", "cross", "tensordot", "linalg.solve", "linalg.lstsq"})
 # NumPy calls that only read an array's metadata: np.shape(x) takes x for one
