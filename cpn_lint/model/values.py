@@ -60,7 +60,7 @@ SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-s
 _NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
 _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MAX_PACKING_DEPTH = 4  # names and call sites followed back to the tuple written out
-_MAX_INSTANCE_DEPTH = 4  # names, lists and call sites followed back to Particle(...)
+_MAX_INSTANCE_DEPTH = 60  # a guard against deep recursion while following names back to Particle(...)
 
 
 class _Pending:
@@ -93,6 +93,8 @@ class ValueEngine:
         self._small_solver: Solver[object, _Small] = Solver(self._evaluate_small, _Small.PENDING, _Small.NO)
         self._small: dict[ast.expr, _Small] = {}
         self._small_epoch = 0
+        # instances of the file's classes, per binding (static: no solved value is read)
+        self._classes: dict[tuple[int, object], object] = {}
 
     # ================================================================ solving
     def solve(self) -> None:
@@ -145,7 +147,7 @@ class ValueEngine:
                 shape = self._compute_binding_shape(variable, kind)
             else:
                 kind, shape = self._evaluate_returns(variable)  # type: ignore[arg-type]
-            if shape is None and self._bottom_reads:
+            if shape is None and kind in _ARRAYS and self._bottom_reads:
                 # unknown only for want of a shape not known yet: no
                 # information yet, or a cycle's first round would make it
                 # unknown for good (a merge with "unknown" stays unknown)
@@ -524,9 +526,12 @@ class ValueEngine:
         return self._self_class(expr) or self._instance_class(expr.value, 0)
 
     def _instance_class(self, expr: ast.expr, depth: int) -> "Scope | None":
-        """The file's class ``expr`` is surely an instance of."""
+        """The file's class ``expr`` is surely an instance of. Bindings are
+        memoised; one met again while it is followed (a cycle) is no
+        instance, so every binding of the cycle is none, whichever is asked
+        first ("all sources agree" holds at its least fixpoint)."""
         if depth > _MAX_INSTANCE_DEPTH:
-            return None
+            return None  # a safety net against deep recursion only
         calls = self.model.calls
         if isinstance(expr, ast.Call):
             return calls.class_of(expr.func)
@@ -534,18 +539,26 @@ class ValueEngine:
             return _one_class(self._item_classes(expr.value, depth + 1))  # particles[i]
         if not isinstance(expr, ast.Name):
             return None
-        found: list[object] = []
-        for binding in self.model.reaching_bindings(expr):
-            value = binding.value
-            if binding.kind is BindKind.VALUE and value is not None:
-                found.append(self._instance_class(value, depth + 1))
-            elif binding.kind is BindKind.ELEMENT and binding.index is None and value is not None and self._iterated_by(binding, value):
-                found += self._item_classes(value, depth + 1)  # for p in particles
-            elif binding.kind is BindKind.PARAM and value is None:
-                found += self._passed(binding, lambda given: [self._instance_class(given, depth + 1)])
-            else:
-                return None
-        return _one_class(found)
+        return _one_class([self._binding_class(b, depth + 1) for b in self.model.reaching_bindings(expr)])
+
+    def _binding_class(self, binding: Binding, depth: int) -> object:
+        key = (id(binding), "instance")
+        memo = self._classes
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # a cycle: no instance
+        value = binding.value
+        found: list[object]
+        if binding.kind is BindKind.VALUE and value is not None:
+            found = [self._instance_class(value, depth + 1)]
+        elif binding.kind is BindKind.ELEMENT and binding.index is None and value is not None and self._iterated_by(binding, value):
+            found = self._item_classes(value, depth + 1)  # for p in particles
+        elif binding.kind is BindKind.PARAM and value is None:
+            found = self._passed(binding, lambda given: [self._instance_class(given, depth + 1)])
+        else:
+            found = [None]
+        result = memo[key] = _one_class(found)
+        return result
 
     def _item_classes(self, container: ast.expr, depth: int) -> list[object]:
         """The classes of what a list holds ([Particle(...) for _ in
@@ -564,19 +577,35 @@ class ValueEngine:
         model = self.model
         found: list[object] = []
         for binding in model.reaching_bindings(container):
-            if binding.kind is BindKind.VALUE and binding.value is not None:
-                found += self._item_classes(binding.value, depth + 1)
-            elif binding.kind is BindKind.PARAM and binding.value is None:
-                found += self._passed(binding, lambda given: self._item_classes(given, depth + 1))
-            else:
-                return [None]
+            found += self._binding_items(binding, depth + 1)
         owner = model.lookup(container)
-        for use in model.names_by_id().get(container.id, ()):
-            parent = model.parent(use)
-            call = model.parent(parent) if isinstance(parent, ast.Attribute) else None
-            if isinstance(call, ast.Call) and call.func is parent and parent.attr in ("append", "insert") and call.args \
-                    and model.lookup(use) is owner:
-                found.append(self._instance_class(call.args[-1], depth + 1))
+        key = (id(owner), container.id)
+        appended = self._classes.get(key)
+        if appended is None:
+            self._classes[key] = [None]  # a cycle through appends: nothing known
+            appended = []
+            for use in model.names_by_id().get(container.id, ()):
+                parent = model.parent(use)
+                call = model.parent(parent) if isinstance(parent, ast.Attribute) else None
+                if isinstance(call, ast.Call) and call.func is parent and parent.attr in ("append", "insert") and call.args \
+                        and model.lookup(use) is owner:
+                    appended.append(self._instance_class(call.args[-1], depth + 1))
+            self._classes[key] = appended
+        return found + appended  # type: ignore[operator]
+
+    def _binding_items(self, binding: Binding, depth: int) -> list[object]:
+        key = (id(binding), "items")
+        memo = self._classes
+        if key in memo:
+            return memo[key]  # type: ignore[return-value]
+        memo[key] = [None]  # a cycle: nothing known
+        if binding.kind is BindKind.VALUE and binding.value is not None:
+            found = self._item_classes(binding.value, depth + 1)
+        elif binding.kind is BindKind.PARAM and binding.value is None:
+            found = self._passed(binding, lambda given: self._item_classes(given, depth + 1))
+        else:
+            found = [None]
+        memo[key] = found
         return found
 
     def _passed(self, param: Binding, each: Callable[[ast.expr], list[object]]) -> list[object]:
