@@ -59,6 +59,7 @@ SMALL_ARRAY = 64  # at most this many elements, written as literals where the ar
 SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
 _NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
 _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _MAX_PACKING_DEPTH = 4  # names and call sites followed back to the tuple written out
 _MAX_INSTANCE_DEPTH = 60  # a guard against deep recursion while following names back to Particle(...)
 
@@ -809,6 +810,8 @@ class ValueEngine:
             node = self.model.parent(node) if node is not None else None
             if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 return node.iter is source
+            if isinstance(node, _COMPREHENSIONS):  # the model's parent of a generator's target
+                return any(g.iter is source for g in node.generators)  # type: ignore[attr-defined]
         return False
 
     def _display_item_kind(self, source: ast.List | ast.Tuple | ast.Set, index: int | None) -> Kind:

@@ -119,10 +119,15 @@ def test_a_tuple_iterated_is_not_unpacked() -> None:
         pairs = ((np.ones(3), 1.0), (np.zeros(3), 2.0))
         for a, b in pairs:
             print(a, b)
+        names = [n for n, p in (("x", 1.0), ("y", 2.0))]
+        scales = [p for n, p in pairs]
         """
     )
     (a,) = model.module_scope.bindings["a"]
     assert model.values.binding_kind(a) is not Kind.SCALAR  # items of each pair, not the second pair
+    comprehension = next(s for s in model.scopes if s.kind.name == "COMPREHENSION" and "p" in s.bindings and "n" in s.bindings)
+    (p,) = comprehension.bindings["p"]
+    assert model.values.binding_kind(p) is Kind.SCALAR  # 1.0 and 2.0, not the tuple ("y", 2.0)
 
 
 def test_arrays_kept_on_objects_in_a_list_keep_their_kind_in_a_helper() -> None:
