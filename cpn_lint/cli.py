@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from . import __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``cpn-lint rule CODE | rules | docs [DIR] | verdict ... | manifest ... | fix ... | noqa ...``."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    return _guarded("cpn-lint", _main, list(sys.argv[1:] if argv is None else argv))
+
+
+def _main(args: list[str]) -> int:
     if args and args[0] == "verdict":
         return verdict_main(args[1:])
     if args and args[0] == "manifest":
@@ -53,13 +57,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         for code, r in rules.items():
             print(f"{code}  {r.category.value:<9} {r.default.value:<10} {r.slug:<32} {r.summary}")
         return 0
-    written = docs_module.write_pages(Path(ns.directory))
+    from .safe_write import WriteRefused
+
+    try:
+        written = docs_module.write_pages(Path(ns.directory))
+    except WriteRefused as exc:
+        print(f"cpn-lint docs: {exc}", file=sys.stderr)
+        return 2
     print(f"{len(written)} page(s) updated in {ns.directory}")
     return 0
 
 
 def verdict_main(argv: Sequence[str] | None = None) -> int:
-    return _delegate("cpn_lint.verdict.command", list(sys.argv[1:] if argv is None else argv))
+    return _guarded("cpn-verdict", lambda args: _delegate("cpn_lint.verdict.command", args),
+                    list(sys.argv[1:] if argv is None else argv))
+
+
+def _guarded(prog: str, command: Callable[[list[str]], int], args: list[str]) -> int:
+    """Run a command; a closed pipe (``cpn-lint rules | head``) or Ctrl-C ends
+    it with a status, never a traceback. argparse's own exits pass through."""
+    try:
+        return command(args)
+    except BrokenPipeError:
+        # Python would complain again when it flushes stdout at exit: point it at /dev/null
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug, not the user's error: one line, and how to see more
+        if os.environ.get("CPN_LINT_DEBUG"):
+            raise
+        print(f"{prog}: internal error: {type(exc).__name__}: {exc} (please report it; "
+              f"CPN_LINT_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 2
 
 
 def _delegate(module: str, argv: list[str]) -> int:

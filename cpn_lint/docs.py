@@ -93,12 +93,26 @@ def expected_pages() -> dict[str, str]:
 
 
 def write_pages(directory: Path) -> list[Path]:
+    """Write the pages that changed. Every target is checked first, so a
+    folder holding a file of the same name that is not a rule page (a
+    project's own README.md) gets nothing at all (:mod:`cpn_lint.safe_write`)."""
+    from .safe_write import RULE_PAGE, atomic_write, check_target
+
+    if directory.exists() and not directory.is_dir():
+        from .safe_write import WriteRefused
+
+        raise WriteRefused(f"{directory} is not a folder; name the folder for the rule pages")
+    pages = expected_pages()
+    for name in pages:
+        if (directory / name).exists():
+            check_target(directory / name, RULE_PAGE)
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in expected_pages().items():
+    for name, text in pages.items():
         path = directory / name
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+        data = text.encode("utf-8")
+        if not path.exists() or path.read_bytes() != data:
+            atomic_write(path, data)
             written.append(path)
     return written
 

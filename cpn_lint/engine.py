@@ -22,6 +22,7 @@ from .registry import Default
 from .rules import load_rules
 
 INTERNAL_ERROR = "CPN000"
+COMPILED_KERNEL = "CPN112"  # findings inside a compiled function fold into it
 
 # A file that mentions none of these cannot produce a finding; skip the model.
 _RELEVANT = re.compile(
@@ -169,10 +170,37 @@ def _run(tree: ast.Module, source: str, filename: str, options: LintOptions,
                 findings.extend(rule_cls().check(model))
             except Exception as exc:  # containment: one rule never sinks the run
                 findings.append(_internal_error(rule_cls.code, exc))
+        findings = _fold_into_compiled_functions(model, findings)
         if not keep_model:
             model.release()
     findings.sort(key=Finding.sort_key)
     return _dedupe(findings), model
+
+
+def _fold_into_compiled_functions(model: FileModel, findings: list[Finding]) -> list[Finding]:
+    """Findings inside a Numba-compiled function are not cuPyNumeric work:
+    when the function takes the program's arrays they are part of its CPN112
+    (one root cause, one finding) and counted in its data, not listed; when it
+    only ever sees numbers they are dropped. Which functions those are is a
+    fact of the model, so the result does not depend on the codes selected."""
+    from dataclasses import replace
+
+    from .model.compiled import compiled_function_at
+
+    if "numba" not in model.source:
+        return findings
+    kept: list[Finding] = []
+    folded: dict[int, dict[str, int]] = {}
+    for finding in findings:
+        compiled = None if finding.code in (COMPILED_KERNEL, INTERNAL_ERROR) else \
+            compiled_function_at(model, finding.line)
+        if compiled is None:
+            kept.append(finding)
+            continue
+        counts = folded.setdefault(compiled.node.lineno, {})
+        counts[finding.code] = counts.get(finding.code, 0) + 1
+    return [replace(f, data={**f.data, "folded": dict(sorted(folded[f.line].items()))})
+            if f.code == COMPILED_KERNEL and f.line in folded else f for f in kept]
 
 
 @contextmanager

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import sys
 import weakref
+from pathlib import Path
 from typing import Any, ClassVar, Iterator
 
 from . import __version__
@@ -32,6 +33,7 @@ class _Shared:
     options: LintOptions = LintOptions()
     verbose: bool = False  # --cpn-verbose: the whole message, not the headline
     baseline: frozenset[str] = frozenset()  # --cpn-baseline: keys of accepted findings
+    baseline_folder: Path = Path(".")  # the baseline file's folder: its paths are relative to it
     # A weak reference: the file's tree dies when flake8 is done with it, as it
     # would without the plugin (a strong one kept each tree alive through the
     # file's pycodestyle pass, and every full collection traced it), and a
@@ -75,14 +77,12 @@ class _Checker:
 
 def _drop_baselined(findings: list[Finding], tree: ast.AST, lines: list[str] | None, filename: str) -> list[Finding]:
     """The findings a ``--cpn-baseline`` file has not accepted."""
-    import os
-
-    from .baseline import keyed
+    from .baseline import key_path, keyed
     from .fingerprint import function_at, function_spans
 
     spans = function_spans(tree)
     text = lines or []
-    path = os.path.relpath(filename).replace(os.sep, "/") if filename not in ("-", "stdin") else filename
+    path = key_path(filename, _Shared.baseline_folder)
     return [f for f, key in keyed(path, findings, lambda line: function_at(spans, line),
                                    lambda line: text[line - 1] if 1 <= line <= len(text) else "")
             if f.code == INTERNAL_ERROR or key not in _Shared.baseline]
@@ -127,8 +127,8 @@ class CPN000(_Checker):
             metavar="FILE",
             default=None,
             parse_from_config=True,
-            help="report only findings not in this baseline (write one with 'cpn-lint baseline write FILE PATH...'; "
-            "run flake8 from the folder the baseline was written in)",
+            normalize_paths=True,  # in a config file: relative to that file's folder
+            help="report only findings not in this baseline (write one with 'cpn-lint baseline write -o FILE PATH...')",
         )
         option_manager.add_option(
             "--cpn-manifest",
@@ -149,7 +149,12 @@ class CPN000(_Checker):
         _Shared.options = LintOptions(assessment=bool(getattr(options, "cpn_assessment", False)), codes=selected,
                                       manifest_path=path)
         _Shared.verbose = bool(getattr(options, "cpn_verbose", False))
-        _Shared.baseline = _load_baseline(getattr(options, "cpn_baseline", None) or None)
+        baseline = getattr(options, "cpn_baseline", None) or None
+        _Shared.baseline = _load_baseline(baseline)
+        if baseline is not None:
+            from .baseline import folder_of
+
+            _Shared.baseline_folder = folder_of(baseline)
         _Shared.tree, _Shared.findings = None, {}
 
 

@@ -7,8 +7,9 @@ last line of a multi-line string that holds it (a comment inside the string
 would change the program). Codes merge into an existing ``# noqa: X``; a
 line with a bare ``# noqa`` already hides everything and is left alone.
 Only the files named (or found under the folders named) are rewritten, each
-in its own encoding and line endings; a file that does not parse is reported
-and left as it is.
+in its own encoding, line endings and permissions, in one step
+(:mod:`cpn_lint.safe_write`); a file that does not parse, or that changes
+on disk while it is being marked, is reported and left as it is.
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ from typing import Sequence
 from .engine import LintOptions, analyze_source, decode_source
 from .registry import Default
 from .rules import load_rules
+from .safe_write import WriteRefused, atomic_write
 from .verdict.suppress import NOQA, noqa_codes, noqa_ranges, noqa_text
-
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "__pycache__", "build", "dist", "site-packages"})
 
 
 @dataclass
@@ -49,7 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     codes = selected_codes(ns.select)
     if not codes:
         parser.error(f"--select {ns.select!r} names no cpn-lint code")
-    outcomes = [add_noqa(path, codes) for path in _python_files(ns.paths)]
+    files, problems = _python_files(ns.paths)
+    for problem in problems:
+        print(f"cpn-lint noqa: {problem}", file=sys.stderr)
+    outcomes = [add_noqa(path, codes) for path in files]
     for outcome in outcomes:
         if outcome.error:
             print(f"cpn-lint noqa: {outcome.path}: {outcome.error}", file=sys.stderr)
@@ -58,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     added = sum(o.added for o in outcomes)
     changed = sum(1 for o in outcomes if o.added)
     print(f"Added noqa for {added} finding(s) in {changed} file(s).")
-    return 2 if any(o.error for o in outcomes) else 0
+    return 2 if problems or any(o.error for o in outcomes) else 0
 
 
 def selected_codes(select: str | None) -> frozenset[str]:
@@ -69,15 +72,13 @@ def selected_codes(select: str | None) -> frozenset[str]:
     return frozenset(code for code in rules if code.startswith(prefixes) and code != "CPN000")
 
 
-def _python_files(paths: Sequence[str]) -> list[Path]:
-    found: list[Path] = []
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            found += sorted(p for p in path.rglob("*.py") if not SKIP_DIRS.intersection(p.relative_to(path).parts[:-1]))
-        else:
-            found.append(path)
-    return found
+def _python_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
+    """The .py files under ``paths`` (found as every command finds them;
+    notebooks are left alone), and the paths that could not be used."""
+    from .verdict.collect import discover
+
+    files, problems = discover(paths)
+    return [Path(f) for f in files if not f.endswith(".ipynb")], problems
 
 
 def add_noqa(path: Path, codes: frozenset[str]) -> Outcome:
@@ -94,7 +95,10 @@ def add_noqa(path: Path, codes: frozenset[str]) -> Outcome:
     text, encoding = decode_source(raw), _encoding_of(raw)
     new_text, outcome.added, outcome.lines = marked(text, [(f.line, f.code) for f in result.findings if f.code in codes])
     if outcome.added:
-        path.write_bytes(new_text.encode(encoding))
+        try:
+            atomic_write(path, new_text.encode(encoding), expect=raw)
+        except WriteRefused as exc:
+            outcome.error, outcome.added, outcome.lines = str(exc).removeprefix(f"{path} "), 0, 0
     return outcome
 
 

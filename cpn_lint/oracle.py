@@ -46,7 +46,7 @@ DEFAULT_TIMEOUT = 180.0
 MPI_PACKAGES = ("mpi4py", "mpich")
 # Host libraries simulation scripts use beside NumPy (plots, SciPy solvers),
 # installed into the oracle environment and loaded before numpy is swapped.
-HOST_PACKAGES = ("matplotlib", "scipy")
+HOST_PACKAGES = ("matplotlib", "scipy", "numba")
 
 _READY_MARKER = "cpn-oracle-ready.json"
 _STUB_DIR = "cuda-stub"

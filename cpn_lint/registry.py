@@ -230,10 +230,15 @@ def _cut_code(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cut(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters; a quoted field keeps both
+    its quotes whatever quotes the code inside it holds."""
     if len(text) <= limit:
         return text
-    cut = text[: limit - 1].rstrip() + "…"
-    return cut + "'" if text.endswith("'") and text.count("'") % 2 == 0 else cut
+    quote = text[-1]
+    opening = text.find(quote) if quote in "'\"" else -1
+    if 0 <= opening < len(text) - 1 and opening < limit - 3:  # "loop 'for ...'": cut inside the quotes
+        return text[: limit - 2].rstrip() + "…" + quote
+    return text[: limit - 1].rstrip() + "…"
 
 
 REGISTRY: dict[str, type[Rule]] = {}

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,9 +16,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
+# Everything the tests and the commands they start write to "the temporary
+# folder" (--brief's full reports, caches) goes into one folder of this run,
+# removed when it ends: a test run leaves nothing behind.
+_RUN_TMP = tempfile.mkdtemp(prefix="cpn-lint-tests-")
+os.environ["TMPDIR"] = _RUN_TMP
+tempfile.tempdir = _RUN_TMP
+atexit.register(shutil.rmtree, _RUN_TMP, ignore_errors=True)
 # A manifest refreshed into the developer's own cache must not change what the
 # tests see: every test (and every subprocess it starts) gets an empty cache.
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="cpn-lint-test-cache-")
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="cache-", dir=_RUN_TMP)
 
 EXPECT = re.compile(r"#\s*expect:\s*(CPN\d{3}(?:\s*,\s*CPN\d{3})*)")
 

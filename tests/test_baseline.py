@@ -35,13 +35,16 @@ def test_round_trip(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # nothing new: nothing reported, the verdict rests on what is left
     assert run_flake8("--select", "CPN", "--cpn-baseline", "base.json", "src", cwd=project).stdout == ""
     report = run_verdict("src", "--isolated", "--baseline", "base.json", cwd=project).stdout
-    assert "**READY**" in report and "the baseline 1" in report
+    # a baseline hides findings from lint, not from the verdict (issue 25): the loop is still weighed
+    assert "**LIGHT REFACTOR**" in report and "**Accepted, still weighed:** 1 finding (the baseline 1)" in report
     # lines move (a header comment) and a new loop appears: only the new loop
     (project / "src" / "smooth.py").write_text("# moved down\n\n" + LOOP + NEW)
     out = run_flake8("--select", "CPN", "--cpn-baseline", "base.json", "src", cwd=project).stdout.splitlines()
     assert len(out) == 1 and ":15:5: CPN101" in out[0]
     report = run_verdict("src", "--isolated", "--baseline", "base.json", cwd=project).stdout
-    assert "`src/smooth.py:15` (in `scale`)" in report and "`src/smooth.py:8`" not in report
+    # the verdict weighs both loops; the summary says which one the baseline accepted
+    assert "`src/smooth.py:15` (in `scale`)" in report and "`src/smooth.py:8`" in report
+    assert "**Accepted, still weighed:** 1 finding (the baseline 1): CPN101 ×1" in report
 
 
 def test_a_bad_baseline_is_one_clear_error(project: Path) -> None:
@@ -52,3 +55,28 @@ def test_a_bad_baseline_is_one_clear_error(project: Path) -> None:
     assert flake8.returncode != 0 and "cpn-lint: --cpn-baseline: base.json: not a cpn-lint baseline" in flake8.stderr
     missing = run_verdict("src", "--isolated", "--baseline", "nowhere.json", cwd=project)
     assert missing.returncode == 2 and "cannot be read" in missing.stderr
+
+
+def test_a_baseline_matches_from_any_folder(project: Path) -> None:
+    (project / "ci").mkdir()
+    assert baseline_main(["write", "-o", "ci/base.json", "src"]) == 0
+    assert json.loads((project / "ci" / "base.json").read_text())["findings"][0]["path"] == "../src/smooth.py"
+    inside = run_flake8("--select", "CPN", "--cpn-baseline", "../ci/base.json", ".", cwd=project / "src")
+    assert inside.stdout == ""
+    report = run_verdict(".", "--isolated", "--baseline", "../ci/base.json", cwd=project / "src").stdout
+    assert "the baseline 1" in report
+
+
+def test_unreadable_files_keep_their_entries_and_nothing_is_written_without_input(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert baseline_main(["write", "-o", "base.json", "src"]) == 0
+    written = (project / "base.json").read_bytes()
+    (project / "src" / "smooth.py").write_text(LOOP + "\ndef broken(:\n")
+    assert baseline_main(["write", "-o", "base.json", "src"]) == 2
+    assert "could be read" in capsys.readouterr().err
+    assert (project / "base.json").read_bytes() == written  # nothing readable: left as it was
+    (project / "src" / "other.py").write_text(NEW.replace("\n\ndef", "import numpy as np\n\ndef", 1))
+    assert baseline_main(["write", "-o", "base.json", "src"]) == 2
+    document = json.loads((project / "base.json").read_text())
+    assert sorted(e["path"] for e in document["findings"]) == ["src/other.py", "src/smooth.py"]
+    assert "kept 1 entry of unreadable files" in capsys.readouterr().out

@@ -201,19 +201,34 @@ def test_canonical_name() -> None:
 
 # ------------------------------------------------------------------ staleness
 def test_age_and_staleness(shipped: Manifest) -> None:
-    taken = shipped.snapshot_date
-    assert shipped.age_days(taken) == 0
-    assert not shipped.is_stale(taken + dt.timedelta(days=90))
-    assert shipped.is_stale(taken + dt.timedelta(days=91))
-    assert shipped.is_stale(taken + dt.timedelta(days=10), max_age_days=5)
-    state = shipped.staleness(taken + dt.timedelta(days=184))
-    assert (state.date, state.age_days, state.stale) == ("2026-05-22", 184, True)
-    assert "2026-05-22" in state.message and "cpn-lint manifest refresh" in state.message
+    # the shipped snapshot's sources were scraped on 2026-05-22, but it describes cuPyNumeric 26.6.1
+    # (built 2026-07-17), confirmed the newest release on 2026-11-26: its age runs from that day
+    assert shipped.snapshot_date == dt.date(2026, 5, 22) and shipped.release_date == dt.date(2026, 7, 17)
+    current = shipped.current_as_of
+    assert current == shipped.confirmed_newest == dt.date(2026, 11, 26)
+    assert shipped.age_days(current) == 0
+    assert not shipped.is_stale(current + dt.timedelta(days=90))
+    assert shipped.is_stale(current + dt.timedelta(days=91))
+    assert shipped.is_stale(current + dt.timedelta(days=10), max_age_days=5)
+    state = shipped.staleness(current + dt.timedelta(days=184))
+    assert (state.date, state.age_days, state.stale) == ("2026-11-26", 184, True)
+    assert "cuPyNumeric 26.6.1" in state.message and "cpn-lint manifest refresh" in state.message
+    assert not shipped.staleness(current).stale  # scraped 188 days before: still the newest release
+
+
+def test_age_runs_from_the_latest_known_date(shipped: Manifest) -> None:
+    from dataclasses import replace
+
+    scraped_only = replace(shipped, release_date=None, confirmed_newest=None)
+    assert scraped_only.current_as_of == dt.date(2026, 5, 22)
+    released = replace(shipped, confirmed_newest=None)
+    assert released.current_as_of == dt.date(2026, 7, 17)
+    assert Manifest.from_json(shipped.to_json()).confirmed_newest == shipped.confirmed_newest
 
 
 def test_stale_message_does_not_change_from_day_to_day(shipped: Manifest) -> None:
-    one = shipped.staleness(dt.date(2026, 10, 1)).message
-    two = shipped.staleness(dt.date(2027, 3, 1)).message
+    one = shipped.staleness(dt.date(2027, 4, 1)).message
+    two = shipped.staleness(dt.date(2027, 9, 1)).message
     assert one == two
 
 
@@ -556,10 +571,14 @@ def test_refresh_writes_only_where_told_and_refuses_to_overwrite(tmp_path: Path,
     assert _run(argv, capsys)[0] == 0
     assert first.read_bytes() == second.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json", "comparison.html"]
-    first.write_text("keep me", encoding="utf-8")
-    code, _, stderr = _run(argv, capsys)
+    code, _, stderr = _run(argv, capsys)  # an existing manifest: replaced only with --force
     assert code == 2 and "add --force" in stderr
-    assert first.read_text(encoding="utf-8") == "keep me"
+    first.write_text("keep me", encoding="utf-8")
+    for extra in ([], ["--force"]):  # a file of another kind: never replaced
+        code, _, stderr = _run(argv + extra, capsys)
+        assert code == 2 and "is not a cpn-lint manifest" in stderr
+        assert first.read_text(encoding="utf-8") == "keep me"
+    first.unlink()
     assert _run(argv + ["--force"], capsys)[0] == 0
     assert first.read_bytes() == second.read_bytes()
 
@@ -597,7 +616,7 @@ def test_refresh_writes_to_the_user_cache_by_default(tmp_path: Path, capsys, mon
     assert cached.is_file() and f"wrote {cached}" in stdout
     assert mf.default_path() == cached and mf.resolve().snapshot_date == dt.date(2026, 11, 1)
     code, stdout, _ = _run(["show", "--today", "2026-11-02"], capsys)
-    assert f"manifest: {cached}" in stdout and "1 days old" in stdout
+    assert f"manifest: {cached}" in stdout and "(1 days ago" in stdout
     # a second refresh replaces the cached copy without --force
     assert _run(["refresh", "--from-html", str(page), "--snapshot-date", "2026-11-02"], capsys)[0] == 0
     assert mf.resolve().snapshot_date == dt.date(2026, 11, 2)
@@ -761,24 +780,26 @@ def test_refresh_from_the_real_cupynumeric_matches_the_snapshot(tmp_path: Path, 
 
 # ------------------------------------------------------------- show / lookup
 def test_show(capsys, shipped: Manifest) -> None:
-    code, stdout, _ = _run(["show", "--today", "2026-06-01"], capsys)
+    code, stdout, _ = _run(["show", "--today", "2026-12-06"], capsys)
     assert code == 0
-    assert "snapshot: 2026-05-22 (10 days old; current" in stdout
+    assert "snapshot: current as of 2026-11-26 (10 days ago; current" in stdout
+    assert "sources taken 2026-05-22, release of 2026-07-17" in stdout
     assert "cuPyNumeric 26.6.1, NumPy 2.4.6" in stdout
     assert ("1102 APIs (483 implemented): 359 multi-gpu, 9 single-gpu, 14 partial, 101 undocumented, "
             "619 not-implemented") in stdout
     assert "source: markdown api-support.md" in stdout and "those of NumPy 1.26.4, 2.4.6" in stdout
     assert "warning:" not in stdout
-    code, stdout, _ = _run(["show", "--today", "2026-11-22"], capsys)
-    assert "184 days old; STALE" in stdout
-    assert stdout.startswith("warning: the API manifest snapshot was taken on 2026-05-22")  # before what it qualifies
+    code, stdout, _ = _run(["show", "--today", "2027-05-29"], capsys)
+    assert "184 days ago; STALE" in stdout
+    assert stdout.startswith("warning: the API manifest describes cuPyNumeric 26.6.1")  # before what it qualifies
 
 
 def test_show_json(capsys) -> None:
-    code, stdout, _ = _run(["show", "--json", "--today", "2026-08-20"], capsys)
+    code, stdout, _ = _run(["show", "--json", "--today", "2027-02-24"], capsys)
     summary = json.loads(stdout)
     assert code == 0
-    assert (summary["snapshot_date"], summary["age_days"], summary["stale"]) == ("2026-05-22", 90, False)
+    assert (summary["snapshot_date"], summary["current_as_of"], summary["age_days"], summary["stale"]) == (
+        "2026-05-22", "2026-11-26", 90, False)
     assert summary["counts"]["not-implemented"] == 619
 
 
@@ -786,7 +807,7 @@ def test_show_another_manifest(tmp_path: Path, capsys) -> None:
     path = tmp_path / "m.json"
     path.write_text(json.dumps(_minimal()), encoding="utf-8")
     code, stdout, _ = _run(["show", "--manifest", str(path), "--today", "2026-01-03"], capsys)
-    assert code == 0 and "1 APIs (1 implemented)" in stdout and "1 days old" in stdout
+    assert code == 0 and "1 APIs (1 implemented)" in stdout and "(1 days ago" in stdout
     path.write_text("[]", encoding="utf-8")
     code, _, stderr = _run(["show", "--manifest", str(path)], capsys)
     assert code == 2 and "not a cpn-lint API manifest" in stderr
@@ -869,3 +890,34 @@ def test_version_1_manifests_are_still_read(shipped: Manifest) -> None:
             row.pop(key, None)
     old = Manifest.from_json(json.dumps(data))
     assert old.lookup("numpy.trapz").lacks is None and _statuses(old) == _statuses(shipped)
+
+
+def test_bare_refresh_reads_the_installed_cupynumeric_else_the_page_else_says_what_to_pass(
+        tmp_path: Path, capsys, monkeypatch, shipped: Manifest) -> None:
+    """Issue 25: `cpn-lint manifest refresh` with no input works when it can,
+    and otherwise names exactly what to pass."""
+    from cpn_lint.manifest import command
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(command, "_has_cupynumeric", lambda python: False)
+
+    def offline(url: str, target: Path, timeout: float = 20.0) -> None:
+        raise OSError("network unreachable")
+
+    monkeypatch.setattr(command, "_download", offline)
+    code, _, stderr = _run(["refresh"], capsys)
+    assert code == 2 and "--from installed --python PATH" in stderr and "--from-html FILE" in stderr
+    assert command.UPSTREAM_PAGE in stderr and not (tmp_path / "cache").exists()
+
+    page_text = render_comparison_page(shipped)
+
+    def fetched(url: str, target: Path, timeout: float = 20.0) -> None:
+        assert url == command.UPSTREAM_PAGE
+        target.write_text(page_text, encoding="utf-8")
+
+    monkeypatch.setattr(command, "_download", fetched)
+    code, stdout, stderr = _run(["refresh"], capsys)
+    assert code == 0, stderr
+    assert f"read {command.UPSTREAM_PAGE}" in stdout
+    refreshed = mf.resolve()
+    assert refreshed.snapshot_date == dt.date.today() and len(refreshed) == len(shipped)

@@ -176,3 +176,15 @@ def test_every_rule_has_a_headline_that_names_its_recipe():
         assert rule.short, code
         if rule.recipe:
             assert f"({rule.recipe})" in rule.short, code
+
+
+@pytest.mark.parametrize("field", [
+    "loop 'for key in table[\"x\"] + other_table[name]'",
+    "'it\\'s code with an odd number of quote marks in it'",
+    "comprehension 'for name, v in zip(labels, values)'",
+])
+def test_a_cut_code_field_keeps_its_closing_quote(field: str) -> None:
+    from cpn_lint.registry import CODE_FIELD_LIMIT, _cut
+
+    cut = _cut(field, CODE_FIELD_LIMIT)
+    assert len(cut) <= CODE_FIELD_LIMIT and cut.endswith("…" + field[-1])

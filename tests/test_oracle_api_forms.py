@@ -10,6 +10,7 @@ and the design note together.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -58,10 +59,18 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "seed_with_array": ("TypeError", "seed must be an integer or None"),
     "math_of_normal_without_size": ("TypeError", SCALAR),
     "format_of_random_without_size": ("TypeError", SCALAR),
+    "int_of_comparison_with_random_without_size": ("TypeError", SCALAR),
+    "int_of_ufunc_of_random_without_size": ("TypeError", SCALAR),
+    "float_of_combined_comparisons_of_draws": ("TypeError", SCALAR),
+    "round_of_random_without_size": ("ValueError", "Python's round method can be called only on scalars"),
     "norm_nuclear": ("NotImplementedError", "nuclear norm requires SVD decomposition"),
     "isclose_with_equal_nan": ("NotImplementedError", "cuPyNumeric does not support `equal_nan` yet for isclose"),
     "histogram_with_bin_rule": ("TypeError", "`bins` must be array or integer type"),
+    "view_as_ndarray_subclass": ("NotImplementedError", "cuPyNumeric does not currently support type reinterpretation"),
+    "ndarray_new_of_subclass": ("AttributeError", "'Tagged' object has no attribute '_writeable'"),
     # forms CPN404 leaves alone, and the recipes its messages give: all run
+    "bool_of_comparison_with_random_without_size": None,
+    "int_of_comparison_with_rand": None,
     "rand_without_size_as_float": None,
     "randn_added_into_scalar_slot": None,
     "draw_added_into_a_row": None,
@@ -103,7 +112,6 @@ def test_every_cpn404_form_is_backed_by_failing_reproductions() -> None:
 def test_cpn404_reports_each_failing_reproduction_and_no_working_one() -> None:
     """The rule, run on the reproductions themselves: a finding in each
     failing case, none in a case that runs."""
-    import ast
 
     from cpn_lint.engine import lint_source
 
@@ -125,6 +133,41 @@ def test_the_design_note_lists_every_failing_form() -> None:
             assert expected[1] in text, f"the error of {name} is not quoted in {DESIGN.name}"
 
 
+# ------------------------------------------------------------ missing names
+NAMES_PROBE = support.ROOT / "tests" / "data" / "oracle" / "api_names.py"
+# Of the names api_names.py tries, those cuPyNumeric 26.6.1 has; every other
+# one raises AttributeError there (issue 23: np.int, np.float, ... and every
+# name NumPy 2 dropped).
+PRESENT_IN_CUPYNUMERIC = {"cast", "find_common_type", "in1d"}
+
+
+def _probed_names() -> dict[str, tuple[str, ...]]:
+    tree = ast.parse(NAMES_PROBE.read_text(encoding="utf-8"))
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple):
+            found[node.targets[0].id] = tuple(e.value for e in node.value.elts)
+    return found
+
+
+def test_cpn401_reports_every_probed_name_cupynumeric_lacks() -> None:
+    from cpn_lint.engine import lint_source
+
+    groups = _probed_names()
+    assert set(groups) == {"TYPE_ALIASES", "ONLY_IN_NUMPY_1", "ITERATORS"}
+    for name in groups["TYPE_ALIASES"] + groups["ONLY_IN_NUMPY_1"] + groups["ITERATORS"]:
+        codes = {f.code for f in lint_source(f"import numpy as np\nthing = np.{name}\n")}
+        assert ("CPN401" in codes) == (name not in PRESENT_IN_CUPYNUMERIC), name
+
+
+def test_removed_type_aliases_name_the_python_type() -> None:
+    from cpn_lint.engine import lint_source
+
+    (finding,) = lint_source("import numpy as np\nmask = np.zeros(4, dtype=np.int)\n")
+    assert finding.code == "CPN401" and finding.message.startswith("np.int: numpy.int (NumPy 1.x only) is missing")
+    assert "use Python's int" in finding.message
+
+
 @pytest.fixture(scope="module")
 def venv() -> Path:
     try:
@@ -143,3 +186,12 @@ def test_each_form_fails_with_its_exact_error_on_cupynumeric(venv: Path) -> None
     actual = {name: None if "ok" in result else (result["error"], result["message"]) for name, result in outcomes.items()}
     assert actual == EXPECTED
     assert outcomes["random_without_size_shape"] == {"ok": "(1,)"}
+
+
+@pytest.mark.oracle
+def test_which_probed_names_cupynumeric_has(venv: Path) -> None:
+    run = support.cached_run(NAMES_PROBE, venv)
+    assert run.ok, run.stderr_tail
+    outcomes = json.loads(next(line for line in run.stdout.splitlines() if line.startswith("{")))
+    assert {name for name, result in outcomes.items() if result == "present"} == PRESENT_IN_CUPYNUMERIC
+    assert {result for name, result in outcomes.items() if result != "present"} == {"AttributeError"}

@@ -18,7 +18,7 @@ import pytest
 from cpn_lint.rules import load_rules
 
 from .conftest import ROOT, expected_findings
-from .verdict_helpers import run_verdict
+from .verdict_helpers import dated_lines_removed, run_verdict
 
 GOLDEN = ROOT / "tests" / "data" / "verdict"
 PROJECTS = ROOT / "fixtures" / "projects"
@@ -33,7 +33,8 @@ TIERS = {
     "particle_relax": ("LIGHT REFACTOR", ("CPN104", "CPN201")),
     "mpi_halo": ("SIGNIFICANT REFACTOR", ("CPN108",)),
     "text_classifier": ("NOT RECOMMENDED", ("CPN410",)),
-    "tiny_orbits": ("NOT RECOMMENDED", ()),
+    # the code's own sizes never fail Gate 2 (SPEC §4): uncertain, and one line in the verdict section
+    "tiny_orbits": ("READY", ()),
     "notebook_demo": ("LIGHT REFACTOR", ("CPN104",)),
 }
 
@@ -42,6 +43,8 @@ def _report(name: str) -> str:
     proc = run_verdict(f"fixtures/projects/{name}", "--isolated", cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
+
+
 
 
 def test_every_project_fixture_has_a_tier():
@@ -78,7 +81,7 @@ def test_project_report_has_every_heading_and_cites_every_expected_line(name):
 
 @pytest.mark.parametrize("name", sorted(TIERS))
 def test_project_report_matches_its_golden_file(name):
-    report = _report(name)
+    report = dated_lines_removed(_report(name))
     golden = GOLDEN / f"{name}.md"
     if os.environ.get("CPN_REGEN_GOLDEN"):
         golden.write_text(report, encoding="utf-8")

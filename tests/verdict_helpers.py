@@ -106,3 +106,15 @@ def run_verdict(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subpr
         text=True,
         timeout=300,
     )
+
+
+STALE_WARNING = "> **Warning:** the API manifest describes"
+
+
+def dated_lines_removed(report: str) -> str:
+    """The report without the manifest's staleness warning, which depends on
+    the day the test runs (tests/test_manifest.py checks it)."""
+    lines = report.split("\n")
+    kept = [line for i, line in enumerate(lines)
+            if not line.startswith(STALE_WARNING) and not (i > 0 and lines[i - 1].startswith(STALE_WARNING))]
+    return "\n".join(kept)

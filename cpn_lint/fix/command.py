@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Sequence, TextIO
 
 from ..rules import load_rules
+from ..safe_write import WriteRefused, atomic_write
 from ..verdict.collect import discover
 from .files import FileFix, fix_path
 from .planner import default_codes
@@ -91,12 +91,13 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
 
 
 def _write(outcome: FileFix, err: TextIO) -> bool:
+    """Replace the file in one step, unless it changed since it was read."""
     try:
-        Path(outcome.path).write_bytes(outcome.new_bytes or b"")
-    except OSError as exc:
-        outcome.error = f"cannot be written ({exc.strerror or type(exc).__name__})"
+        atomic_write(outcome.path, outcome.new_bytes or b"", expect=outcome.old_bytes)
+    except WriteRefused as exc:
+        outcome.error = str(exc)
         outcome.applied = []
-        print(f"cpn-lint fix: {outcome.path}: {outcome.error}", file=err)
+        print(f"cpn-lint fix: {outcome.error}", file=err)
         return False
     return True
 

@@ -44,6 +44,7 @@ class FileFix:
     left: list[Line] = field(default_factory=list)
     diff: str = ""
     new_bytes: bytes | None = None  # None: nothing to write
+    old_bytes: bytes | None = None  # what was read: the file must still hold it when the fix is written
     error: str | None = None
 
 
@@ -55,6 +56,7 @@ def fix_path(path: str, codes: frozenset[str], *, for_diff: bool) -> FileFix:
     except OSError as exc:
         outcome.error = f"cannot be read ({exc.strerror or type(exc).__name__})"
         return outcome
+    outcome.old_bytes = raw
     if len(raw) > MAX_SOURCE_BYTES:
         outcome.error = f"is larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MiB; skipped"
         return outcome

@@ -174,21 +174,29 @@ def is_api_name(name: str) -> bool:
 
 @dataclass(frozen=True)
 class Staleness:
-    """How old a snapshot is on a given day (read by the verdict command)."""
+    """How old a snapshot is on a given day (read by the verdict command).
 
-    date: str  # the snapshot date, ISO
+    The age runs from the last day the snapshot was known to describe the
+    newest cuPyNumeric release: the day it was confirmed so, else the day that
+    release came out, else the day the snapshot was taken. A snapshot of the
+    newest release is current however long ago its sources were scraped."""
+
+    date: str  # the day the age runs from, ISO
     age_days: int
     stale: bool
     max_age_days: int = STALE_AFTER_DAYS
+    version: str | None = None  # the cuPyNumeric release it describes
 
     @property
     def message(self) -> str:
+        release = f"cuPyNumeric {self.version}" if self.version else "its cuPyNumeric release"
         if not self.stale:
-            return f"the API manifest snapshot of {self.date} is current (under {self.max_age_days} days old)"
+            return (f"the API manifest describes {release}, the newest release as of {self.date} "
+                    f"(under {self.max_age_days} days ago)")
         # No day count: the text must not change from one day to the next.
-        return (f"the API manifest snapshot was taken on {self.date}, more than {self.max_age_days} days ago; "
-                "cuPyNumeric's support may have changed since — refresh it with `cpn-lint manifest refresh` "
-                "before relying on the API gaps it lists")
+        return (f"the API manifest describes {release}, last known to be the newest release on {self.date}, more "
+                f"than {self.max_age_days} days ago; a newer release may support more — refresh it with "
+                "`cpn-lint manifest refresh` before relying on the API gaps it lists")
 
 
 @dataclass(frozen=True)
@@ -204,6 +212,10 @@ class Manifest:
     generator: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     numpy_releases: tuple[str, ...] = ()  # the NumPy releases whose public names the rows cover
+    # the day the cuPyNumeric release it describes came out (its wheel's build date)
+    release_date: _dt.date | None = None
+    # the last day someone checked that no newer cuPyNumeric release exists
+    confirmed_newest: _dt.date | None = None
 
     # -- queries ----------------------------------------------------------------
     def lookup(self, name: str) -> ApiSupport | None:
@@ -237,15 +249,21 @@ class Manifest:
     def implemented_count(self) -> int:
         return sum(1 for e in self.entries.values() if e.status.implemented)
 
+    @property
+    def current_as_of(self) -> _dt.date:
+        """The last day the snapshot was known to describe the newest release."""
+        return max(d for d in (self.snapshot_date, self.release_date, self.confirmed_newest) if d is not None)
+
     def age_days(self, today: _dt.date | None = None) -> int:
-        return ((today or _dt.date.today()) - self.snapshot_date).days
+        return ((today or _dt.date.today()) - self.current_as_of).days
 
     def is_stale(self, today: _dt.date | None = None, max_age_days: int = STALE_AFTER_DAYS) -> bool:
         return self.age_days(today) > max_age_days
 
     def staleness(self, today: _dt.date | None = None, max_age_days: int = STALE_AFTER_DAYS) -> Staleness:
         age = self.age_days(today)
-        return Staleness(self.snapshot_date.isoformat(), age, age > max_age_days, max_age_days)
+        return Staleness(self.current_as_of.isoformat(), age, age > max_age_days, max_age_days,
+                         self.cupynumeric_version)
 
     # -- serialisation ----------------------------------------------------------
     def to_json(self) -> str:
@@ -256,6 +274,8 @@ class Manifest:
             "format_version": FORMAT_VERSION,
             "snapshot_date": self.snapshot_date.isoformat(),
             "cupynumeric_version": self.cupynumeric_version,
+            "release_date": self.release_date.isoformat() if self.release_date else None,
+            "confirmed_newest": self.confirmed_newest.isoformat() if self.confirmed_newest else None,
             "numpy_version": self.numpy_version,
             "numpy_releases": list(self.numpy_releases),
             "generated": self.generated,
@@ -286,6 +306,8 @@ class Manifest:
         except (KeyError, ValueError):
             raise ManifestError(f"{origin}: snapshot_date must be an ISO date (YYYY-MM-DD)") from None
         entries = _entries(data.get("apis"), origin)
+        release_date = _optional_date(data, "release_date", origin)
+        confirmed = _optional_date(data, "confirmed_newest", origin)
         manifest = cls(
             snapshot_date=snapshot,
             cupynumeric_version=data.get("cupynumeric_version"),
@@ -295,9 +317,21 @@ class Manifest:
             generated=data.get("generated"),
             generator=data.get("generator"),
             numpy_releases=tuple(str(r) for r in data.get("numpy_releases") or ()),
+            release_date=release_date,
+            confirmed_newest=confirmed,
         )
         _check_counts(manifest, data.get("counts"), origin)
         return manifest
+
+
+def _optional_date(data: dict[str, Any], key: str, origin: str) -> _dt.date | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    try:
+        return _dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise ManifestError(f"{origin}: {key} must be an ISO date (YYYY-MM-DD) or null") from None
 
 
 def _entries(rows: Any, origin: str) -> dict[str, ApiSupport]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +24,7 @@ from . import (Manifest, ManifestError, Status, counts_line, default_path, packa
                user_manifest_path)
 from .sources import MIN_IMPLEMENTED, SourceError, SourceTable, build_manifest, read_source, source_date
 from .surface import NumpySurface, all_names, probe_surface, read_surface
+from ..safe_write import MANIFEST, SURFACE, OutputKind, WriteRefused, atomic_write, check_target
 
 
 class UsageError(Exception):
@@ -84,6 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
                          help="limit for the introspection subprocess (default: 600)")
     refresh.add_argument("--snapshot-date", type=_date, metavar="YYYY-MM-DD",
                          help="the day the inputs were taken (default: what the inputs say; today for --from installed)")
+    refresh.add_argument("--release-date", type=_date, metavar="YYYY-MM-DD",
+                         help="the day the cuPyNumeric release the inputs describe came out (default: kept from the "
+                              "previous manifest when it describes the same release)")
+    refresh.add_argument("--confirmed-newest", type=_date, metavar="YYYY-MM-DD",
+                         help="the day you checked that no newer cuPyNumeric release exists (staleness runs from it)")
     refresh.add_argument("--notes-from", metavar="PATH",
                          help="previous manifest whose partial-support notes are kept (default: the shipped one)")
     refresh.add_argument("--no-previous", action="store_true",
@@ -138,7 +143,10 @@ def show(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         summary = {
             "path": where,
-            "snapshot_date": state.date,
+            "snapshot_date": manifest.snapshot_date.isoformat(),
+            "release_date": manifest.release_date.isoformat() if manifest.release_date else None,
+            "confirmed_newest": manifest.confirmed_newest.isoformat() if manifest.confirmed_newest else None,
+            "current_as_of": state.date,
             "age_days": state.age_days,
             "stale": state.stale,
             "stale_after_days": state.max_age_days,
@@ -154,7 +162,13 @@ def show(args: argparse.Namespace, out: TextIO) -> int:
     if state.stale:  # first: it qualifies every line below
         out.write(f"warning: {state.message}\n")
     out.write(f"manifest: {where}\n")
-    out.write(f"snapshot: {state.date} ({state.age_days} days old; {verdict}, stale after {state.max_age_days} days)\n")
+    dated = [f"sources taken {manifest.snapshot_date.isoformat()}"]
+    if manifest.release_date:
+        dated.append(f"release of {manifest.release_date.isoformat()}")
+    if manifest.confirmed_newest:
+        dated.append(f"confirmed the newest release on {manifest.confirmed_newest.isoformat()}")
+    out.write(f"snapshot: current as of {state.date} ({state.age_days} days ago; {verdict}, stale after "
+              f"{state.max_age_days} days; {', '.join(dated)})\n")
     out.write(f"cuPyNumeric {manifest.cupynumeric_version or '?'}, NumPy {manifest.numpy_version or '?'}"
               f"{'; generated ' + manifest.generated if manifest.generated else ''}\n")
     for source in manifest.sources:
@@ -193,23 +207,33 @@ def _details(entry) -> str:  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------- refresh
+UPSTREAM_PAGE = "https://docs.nvidia.com/cupynumeric/latest/api/comparison.html"
+
+
 def refresh(args: argparse.Namespace) -> int:
     sources: list[tuple[str, str | None]] = list(args.sources or [])
-    if not sources:
-        raise UsageError("give at least one input: --from installed, --from-html, --from-markdown or --from-json")
     to_cache = not args.output
     outputs = _check_outputs(args.output or [str(user_manifest_path())], args.force or to_cache, args.into_package)
     report = sys.stderr if "-" in (args.output or ()) else sys.stdout
     previous = _previous(args)
     surfaces = [read_surface(Path(path)) for path in args.surface]
-    tables = [_read(kind, value, args, surfaces) for kind, value in sources]
+    fetched_today = False
+    with tempfile.TemporaryDirectory(prefix="cpn-manifest-page-") as workdir:
+        if not sources:
+            sources = [_default_source(args, Path(workdir), report)]
+            fetched_today = True
+        tables = [_read(kind, value, args, surfaces) for kind, value in sources]
     for table in tables:
         report.write(f"read {table.kind} {table.name}: {table.raw_rows} rows, {len(table.rows)} APIs\n")
-    snapshot = args.snapshot_date or source_date(tables)
+    snapshot = args.snapshot_date or source_date(tables) or (_dt.date.today() if fetched_today else None)
     if snapshot is None:
         raise UsageError("none of the inputs says when it was taken; give --snapshot-date YYYY-MM-DD")
+    release_date = args.release_date
+    if release_date is None and previous is not None and previous.cupynumeric_version == _agreed_version(tables):
+        release_date = previous.release_date  # the same release: the day it came out has not changed
     result = build_manifest(tables, snapshot, notes_from=previous, generator=f"cpn-lint {__version__} manifest refresh",
-                            min_implemented=args.min_implemented, surfaces=surfaces)
+                            min_implemented=args.min_implemented, surfaces=surfaces, release_date=release_date,
+                            confirmed_newest=args.confirmed_newest)
     manifest = result.manifest
     for warning in result.warnings:
         report.write(f"warning: {warning}\n")
@@ -225,6 +249,8 @@ def refresh(args: argparse.Namespace) -> int:
         if path is None:
             sys.stdout.write(text)
         else:
+            if path == user_manifest_path():
+                path.parent.mkdir(parents=True, exist_ok=True)
             _write_atomically(path, text)
             report.write(f"wrote {path}\n")
     if to_cache:
@@ -232,7 +258,51 @@ def refresh(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_outputs(outputs: list[str], force: bool, into_package: bool = False) -> list[Path | None]:
+def _agreed_version(tables: list[SourceTable]) -> str | None:
+    versions = {t.cupynumeric_version for t in tables if t.cupynumeric_version}
+    return versions.pop() if len(versions) == 1 else None
+
+
+def _default_source(args: argparse.Namespace, workdir: Path, report: TextIO) -> tuple[str, str | None]:
+    """What a bare ``manifest refresh`` reads: the cuPyNumeric installed for
+    ``--python``, else the upstream comparison page, else a usage error that
+    says exactly what to pass."""
+    if _has_cupynumeric(args.python):
+        report.write(f"no input named: reading the cuPyNumeric installed for {args.python}\n")
+        return ("installed", None)
+    page = workdir / "comparison.html"
+    try:
+        _download(UPSTREAM_PAGE, page)
+    except OSError as exc:
+        reason = getattr(exc, "reason", None) or exc.strerror or type(exc).__name__
+        raise UsageError(
+            f"no input named, no cuPyNumeric installed for {args.python}, and {UPSTREAM_PAGE} could not be fetched "
+            f"({reason}); pass one: --from installed --python PATH (a Python with nvidia-cupynumeric), or save that "
+            "page and pass --from-html FILE") from None
+    report.write(f"no input named and no cuPyNumeric installed: read {UPSTREAM_PAGE}\n")
+    return ("html", str(page))
+
+
+def _has_cupynumeric(python: str) -> bool:
+    import subprocess
+
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('cupynumeric') is None)"
+    try:
+        return subprocess.run([python, "-c", probe], stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _download(url: str, target: Path, timeout: float = 20.0) -> None:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - a fixed https address
+        target.write_bytes(response.read(20 * 1024 * 1024))
+
+
+def _check_outputs(outputs: list[str], force: bool, into_package: bool = False,
+                   kind: OutputKind = MANIFEST) -> list[Path | None]:
     checked: list[Path | None] = []
     for value in outputs:
         if value == "-":
@@ -242,14 +312,15 @@ def _check_outputs(outputs: list[str], force: bool, into_package: bool = False) 
         if not into_package and _inside(path, package_dir()):
             raise UsageError(f"{value} is inside the installed cpn-lint package; refresh writes to the user's cache "
                              "(the default) or to a path you name with --manifest")
-        if path == user_manifest_path():
-            path.parent.mkdir(parents=True, exist_ok=True)
-        if path.is_dir():
-            raise UsageError(f"--output {value} is a directory; name the file to write")
-        if path.exists() and not force:
+        if path == user_manifest_path() and not path.parent.exists():
+            checked.append(path)  # the cache folder is made when the manifest is written
+            continue
+        try:
+            target = check_target(path, kind)  # never a source, a folder or a file of another kind
+        except WriteRefused as exc:
+            raise UsageError(str(exc)) from None
+        if target.exists() and not force:
             raise UsageError(f"{value} exists; add --force to replace it")
-        if not path.parent.is_dir():
-            raise UsageError(f"cannot write {value}: {path.parent} is not a directory")
         checked.append(path)
     return checked
 
@@ -289,7 +360,7 @@ def surface(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(text)
         return 0
-    (path,) = _check_outputs([args.output], args.force)
+    (path,) = _check_outputs([args.output], args.force, kind=SURFACE)
     assert path is not None
     _write_atomically(path, text)
     print(f"NumPy {found.numpy_version}: {len(found.names)} public names written to {path}")
@@ -316,18 +387,10 @@ def describe_changes(before: Manifest, after: Manifest, limit: int = 12) -> list
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(temp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+        atomic_write(path, text.encode("utf-8"))
+    except WriteRefused as exc:
+        raise UsageError(str(exc)) from None
 
 
 __all__ = ["Status", "build_parser", "describe_changes", "main"]

@@ -425,6 +425,8 @@ def build_manifest(
     generator: str | None = None,
     min_implemented: int = MIN_IMPLEMENTED,
     surfaces: Sequence["NumpySurface"] = (),
+    release_date: _dt.date | None = None,
+    confirmed_newest: _dt.date | None = None,
 ) -> BuildResult:
     """Merge the tables into one manifest, refusing what looks wrong.
 
@@ -481,6 +483,8 @@ def build_manifest(
         generated=(generated or _dt.date.today()).isoformat(),
         generator=generator,
         numpy_releases=tuple(s.numpy_version for s in surfaces),
+        release_date=release_date,
+        confirmed_newest=confirmed_newest,
     )
     return BuildResult(manifest, warnings, carried)
 

@@ -233,6 +233,31 @@ JOINERS = frozenset({"append", "concatenate", "stack", "hstack", "vstack", "dsta
 FLATTENING = frozenset({"ravel"})
 TRANSPOSING = frozenset({"transpose"})
 
+# ------------------------------------------------------------ views or copies
+# Calls that give a view of their array in NumPy but a copy in cuPyNumeric
+# 26.6.1, so a write through the result reaches the original only under
+# NumPy. The value is the family: "diagonal" (a read-only view in NumPy:
+# the write raises there), "flip" and "ravel" (writable views; reshape
+# belongs to "ravel"). tests/test_oracle_views.py writes through each result
+# under both libraries and holds this table to what they do.
+VIEW_BECOMES_COPY: dict[str, str] = {
+    "diag": "diagonal", "diagonal": "diagonal",
+    "flip": "flip", "fliplr": "flip", "flipud": "flip", "rot90": "flip",
+    "ravel": "ravel", "reshape": "ravel",
+}
+VIEW_BECOMES_COPY_METHODS: dict[str, str] = {"diagonal": "diagonal", "ravel": "ravel", "reshape": "ravel"}
+# Views in both libraries (a write through them reaches the original under
+# cuPyNumeric too): transposes, axis moves, added or removed unit axes,
+# splits, basic slices with unit steps, ``a.view()``, ``np.asarray``.
+VIEWS_IN_BOTH = frozenset({
+    "transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
+    "split", "array_split", "hsplit", "vsplit", "asarray",
+})
+VIEW_METHODS_IN_BOTH = frozenset({"transpose", "swapaxes", "squeeze", "view", "T", "mT"})
+# ``.real``/``.imag`` of a complex array are copies in cuPyNumeric too (of a
+# real array, views): the dtype decides, which a static check rarely knows.
+DTYPE_DEPENDENT_VIEWS = frozenset({"real", "imag"})
+
 # ------------------------------------------------------------- other results
 # numpy-namespace callables that never return an array (tail after the root).
 NON_ARRAY_FUNCTIONS = frozenset(

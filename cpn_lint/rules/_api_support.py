@@ -17,10 +17,10 @@ as soon as it runs.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
-from ..manifest import ApiSupport, Manifest, Status, active
+from ..manifest import ApiSupport, Manifest, Status, active, canonical_name
 from ..findings import Finding
 from ..model import FileModel, IterKind, Kind, LoopFrame
 from ..registry import Rule
@@ -42,6 +42,42 @@ GENERATOR_CLASSES = {
     "numpy.random.Generator": "numpy.random.Generator",
     "numpy.random.RandomState": "numpy.random.RandomState",
 }
+
+
+# Aliases of Python's own types that NumPy deprecated in 1.20 and removed in
+# 1.24 (np.int, np.float, ...): older than the releases the manifest covers
+# (1.26, 2.x), still common in code written for NumPy 1.19 and earlier, and
+# missing from cuPyNumeric 26.6.1 (tests/data/oracle/api_names.py shows the
+# AttributeError). The value is what to write instead. np.bool and np.long,
+# which NumPy 2 brought back, are in the manifest itself.
+REMOVED_TYPE_ALIASES: dict[str, str] = {
+    "int": "int", "float": "float", "complex": "complex", "object": "object", "str": "str", "unicode": "str",
+}
+_LAST_ALIAS_RELEASE = "1.23.5"
+
+
+def _removed_alias(name: str) -> ApiSupport | None:
+    head, _, tail = canonical_name(name).rpartition(".")
+    if head != "numpy" or tail not in REMOVED_TYPE_ALIASES:
+        return None
+    return ApiSupport(f"numpy.{tail}", Status.NOT_IMPLEMENTED, "Module-Level", lacks=True, kind="class",
+                      releases=(_LAST_ALIAS_RELEASE,), replacement=REMOVED_TYPE_ALIASES[tail])
+
+
+# NumPy 2's np.bool and np.long are missing from cuPyNumeric too; as a dtype
+# Python's own type says the same.
+_TYPE_REPLACEMENTS = {"numpy.bool": "bool", "numpy.long": "int"}
+
+
+def lookup(table: Manifest, name: str) -> ApiSupport | None:
+    """The manifest's entry for ``name``, or for one of NumPy's removed
+    type aliases a row of the same shape."""
+    entry = table.lookup(name)
+    if entry is None:
+        return _removed_alias(name)
+    if entry.replacement is None and entry.api in _TYPE_REPLACEMENTS and entry.status is Status.NOT_IMPLEMENTED:
+        return replace(entry, replacement=_TYPE_REPLACEMENTS[entry.api])
+    return entry
 
 
 @dataclass(frozen=True)
@@ -90,10 +126,10 @@ def _find(model: FileModel, table: Manifest) -> list[ApiCall]:
         name = api_name(model, call, table)
         if name is None or name in COVERED_ELSEWHERE:
             continue
-        entry = table.lookup(name)
+        entry = lookup(table, name)
         if entry is None:
             continue  # not a NumPy name: passed over
-        if entry.api in LOOP_ITERATORS and _is_loop_iterable(model, call):
+        if entry.api in LOOP_ITERATORS and _judged_as_loop(model, call):
             continue
         found.append(ApiCall(call, entry, hot_loop(model, call)))
     return found
@@ -104,7 +140,7 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
     if not model.uses_numpy():
         return []
     def lacking(name: str) -> bool:
-        entry = table.lookup(name)
+        entry = lookup(table, name)
         return entry is not None and entry.status is Status.NOT_IMPLEMENTED and entry.lacks is not False
 
     found = []
@@ -113,10 +149,10 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
             continue
         name = resolved_name(model, node, table, lacking)
         if name is not None and name not in COVERED_ELSEWHERE and lacking(name):
-            found.append(ApiCall(node, table.lookup(name), hot_loop(model, node), called=False))  # type: ignore[arg-type]
+            found.append(ApiCall(node, lookup(table, name), hot_loop(model, node), called=False))  # type: ignore[arg-type]
     for alias, name in _imported_names(model):
         if name not in COVERED_ELSEWHERE and lacking(name):
-            found.append(ApiCall(alias, table.lookup(name), None, called=False))  # type: ignore[arg-type]
+            found.append(ApiCall(alias, lookup(table, name), None, called=False))  # type: ignore[arg-type]
     return found
 
 
@@ -257,6 +293,25 @@ def hot_loop(model: FileModel, node: ast.AST) -> LoopFrame | None:
     while frame is not None and frame.iter_kind is IterKind.SMALL_CONSTANT:
         frame = frame.parent
     return frame
+
+
+def _judged_as_loop(model: FileModel, call: ast.Call) -> bool:
+    """Is the call the iterable of a loop the loop rules report — over an
+    array's items (CPN103) or picking array elements with its indices
+    (CPN101)? Then the fix removes the call with the loop. Anywhere else
+    (``for idx in np.ndindex(shape): print(idx)``) the missing name is the
+    problem: cuPyNumeric 26.6.1 has none of the three (AttributeError)."""
+    if not _is_loop_iterable(model, call):
+        return False
+    loop = model.parent(call)
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        loop = model.parent(loop)  # the comprehension of a generator
+    frame = model.loop_for_node(loop) if loop is not None else None
+    if frame is None:
+        return False
+    if frame.iter_kind is IterKind.ARRAY:
+        return True
+    return frame.iter_kind is IterKind.INDEX_PRODUCT and bool(model.work(frame).own_picks)
 
 
 def _is_loop_iterable(model: FileModel, call: ast.Call) -> bool:

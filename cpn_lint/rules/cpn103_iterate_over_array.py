@@ -234,13 +234,22 @@ def _iterations(frame: LoopFrame) -> list[tuple[ast.expr, ast.expr]]:
     return [(g.target, g.iter) for g in node.generators]  # type: ignore[attr-defined]
 
 
+# NumPy iterators that walk their array's items (with or without the index).
+_ITEM_ITERATORS = frozenset({"ndenumerate", "nditer"})
+
+
 def _arrays_iterated(model: FileModel, iterable: ast.expr) -> list[ast.expr]:
-    """The device arrays an iterable walks: itself, or what enumerate/zip wrap."""
+    """The device arrays an iterable walks: itself, or what enumerate/zip,
+    np.ndenumerate and np.nditer wrap."""
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and model.lookup(iterable.func) is None:
         if iterable.func.id == "enumerate" and iterable.args:
             return _arrays_iterated(model, iterable.args[0])
         if iterable.func.id == "zip":
             return [a for arg in iterable.args for a in _arrays_iterated(model, arg)]
+    if isinstance(iterable, ast.Call) and iterable.args and model.call_api(iterable) in _ITEM_ITERATORS:
+        operands = iterable.args[0]
+        items = operands.elts if isinstance(operands, (ast.List, ast.Tuple)) else [operands]  # nditer([a, b])
+        return [a for a in items if model.is_array(a)]
     return [iterable] if model.is_array(iterable) else []
 
 

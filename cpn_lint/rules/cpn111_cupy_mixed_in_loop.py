@@ -26,6 +26,7 @@ FROM_CUPY = "from CuPy"
 class _Crossing:
     call: ast.Call
     direction: str
+    function: str | None = None  # the helper the loop calls, when the crossing is in one
 
 
 class CupyMixedInLoop(Rule):
@@ -34,7 +35,11 @@ class CupyMixedInLoop(Rule):
     Reports a loop whose body moves arrays between CuPy and cuPyNumeric (or
     the NumPy code about to become cuPyNumeric): `cp.asarray(x)` or
     `cp.array(x)` of a NumPy array, `cp.asnumpy(y)` or `y.get()` of a CuPy
-    array, `np.asarray(y)` of a CuPy array. It is reported when the loop also
+    array, `np.asarray(y)` of a CuPy array, and `cp.asarray(x)` of what
+    came back from CuPy earlier (the second half of a round trip). Crossings
+    in a function of the file the loop calls on every iteration count as the
+    loop's (`u = u + dt * spectral_step(u)` where `spectral_step` converts to
+    CuPy and back). It is reported when the loop also
     works with both libraries — a NumPy operation and a CuPy operation besides
     the conversions — or converts in both directions (a round trip). One
     finding per outermost loop, at its first crossing, naming the crossings.
@@ -178,6 +183,39 @@ class CupyMixedInLoop(Rule):
             """,
             line=5,
         ),
+        # the round trip is in a helper the time loop calls
+        Invalid(
+            """
+            import cupy as cp
+            import numpy as np
+            K = cp.ones(64)
+            def spectral_step(u):
+                g = cp.fft.ifft(cp.fft.fft(cp.asarray(u)) * K)
+                return cp.asnumpy(g.real)
+            u = np.random.rand(64)
+            for t in range(100):
+                u = u + 0.01 * spectral_step(u)
+            """,
+            line=5,
+            contains="in 'spectral_step'",
+        ),
+        # what came back from CuPy goes back to it on the next iteration
+        Invalid(
+            """
+            import cupy
+            from cupy import asnumpy
+            import numpy
+            def relax(grid, iters):
+                grid = numpy.asarray(grid, dtype=float)
+                for it in range(iters):
+                    d = cupy.array(grid)
+                    d[1:-1] = 0.5 * (d[2:] + d[:-2])
+                    grid = asnumpy(d)
+                return grid
+            """,
+            line=7,
+            contains="cupy.array(grid), asnumpy(d)",
+        ),
         Invalid(
             """
             import cupy as cp
@@ -197,18 +235,13 @@ class CupyMixedInLoop(Rule):
     def check(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy() or not model.imports.imports_any(*_CUPY_ROOTS):
             return
-        for frame in model.loops:
-            if frame.parent is not None:
-                continue  # nested loops are reported with their outermost loop
-            crossings = _crossings(model, frame)
-            if not crossings:
-                continue
+        for frame, crossings, helpers in _crossings_by_loop(model):
             directions = {c.direction for c in crossings}
             crossing_calls = {id(c.call) for c in crossings}
-            numpy_op, cupy_op = _runtime_operations(model, frame, crossing_calls)
+            numpy_op, cupy_op = _runtime_operations(model, frame, helpers, crossing_calls)
             if not (numpy_op and cupy_op) and len(directions) < 2:
                 continue
-            names = [model.segment(c.call, 30) for c in crossings]
+            names = [_named(model, c) for c in crossings]
             listed = ", ".join(names[:_MAX_LISTED]) + (f" and {len(names) - _MAX_LISTED} more" if len(names) > _MAX_LISTED else "")
             first = crossings[0].call
             yield self.finding(
@@ -220,41 +253,83 @@ class CupyMixedInLoop(Rule):
             )
 
 
-def _crossings(model: FileModel, frame: LoopFrame) -> list[_Crossing]:
-    found: list[_Crossing] = []
-    for call in model.nodes_in_loop(frame, ast.Call):
+def _crossings_by_loop(model: FileModel) -> list[tuple[LoopFrame, list[_Crossing], list[ast.AST]]]:
+    """The crossings each outermost loop makes on every iteration: in its
+    body, or in a function of the file the loop calls on every iteration
+    (``spectral_step(u)`` converting to CuPy and back), with those functions."""
+    groups: dict[int, tuple[LoopFrame, list[_Crossing], list[ast.AST]]] = {}
+    for call in model.nodes(ast.Call):
         direction = _crossing_direction(model, call)
-        if direction is not None:
-            found.append(_Crossing(call, direction))
-    found.sort(key=lambda c: (c.call.lineno, c.call.col_offset))
-    return found
+        if direction is None:
+            continue
+        frame = model.loop_of(call)
+        helper = None
+        if frame is None:
+            found = model.calling_loop(call)
+            if found is None:
+                continue
+            frame = found[0]
+            helper = model.scope_of(call).function_like()
+        frame = frame.outermost()  # nested loops are reported with their outermost loop
+        _, crossings, helpers = groups.setdefault(id(frame), (frame, [], []))
+        crossings.append(_Crossing(call, direction, helper.name if helper is not None else None))
+        if helper is not None and not any(h is helper.node for h in helpers):
+            helpers.append(helper.node)
+    ordered = []
+    for frame, crossings, helpers in groups.values():
+        crossings.sort(key=lambda c: (c.function is not None, c.call.lineno, c.call.col_offset))
+        ordered.append((frame, crossings, helpers))
+    ordered.sort(key=lambda g: (g[1][0].call.lineno, g[1][0].call.col_offset))
+    return ordered
+
+
+def _named(model: FileModel, crossing: _Crossing) -> str:
+    text = model.segment(crossing.call, 30)
+    return f"{text} in '{crossing.function}'" if crossing.function else text
+
+
+def _came_from_cupy(model: FileModel, expr: ast.expr | None) -> bool:
+    """A name bound (on some path reaching here) to what came back from CuPy:
+    converting it again is the second half of a round trip."""
+    if not isinstance(expr, ast.Name):
+        return False
+    return any(
+        isinstance(b.value, ast.Call) and _from_cupy(model, b.value) for b in model.reaching_bindings(expr)
+    )
 
 
 def _crossing_direction(model: FileModel, call: ast.Call) -> str | None:
+    first = call.args[0] if call.args else None
+    if model.qualname(call.func) in _INTO_CUPY and (model.is_array(first) or _came_from_cupy(model, first)):
+        return TO_CUPY
+    return FROM_CUPY if _from_cupy(model, call) else None
+
+
+def _from_cupy(model: FileModel, call: ast.Call) -> bool:
+    """``cp.asnumpy(y)``, ``y.get()`` or ``np.asarray(y)`` of a CuPy array."""
     func = call.func
     first = call.args[0] if call.args else None
-    qualname = model.qualname(func)
-    if qualname in _INTO_CUPY and model.is_array(first):
-        return TO_CUPY
-    if qualname == "cupy.asnumpy":
-        return FROM_CUPY
+    if model.qualname(func) == "cupy.asnumpy":
+        return True
     if model.array_api(func) in _INTO_NUMPY and model.kind(first) is Kind.CUPY:
-        return FROM_CUPY
-    if isinstance(func, ast.Attribute) and func.attr == "get" and not call.args and model.kind(func.value) is Kind.CUPY:
-        return FROM_CUPY
-    return None
+        return True
+    return isinstance(func, ast.Attribute) and func.attr == "get" and not call.args and model.kind(func.value) is Kind.CUPY
 
 
-def _runtime_operations(model: FileModel, frame: LoopFrame, crossing_calls: set[int]) -> tuple[bool, bool]:
-    """Does the loop compute with NumPy, and with CuPy, besides converting?"""
+def _runtime_operations(model: FileModel, frame: LoopFrame, helpers: list[ast.AST],
+                        crossing_calls: set[int]) -> tuple[bool, bool]:
+    """Does the loop (with the helpers it calls) compute with NumPy, and with
+    CuPy, besides converting?"""
     numpy_op = cupy_op = False
-    for call in model.nodes_in_loop(frame, ast.Call):
+    calls = model.nodes_in_loop(frame, ast.Call) + [n for h in helpers for n in ast.walk(h) if isinstance(n, ast.Call)]
+    operations = model.nodes_in_loop(frame, ast.BinOp) + [n for h in helpers for n in ast.walk(h) if isinstance(n, ast.BinOp)]
+    for call in calls:
         if id(call) in crossing_calls:
             continue
         runtime = _call_runtime(model, call)
         numpy_op |= runtime is Kind.DEVICE
         cupy_op |= runtime is Kind.CUPY
-    for operation in model.nodes_in_loop(frame, ast.BinOp):
+    for operation in operations:
         kind = model.kind(operation)
         numpy_op |= kind is Kind.DEVICE
         cupy_op |= kind is Kind.CUPY

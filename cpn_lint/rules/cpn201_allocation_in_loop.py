@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel
+from ..model import FileModel, LoopFrame, numpy_api
 from ..model.hoisting import (
     escapes_iteration,
     hoist_frame,
@@ -16,6 +16,7 @@ from ..model.hoisting import (
     runs_every_call,
     runs_every_iteration,
 )
+from ..model.syntax import positional_or_keyword
 from ._context import LoopContext, describe_loop, loop_context
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
@@ -37,17 +38,31 @@ _CONSTANTS = frozenset({"arange", "linspace", "eye", "identity"})
 _COPIES = frozenset({"copy", "array"})
 
 _CALLEES = frozenset(_BUFFERS) | _CONSTANTS | _COPIES
+# Arrays whose values, not only their shape, are fixed by their arguments:
+# built inline (``np.kron(A, np.ones((3, 3)))``) with unchanging arguments,
+# the loop rebuilds the same constant every iteration. ``empty`` is left
+# out: its values are whatever the memory held.
+_CONSTANT_VALUES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"}) | _CONSTANTS
+# The _like forms take their shape from the first argument: only its shape
+# must not change.
+_LIKE = frozenset({"zeros_like", "ones_like", "full_like"})
+
+# Random draws with a size: a new array of that shape.
+_DRAWS = (frozenset(numpy_api.RANDOM_SIZE_POSITION) | numpy_api.RANDOM_DIMS_AS_ARGS) - numpy_api.RANDOM_VECTOR_DRAWS
 
 ALLOCATION = "allocation"
 COPY = "copy"
+DRAW = "draw"
+CONSTANT = "constant"
 
 
 @dataclass(frozen=True)
 class _Allocation:
     call: ast.Call
-    kind: str  # ALLOCATION or COPY
+    kind: str  # ALLOCATION, COPY, DRAW or CONSTANT
     fixed: tuple[ast.AST, ...]  # what fixes the shape: must not change in the loop
     source: ast.expr | None = None  # the array copied, for COPY
+    values: tuple[ast.AST, ...] = ()  # for CONSTANT: what fixes the values, which must not change either
 
 
 class AllocationInLoop(Rule):
@@ -60,7 +75,14 @@ class AllocationInLoop(Rule):
       `_like` forms, and constant arrays (`np.arange`, `np.linspace`,
       `np.eye`, `np.identity`) built from unchanging arguments;
     * copies of an array: `u.copy()`, `np.copy(u)`, `np.array(u)` — typically
-      the "previous state" of a time-stepping loop, `un = u.copy()`.
+      the "previous state" of a time-stepping loop, `un = u.copy()`, also
+      when a buffer for it was made before the loop;
+    * random draws with a size (`z = np.random.randn(n_paths)`,
+      `z = rng.normal(0.0, 1.0, size=n)`): a new array of the same shape
+      every step of a Monte-Carlo loop;
+    * constant arrays built inside an expression from unchanging arguments
+      (`np.kron(A, np.ones((3, 3)))`, `A + lam * np.eye(n)`): the loop
+      rebuilds the same values every iteration.
 
     The shape counts as unchanging when nothing it is computed from (`n`,
     `a.shape`, the array copied) is rebound inside the loop; arrays that
@@ -105,6 +127,10 @@ class AllocationInLoop(Rule):
     ```
     When the loop computes a new state from the old one, keep two buffers
     and swap them (`u, un = un, u`) after writing the new state with `out=`.
+    A per-step random draw becomes one draw of many steps before the loop
+    (`z = rng.normal(size=(n_steps, n_paths))`, row `z[t]` in the loop), or
+    one per block of steps when all of them would not fit; cuPyNumeric
+    26.6.1 fills a buffer in place only for uniforms (`rng.random(out=buf)`).
     A helper that allocates its result can take the buffer as a parameter
     and fill it with `out=`.
 
@@ -114,9 +140,9 @@ class AllocationInLoop(Rule):
       what a call site passes, unless that is unchanging in the calling
       loop); helpers no loop of the file calls, or that are also passed
       around as values (their other callers are unknown); allocations only
-      loops over a few axes or taps repeat; random draws (a fresh sample per
-      step is the point of a Monte Carlo loop, and drawing every step's
-      numbers at once multiplies the memory by the number of steps); `np.array` of a list or tuple literal (a handful
+      loops over a few axes or taps repeat; draws without a size (one
+      number) and draws used inside an expression (`x += s * np.random.randn(n)`,
+      a temporary like any other operand); `np.array` of a list or tuple literal (a handful
       of constants, not a copy of an array); allocations kept beyond their
       iteration (appended to a list, stored in a dict or an attribute,
       yielded); allocations in a branch that runs rarely (lazy
@@ -133,8 +159,8 @@ class AllocationInLoop(Rule):
     category = Category.REFACTOR
     recipe = "RR-alloc"
     summary = "Array allocated with the same shape on every loop iteration"
-    message = "{call} {what} {where} though its shape never changes; {fix} (RR-alloc)"
-    short = "{call} allocates every iteration: allocate once before the loop (RR-alloc)"
+    message = "{call} {what} {where} though its {invariant} never changes; {fix} (RR-alloc)"
+    short = "{call} {brief} (RR-alloc)"
 
     valid = (
         # a sweep over a few settings named once: not a hot loop
@@ -197,7 +223,7 @@ class AllocationInLoop(Rule):
                 u = padded(u)
             """
         ),
-        # a fresh random sample every step is not a hoistable buffer
+        # a draw used inside an expression is a temporary like any operand
         Valid("""
             import numpy as np
             x = np.zeros(1000)
@@ -218,6 +244,14 @@ class AllocationInLoop(Rule):
                 tmp = np.zeros(8)
             """
         ),
+        # constants whose values change every iteration, or built for a host call
+        Valid("""
+            import numpy as np
+            u = np.ones(64)
+            for t in range(100):
+                u = u + np.full(64, 0.1 * t)
+                print(np.zeros(3))
+            """),
         # the random draw has no size (one number) or is written into a buffer
         Valid(
             """
@@ -231,6 +265,42 @@ class AllocationInLoop(Rule):
         ),
     )
     invalid = (
+        # a per-step draw of the same shape (the Monte-Carlo case study)
+        Invalid("""
+            import numpy as np
+            def price(s0, n_paths, n_steps, dt):
+                paths = np.zeros((n_paths, n_steps + 1))
+                paths[:, 0] = s0
+                for t in range(1, n_steps + 1):
+                    z = np.random.randn(n_paths)
+                    paths[:, t] = paths[:, t - 1] * np.exp(0.2 * dt + 0.3 * z)
+                return paths
+            """, line=6, contains="draws into a new array"),
+        Invalid("""
+            import numpy as np
+            rng = np.random.default_rng(1)
+            x = np.zeros(1000)
+            for t in range(500):
+                kick = rng.normal(0.0, 0.1, size=x.shape)
+                x += kick
+            """, line=5, contains="many steps at once"),
+        # the copy refreshes a buffer that already exists
+        Invalid("""
+            import numpy as np
+            def poisson(p, b, nit):
+                pn = np.empty_like(p)
+                for q in range(nit):
+                    pn = p.copy()
+                    p[1:-1, 1:-1] = 0.25 * (pn[1:-1, 2:] + pn[1:-1, :-2] + b[1:-1, 1:-1])
+                return p
+            """, line=5),
+        # a constant built inline from unchanging arguments
+        Invalid("""
+            import numpy as np
+            A = np.ones((4, 4))
+            for s in range(100):
+                A = 0.5 * np.kron(A, np.ones((3, 3)))[:4, :4]
+            """, line=4, contains="np.ones((3, 3)) rebuilds the same constant array"),
         # the list of settings grows, so the loop is not known to be short
         Invalid("""
             import numpy as np
@@ -432,15 +502,18 @@ class AllocationInLoop(Rule):
             inner = model.loop_of(call)
             if inner is not None and inner.is_comprehension:
                 continue
-            allocation = _allocation(model, call)
-            if allocation is None or not _used_per_iteration(model, call):
+            if _used_per_iteration(model, call):
+                allocation = _allocation(model, call)
+            else:
+                allocation = _inline_constant(model, call)
+            if allocation is None:
                 continue
             target = _assigned_name(model, call)
             statement = model.statement_of(call)
             if statement is None:
                 continue
             if inner is not None:
-                frame = hoist_frame(model, call, allocation.fixed, shape_only=True)
+                frame = _hoist_frame(model, allocation)
                 if frame is None or not runs_every_iteration(model, statement, frame, target):
                     continue
                 if escapes_iteration(model, call, frame):
@@ -460,6 +533,8 @@ class AllocationInLoop(Rule):
                 call=model.segment(call, 40),
                 what=_WHAT[allocation.kind],
                 where=where,
+                invariant="value" if allocation.kind == CONSTANT else "shape",
+                brief=_BRIEF[allocation.kind],
                 fix=_fix(model, allocation, target, through_call=inner is None),
                 data=data,
             )
@@ -474,20 +549,56 @@ def _repeated_by(model: FileModel, call: ast.Call, context: LoopContext, allocat
         return False
     if not runs_every_iteration(model, site, context.loop) or not invariant_through_calls(model, call, allocation.fixed, shape_only=True):
         return False
+    if allocation.values and not invariant_through_calls(model, call, allocation.values):
+        return False
+    if allocation.kind == DRAW and any(_made_in_function(model, v) for v in allocation.values):
+        return False  # a generator the helper makes on each call: each call draws a stream of its own
     return not kept_beyond_call(model, call)
 
 
+def _made_in_function(model: FileModel, value: ast.AST) -> bool:
+    """Is ``value`` a name the enclosing function binds itself (not a parameter)?"""
+    if not isinstance(value, ast.Name):
+        return False
+    scope = model.lookup(value)
+    if scope is None or scope is not model.scope_of(value).function_like() or scope is model.module_scope:
+        return False
+    return value.id not in getattr(scope, "params", ())
+
+
+def _hoist_frame(model: FileModel, allocation: _Allocation) -> LoopFrame | None:
+    """The outermost loop in which the allocation's shape (and, for a
+    constant, its values) never change, when that loop is hot."""
+    frame = hoist_frame(model, allocation.call, allocation.fixed, shape_only=True)
+    if frame is None or not allocation.values:
+        return frame
+    by_value = hoist_frame(model, allocation.call, allocation.values)
+    if by_value is None:
+        return None
+    return by_value if frame.contains(by_value) else frame
+
+
+_BRIEF = {
+    ALLOCATION: "allocates every iteration: allocate once before the loop",
+    COPY: "allocates every iteration: allocate once before the loop",
+    DRAW: "draws a new array every iteration: draw many steps at once",
+    CONSTANT: "rebuilds a constant every iteration: build it once before the loop",
+}
 _WHAT = {
     ALLOCATION: "allocates a new array",
     COPY: "copies into a new array",
+    DRAW: "draws into a new array",
+    CONSTANT: "rebuilds the same constant array",
 }
 
 
 def _allocation(model: FileModel, call: ast.Call) -> _Allocation | None:
     func = call.func
     callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    if callee not in _CALLEES or any(k.arg == "out" for k in call.keywords):
-        return None  # cheap tests before resolving the name through the imports
+    if any(k.arg == "out" for k in call.keywords):
+        return None
+    if callee not in _CALLEES:
+        return _draw(model, call) if callee in _DRAWS else None  # cheap tests before resolving the name
     api = model.call_api(call)
     if api in _BUFFERS:
         positions, keywords = _BUFFERS[api]
@@ -505,6 +616,53 @@ def _allocation(model: FileModel, call: ast.Call) -> _Allocation | None:
     if isinstance(func, ast.Attribute) and func.attr == "copy" and not call.args and model.is_array(func.value):
         return _copy(model, call, func.value)
     return None
+
+
+def _draw(model: FileModel, call: ast.Call) -> _Allocation | None:
+    """A random draw with a size (``np.random.randn(n)``,
+    ``rng.normal(0, 1, size=n)``): a new array of that shape. The size, not
+    the distribution's parameters, fixes the shape; without one the draw is
+    one number."""
+    name = model.draw_name(call)
+    if name is None:
+        return None
+    if name in numpy_api.RANDOM_DIMS_AS_ARGS:
+        fixed = tuple(call.args)
+    elif name in numpy_api.RANDOM_SIZE_POSITION and name not in numpy_api.RANDOM_VECTOR_DRAWS:
+        size = positional_or_keyword(call, numpy_api.RANDOM_SIZE_POSITION[name], "size")
+        fixed = () if size is None or (isinstance(size, ast.Constant) and size.value is None) else (size,)
+    else:
+        return None  # permutations and shuffles reorder data; vector draws have dimensions of their own
+    if not fixed:
+        return None
+    # A generator made anew in the loop (one seed per iteration) draws
+    # different streams: its draws cannot move before the loop.
+    generator = (call.func.value,) if isinstance(call.func, ast.Attribute) and model.qualname(call.func) is None else ()
+    return _Allocation(call, DRAW, fixed + tuple(k.value for k in call.keywords if k.arg == "dtype"), values=generator)
+
+
+def _inline_constant(model: FileModel, call: ast.Call) -> _Allocation | None:
+    """A constant array built inside an expression (``np.kron(A, np.ones((3, 3)))``,
+    ``A + lam * np.eye(n)``): an operand of arithmetic or of a NumPy call.
+    Its shape and its values come from its arguments alone."""
+    func = call.func
+    callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if callee not in _CONSTANT_VALUES or not call.args or any(k.arg == "out" for k in call.keywords):
+        return None
+    parent = model.parent(call)
+    consumer = model.call_api(parent) if isinstance(parent, ast.Call) and parent.func is not call else None
+    if not (isinstance(parent, ast.BinOp) or (consumer is not None and not numpy_api.is_internal_api(consumer))):
+        return None  # np.testing.assert_equal(r, np.zeros(0)), print(np.ones(3)): not array work
+    api = model.call_api(call)
+    if api not in _CONSTANT_VALUES:
+        return None
+    shape = model.shape(call)
+    if shape is not None and (not shape or 0 in shape):
+        return None  # a 0-d or an empty array: no buffer to speak of
+    arguments = list(call.args) + [k.value for k in call.keywords]
+    if api in _LIKE:
+        return _Allocation(call, CONSTANT, (arguments[0],), values=tuple(arguments[1:]))
+    return _Allocation(call, CONSTANT, (), values=tuple(arguments))
 
 
 def _copy(model: FileModel, call: ast.Call, source: ast.expr | None) -> _Allocation | None:
@@ -529,6 +687,13 @@ def _assigned_name(model: FileModel, call: ast.Call) -> str | None:
 
 
 def _fix(model: FileModel, allocation: _Allocation, target: str | None, through_call: bool = False) -> str:
+    if allocation.kind == CONSTANT:
+        return "build it once before the loop and reuse it"
+    if allocation.kind == DRAW:
+        return (
+            "draw the numbers of many steps at once before the loop (a leading steps axis, one row per step) "
+            "or in blocks of steps"
+        )
     if through_call:
         return "allocate it once before the loop and pass it in (out=)"
     if allocation.kind == COPY and target is not None and allocation.source is not None:

@@ -9,6 +9,8 @@ reshape (np.reshape, a.reshape) are copies as well; transposes, swapaxes,
 moveaxis, squeeze, expand_dims, atleast_*d, splits, basic slices and
 a.view() stay views. The .real/.imag of a complex array are copies too (of
 a real array, views), which a static check cannot tell apart: not listed.
+Issue 23 added offsets and axes (np.diagonal(m, 1), np.flip(a, axis=0):
+copies too) and moved the table into the model (numpy_api.VIEW_BECOMES_COPY).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import BindKind, FileModel
+from ..model import BindKind, FileModel, numpy_api
 from ..model.hoisting import aug_targets_reached_by, uses_reached_by
 from ..model.syntax import name_key
 from ..registry import Category, Invalid, Rule, Valid
@@ -35,10 +37,12 @@ DIAG = "diag"
 FLIP = "flip"
 RAVEL = "ravel"
 FLATTEN = "flatten"
-# View in NumPy, copy in cuPyNumeric 26.6.1 (see the module docstring).
-_METHOD_COPIES = {"ravel": RAVEL, "flatten": FLATTEN, "diagonal": DIAG, "reshape": RAVEL}
-_FUNCTION_COPIES = {"diag": DIAG, "diagonal": DIAG, "flip": FLIP, "fliplr": FLIP, "flipud": FLIP, "rot90": FLIP,
-                    "ravel": RAVEL, "reshape": RAVEL}
+# View in NumPy, copy in cuPyNumeric 26.6.1: the model's table
+# (numpy_api.VIEW_BECOMES_COPY, held to the runtime by tests/test_oracle_views.py).
+_FAMILIES = {"diagonal": DIAG, "flip": FLIP, "ravel": RAVEL}
+_METHOD_COPIES = {name: _FAMILIES[family] for name, family in numpy_api.VIEW_BECOMES_COPY_METHODS.items()}
+_METHOD_COPIES["flatten"] = FLATTEN  # a copy in both libraries: a direct write to it is lost everywhere
+_FUNCTION_COPIES = {name: _FAMILIES[family] for name, family in numpy_api.VIEW_BECOMES_COPY.items()}
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,10 @@ class _Copy:
     node: ast.Call  # the call that makes the copy
     what: str  # DIAG, FLIP, RAVEL or FLATTEN
     source: ast.expr  # the array it was made from
+    # np.diag of an array whose rank is unknown: of a vector it builds a new
+    # matrix in both libraries, so only a write that must have been meant
+    # for the original counts (see _writes_to)
+    uncertain: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,8 +113,11 @@ class WriteToCopy(Rule):
     * Not reported: read-only use; writes to an explicit `.copy()`; writes
       to `a.flatten()` through a name (a copy in NumPy too); results made
       from a temporary (`np.flip(np.arange(5))`: nothing else can see the
-      difference); `np.diag` of an array not known to have two dimensions
-      (`np.diag(v)` of a vector builds a new matrix in both libraries).
+      difference); `np.diag` of a vector (it builds a new matrix in both
+      libraries). When the rank of `np.diag`'s argument is unknown, a write
+      through a name is reported only when nothing reads that name again
+      while the original is read (`d = np.diag(m); d[:] = d + r; return m`):
+      such a write only makes sense if it reaches `m`.
     * `a.flat[i] = v` is not reported: cuPyNumeric 26.6.1 writes it through
       to `a` (by gathering the array to the host, which costs, but keeps
       NumPy's meaning).
@@ -169,6 +180,14 @@ class WriteToCopy(Rule):
             np.fill_diagonal(m, 5.0)
             m[-1, :] = 1.0
             """),
+        # rank unknown, and the new array is what the function uses: a vector's diagonal matrix
+        Valid("""
+            import numpy as np
+            def scaled(w, s):
+                D = np.diag(w)
+                D[:] = D * s
+                return D
+            """),
         # rebound before the write, and a temporary source
         Valid("""
             import numpy as np
@@ -191,11 +210,29 @@ class WriteToCopy(Rule):
             line=3,
             contains="line 4",
         ),
+        # rank unknown, but the write only makes sense if it reaches the matrix
+        Invalid("""
+            import numpy as np
+            def regularize(matrix: np.ndarray, ridge: float) -> np.ndarray:
+                d = np.diag(matrix)
+                d[:] = d + ridge
+                return matrix
+            """, line=3, contains="raises in NumPy"),
         Invalid("""
             import numpy as np
             a = np.zeros((2, 3))
             a.ravel()[3] = 1
             """, line=3, contains="'a'"),
+        Invalid("""
+            import numpy as np
+            a = np.ones((4, 4))
+            np.flip(a, axis=0)[0] = 0.0
+            """, line=3),
+        Invalid("""
+            import numpy as np
+            a = np.ones((4, 4))
+            np.diagonal(a, 1)[:] = 2.0
+            """, line=3),
         Invalid("""
             import numpy as np
             a = np.arange(5.0)
@@ -308,8 +345,11 @@ def _copy_made_by(model: FileModel, call: ast.Call) -> _Copy | None:
     first = call.args[0]
     if api not in _FUNCTION_COPIES or not model.is_array(first):
         return None
-    if api == "diag" and (_ndim(model, first) or 0) < 2:
-        return None  # np.diag(v) of a vector builds a new matrix
+    if api == "diag":
+        ndim = _ndim(model, first)
+        if ndim is not None and ndim < 2:
+            return None  # np.diag(v) of a vector builds a new matrix
+        return _Copy(call, DIAG, first, uncertain=ndim is None)
     return _Copy(call, _FUNCTION_COPIES[api], first)
 
 
@@ -347,6 +387,16 @@ def _writes_to(model: FileModel, copy: _Copy) -> list[_Write]:
         return []
     writes.sort(key=lambda w: (w.line, getattr(w.node, "col_offset", 0)))
     first_write_end = _end(writes[0].node)
+    if copy.uncertain:
+        # Of a matrix, the write was meant for the diagonal; of a vector it
+        # fills a new matrix, which a program then reads. A write nothing
+        # reads again, while the original is read, was meant for the original.
+        last_write_end = _end(writes[-1].node)
+        if _read_after(model, target, writes[-1].node, last_write_end) or not _source_read_after(
+            model, copy.source, writes[0].node, first_write_end
+        ):
+            return []
+        return writes
     # NumPy refuses writes to a diagonal, so those are never scratch work.
     if copy.what != DIAG and _read_after(model, target, writes[0].node, first_write_end) and not (
         _source_read_after(model, copy.source, writes[0].node, first_write_end)

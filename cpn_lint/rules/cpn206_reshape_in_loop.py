@@ -8,6 +8,8 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, LoopFrame
 from ..model.hoisting import hoist_frame
+from ..model.iteration import fresh_in_iteration
+from ..model.loops import hot_loop
 from ..model.numpy_api import REDUCTION_METHODS, REDUCTIONS
 from ..model.syntax import name_key, positional_or_keyword
 from ..registry import Category, Invalid, Rule, Valid
@@ -31,7 +33,10 @@ class ReshapeInLoop(Rule):
     * the reshape only adds or drops axes of length 1 (`v.reshape((n, 1))`
       of a vector, `np.sum(a, 1).reshape((m, 1))`), inside the loop or in a
       helper the loop calls on every iteration: indexing with `None` or
-      `keepdims=True` gives the same shape without a copy.
+      `keepdims=True` gives the same shape without a copy;
+    * the loop re-lays out the array it carries from one iteration to the
+      next (`x = x.reshape(2, -1, m)` at the top of an FFT's stage loop):
+      every iteration copies the whole state into a new layout.
 
     ## Why it does not scale on cuPyNumeric
     A NumPy reshape is almost always a free view. In cuPyNumeric a new shape
@@ -70,7 +75,8 @@ class ReshapeInLoop(Rule):
     ## Known false alarms
     * Not reported: a reshape before the loop; a reshape of an array made
       or rebound in the iteration (there is nothing to hoist — reshape the
-      inputs once instead, or restructure); shapes that depend on the loop
+      inputs once instead, or restructure) unless the result replaces the
+      array the loop carries; shapes that depend on the loop
       variable; a loop over a few axes or taps; a reshape of an array that
       the loop also writes to directly (`data[...] = ...`, `out=data`):
       since the reshape may be a copy, one made before the loop would not
@@ -150,6 +156,15 @@ class ReshapeInLoop(Rule):
                 g = u.reshape(8, 8)
                 print(g.sum())
             """),
+        # the reshaped array is bound afresh earlier in the iteration
+        Valid("""
+            import numpy as np
+            u = np.ones(64)
+            for t in range(10):
+                g = np.sqrt(u + t)
+                g = g.reshape(8, 8)
+                u = u + g.sum()
+            """),
         # a unit-axis reshape outside every loop
         Valid("""
             import numpy as np
@@ -159,6 +174,23 @@ class ReshapeInLoop(Rule):
             """),
     )
     invalid = (
+        # the stage loop of an FFT: the carried state is re-laid out every stage
+        Invalid(
+            """
+            import numpy as np
+            def stockham(x):
+                n = x.shape[0]
+                m = 1
+                while m < n:
+                    x = x.reshape(2, -1, m)
+                    w = np.exp(-1j * np.pi * np.arange(m) / m)
+                    x = np.concatenate([x[0] + x[1] * w, x[0] - x[1] * w], axis=1)
+                    m *= 2
+                return x.reshape(-1)
+            """,
+            line=6,
+            contains="the array the loop carries",
+        ),
         Invalid(
             """
             import numpy as np
@@ -260,6 +292,19 @@ class ReshapeInLoop(Rule):
                     )
                     continue
             if not _only_unit_axes(model, call, array):
+                frame = _relaid_state(model, call, array, inner)
+                if frame is not None:
+                    yield self.finding(
+                        call,
+                        in_loop=True,
+                        call=model.segment(call, 40),
+                        what=f"re-lays out '{model.segment(array, 24)}', the array the loop carries, on every iteration "
+                             f"of {describe_loop(model, frame)}",
+                        why="and on cuPyNumeric a reshape is a copy",
+                        fix="keep one layout through the iterations (reshape once before the loop and reach each "
+                            "stage's parts through views such as x[0] and x[1])",
+                        data={"loop_line": frame.line, "form": "relayout"},
+                    )
                 continue
             context = loop_context(model, call)
             if context is None:
@@ -278,6 +323,25 @@ class ReshapeInLoop(Rule):
                 fix=_unit_axis_fix(model, array),
                 data={"loop_line": context.line, "form": "unit-axes", "through_call": context.through_call},
             )
+
+
+def _relaid_state(model: FileModel, call: ast.Call, array: ast.expr, frame: LoopFrame | None) -> LoopFrame | None:
+    """The hot loop whose state the reshape re-lays out: ``x = x.reshape(2, -1, m)``
+    where ``x`` comes from the previous iteration (the stage loop of an FFT
+    written with reshapes). Each iteration copies the whole state into a new
+    layout."""
+    if frame is None or not isinstance(array, ast.Name):
+        return None
+    statement = model.parent(call)
+    if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
+        return None
+    target = statement.targets[0]
+    if not (isinstance(target, ast.Name) and target.id == array.id):
+        return None
+    hot = hot_loop(frame)
+    if hot is None or fresh_in_iteration(model, statement, hot, array.id):
+        return None  # bound afresh earlier in the iteration: not the state carried over
+    return hot
 
 
 def _only_unit_axes(model: FileModel, call: ast.Call, array: ast.expr) -> bool:

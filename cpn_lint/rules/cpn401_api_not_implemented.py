@@ -66,10 +66,17 @@ class ApiNotImplemented(ApiSupportRule):
       implemented since then is still reported until the manifest is
       refreshed (`cpn-lint manifest refresh`).
     * `np.vectorize`/`np.frompyfunc` are CPN102's, and `np.ndindex`,
-      `np.ndenumerate`, `np.nditer` as the iterable of a loop belong to the
-      loop rules; they are not reported here. Names that are in no NumPy
+      `np.ndenumerate`, `np.nditer` as the iterable of a loop the loop rules
+      report (over an array's items, or picking elements with its indices)
+      belong to them: the fix removes the call with the loop. A loop that
+      only uses the indices (`for idx in np.ndindex(shape): print(idx)`) is
+      reported here. Names that are in no NumPy
       release, and the host alias beside cuPyNumeric (`onp.interp`), are
       never reported.
+    * The aliases of Python's types that NumPy 1.24 removed (`np.int`,
+      `np.float`, `np.complex`, `np.object`, `np.str`, `np.unicode`) are
+      older than the manifest's releases and are reported from a table of
+      their own; the message names the Python type to use.
     * A method is looked up only when the receiver is known to be a NumPy
       array, a random generator whose constructor is seen, or a NumPy ufunc.
     """
@@ -110,11 +117,12 @@ class ApiNotImplemented(ApiSupportRule):
             import numpy as np
             y = interp(np.arange(3.0), [0, 1], [0, 2])
             """),
+        # an element loop: CPN101 reports it, and its fix removes np.ndindex
         Valid("""
             import numpy as np
             a = np.zeros((4, 4))
             for idx in np.ndindex(a.shape):
-                pass
+                a[idx] = idx[0] * idx[1]
             """),
         Valid("""
             import numpy as np
@@ -134,6 +142,16 @@ class ApiNotImplemented(ApiSupportRule):
             """),
     )
     invalid = (
+        # removed from NumPy 1.24, missing from cuPyNumeric
+        Invalid("""
+            import numpy as np
+            counts = np.zeros(8, dtype=np.int)
+            """, line=2, contains="use Python's int"),
+        Invalid("""
+            import numpy as np
+            for idx in np.ndindex(4, 4):
+                print(idx)
+            """, line=2, contains="numpy.ndindex is missing"),
         Invalid("""
             import numpy as np
             xp = np.arange(10.0)
@@ -239,6 +257,8 @@ def fix_text(model: FileModel, use: ApiCall) -> str:
 def _spelled_like(model: FileModel, written: ast.expr, replacement: str) -> str:
     """``np.prod`` for ``np.product`` (the replacement under the file's own
     alias); the full NumPy name when the call was imported by name."""
+    if not replacement.startswith("numpy."):
+        return f"Python's {replacement}"  # np.int -> int: a builtin type
     if isinstance(written, ast.Attribute):
         return f"{model.segment(written.value, 40)}.{replacement.rsplit('.', 1)[1]}"
     return replacement

@@ -11,6 +11,7 @@ from ..model import FileModel, Kind
 from ..model import numpy_api as api
 from ..model.shapes import rank
 from ..model.syntax import positional_or_keyword
+from ..model.unit_values import one_element_draw
 from ..registry import Category, Invalid, Rule, Valid
 from ._api_support import hot_loop, manifest, on_data_path, version_text
 
@@ -68,7 +69,12 @@ class UnsupportedArgumentForm(Rule):
       `np.linalg.norm` of order 2, -2 or `'nuc'` of a matrix,
       `np.linalg.matrix_power` with a negative exponent, `np.unique` with
       `return_counts=` (or any other option), `equal_nan=` in `np.isclose`
-      and `np.allclose`, and a bin rule given as a string to `np.histogram`.
+      and `np.allclose`, and a bin rule given as a string to `np.histogram`;
+    * an instance of a `class Sub(np.ndarray)` made the NumPy way:
+      `a.view(Sub)` raises NotImplementedError ("type reinterpretation"), and
+      `np.ndarray.__new__(Sub, shape)` (or `super().__new__(cls, ...)`)
+      makes an object without cuPyNumeric's storage, which fails at first
+      use (AttributeError). Defining the subclass alone is harmless.
 
     ## Why it does not scale on cuPyNumeric
     None of these forms falls back to NumPy: after the import swap the
@@ -164,6 +170,12 @@ class UnsupportedArgumentForm(Rule):
             s = float(np.random.random(1)[0])
             q = int(np.random.randint(4))
             """),
+        # bool() of a one-element array works; rand() without size is 0-d
+        Valid("""
+            import numpy as np
+            hit = bool(np.random.random() < 0.3)
+            k = int(np.random.rand() < 0.3)
+            """),
         Valid("""
             import numpy as np
             rng = np.random.default_rng(0)
@@ -213,8 +225,30 @@ class UnsupportedArgumentForm(Rule):
             r = math.exp(np.random.rand())
             label = '%.2f' % np.random.randn()
             """),
+        Valid("""
+            import numpy as np
+
+            class Labelled:
+                def __init__(self, data, label=""):
+                    self.data = np.asarray(data)
+                    self.label = label
+
+            field = Labelled(np.zeros(10), label="rho")
+            view = field.data.view()
+            """),
     )
     invalid = (
+        # a Bernoulli trial: the comparison keeps the draw's shape (1,)
+        Invalid("""
+            import numpy as np
+            grid = np.zeros(100)
+            for i in range(100):
+                grid[i] = int(np.random.random() < 0.3)
+            """, line=4, contains="by int() raises TypeError"),
+        Invalid("""
+            import numpy as np
+            pick = int(np.floor(np.random.uniform(0.0, 1.0) * 3))
+            """, line=2),
         Invalid("""
             import numpy as np
             mu = np.linspace(0.0, 1.0, 8)
@@ -335,6 +369,27 @@ class UnsupportedArgumentForm(Rule):
             import numpy as np
             h, e = np.histogram(np.ones(8), bins='auto')
             """, line=2, contains="bins='auto'"),
+        Invalid("""
+            import numpy as np
+
+            class Labelled(np.ndarray):
+                def __new__(cls, data, label=""):
+                    obj = np.asarray(data).view(cls)
+                    obj.label = label
+                    return obj
+
+                def __array_finalize__(self, obj):
+                    self.label = getattr(obj, "label", "")
+
+            field = Labelled(np.zeros(10), label="rho")
+            """, line=5, contains="view as the ndarray subclass 'Labelled'"),
+        Invalid("""
+            import numpy as np
+
+            class Grid(np.ndarray):
+                def __new__(cls, shape):
+                    return super().__new__(cls, shape)
+            """, line=5, contains="ndarray.__new__ of the subclass 'Grid'"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
@@ -474,17 +529,18 @@ def _draws_used_as_numbers(model: FileModel) -> Iterator[Hit]:
         qualname = model.qualname(func) or ""
         if converter or qualname.startswith("math.") or _is_format_call(call):
             by = f"{func.id}()" if converter else f"{qualname}()" if qualname else "str.format"  # type: ignore[attr-defined]
-            draw = next((d for d in map(model.unit_draw, call.args) if d is not None), None)
+            draw = next((d for d in (one_element_draw(model, a) for a in call.args) if d is not None), None)
             if draw is not None:
-                yield Hit(call, f"size-less draw used as a number by {by}", "TypeError", _DRAW_FIX, shown=draw)
+                error = "ValueError" if converter and func.id == "round" else "TypeError"  # type: ignore[attr-defined]
+                yield Hit(call, f"size-less draw used as a number by {by}", error, _DRAW_FIX, shown=draw)
     for binop in model.nodes(ast.BinOp):
         if isinstance(binop.op, ast.Mod) and _is_str(binop.left):
             values = binop.right.elts if isinstance(binop.right, ast.Tuple) else [binop.right]
-            draw = next((d for d in map(model.unit_draw, values) if d is not None), None)
+            draw = next((d for d in (one_element_draw(model, v) for v in values) if d is not None), None)
             if draw is not None:
                 yield Hit(binop, "size-less draw formatted by %", "TypeError", _DRAW_FIX, shown=draw)
     for formatted in model.nodes(ast.FormattedValue):
-        draw = model.unit_draw(formatted.value) if formatted.format_spec is not None else None
+        draw = one_element_draw(model, formatted.value) if formatted.format_spec is not None else None
         if draw is not None:
             yield Hit(formatted.value, "size-less draw formatted by an f-string", "TypeError", _DRAW_FIX, shown=draw)
 
@@ -619,6 +675,57 @@ def _histogram_bin_rules(model: FileModel) -> Iterator[Hit]:
             yield Hit(call, f"bins={bins.value!r}", "TypeError", "pass a bin count or edges")  # type: ignore[attr-defined]
 
 
+_SUBCLASS_FIX = ("keep the data in a plain array and its extra fields beside it (a small class that holds the "
+                 "array), since cuPyNumeric arrays cannot be subclassed")
+
+
+def _ndarray_subclasses(model: FileModel) -> dict[str, ast.ClassDef]:
+    """The file's classes derived from the device ``ndarray``, by name."""
+    return {node.name: node for node in model.nodes(ast.ClassDef)
+            if any(model.array_api(base) == "ndarray" for base in node.bases)}
+
+
+def _subclass_named(model: FileModel, expr: ast.expr, subclasses: dict[str, ast.ClassDef]) -> str | None:
+    """The subclass ``expr`` names: its own name, or ``cls``/``type(self)``
+    inside one of its methods."""
+    if isinstance(expr, ast.Name) and expr.id in subclasses:
+        return expr.id
+    inside = next((a for a in model.ancestors(expr) if isinstance(a, ast.ClassDef)), None)
+    if inside is None or inside.name not in subclasses:
+        return None
+    if isinstance(expr, ast.Name) and expr.id == "cls":
+        return inside.name
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "type":
+        return inside.name
+    return None
+
+
+def _ndarray_subclass_instances(model: FileModel) -> Iterator[Hit]:
+    """``a.view(Sub)`` and ``np.ndarray.__new__(Sub, shape)`` (also as
+    ``super().__new__(cls, ...)``) for a ``class Sub(np.ndarray)``."""
+    if "ndarray" not in model.source:
+        return
+    subclasses = _ndarray_subclasses(model)
+    if not subclasses:
+        return
+    for call in model.nodes(ast.Call):
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            continue
+        if func.attr == "view":
+            kind = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "type"), None)
+            name = _subclass_named(model, kind, subclasses) if kind is not None else None
+            if name is not None:
+                yield Hit(call, f"a view as the ndarray subclass '{name}'", "NotImplementedError", _SUBCLASS_FIX)
+        elif func.attr == "__new__" and call.args:
+            made_by_ndarray = model.array_api(func.value) == "ndarray" or (
+                isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name)
+                and func.value.func.id == "super")
+            name = _subclass_named(model, call.args[0], subclasses) if made_by_ndarray else None
+            if name is not None:
+                yield Hit(call, f"ndarray.__new__ of the subclass '{name}'", "AttributeError", _SUBCLASS_FIX)
+
+
 FORMS: tuple[Form, ...] = (
     Form("array-distribution-parameter", ("normal_with_array_mean", "normal_with_array_scale",
          "uniform_with_array_bounds", "generator_normal_with_array_mean", "gamma_with_list_shape"),
@@ -627,7 +734,9 @@ FORMS: tuple[Form, ...] = (
          _random_bounds),
     Form("array-seed", ("seed_with_array",), _array_seeds),
     Form("draw-used-as-number", ("float_of_random_without_size", "math_of_normal_without_size",
-         "format_of_random_without_size"), _draws_used_as_numbers),
+         "format_of_random_without_size", "int_of_comparison_with_random_without_size",
+         "int_of_ufunc_of_random_without_size", "float_of_combined_comparisons_of_draws",
+         "round_of_random_without_size"), _draws_used_as_numbers),
     Form("draw-updated-into-one-element", ("normal_without_size_added_into_scalar_slot",), _draws_updated_into_one_element),
     Form("draw-stored-through-0d-index", ("random_without_size_into_slot_picked_by_0d_index",),
          _draws_stored_through_zero_d_index),
@@ -638,4 +747,5 @@ FORMS: tuple[Form, ...] = (
     Form("unique-options", ("unique_with_return_index",), _unique_options),
     Form("isclose-equal-nan", ("isclose_with_equal_nan",), _equal_nan),
     Form("histogram-bin-rule", ("histogram_with_bin_rule",), _histogram_bin_rules),
+    Form("ndarray-subclass", ("view_as_ndarray_subclass", "ndarray_new_of_subclass"), _ndarray_subclass_instances),
 )

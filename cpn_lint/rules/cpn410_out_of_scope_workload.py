@@ -47,12 +47,12 @@ _IMPORT_KINDS: tuple[tuple[str, str], ...] = (
     ("jax.value_and_grad", "ml"),
 )
 
-# Data utilities of ML libraries: making, splitting, scaling and scoring data
-# is no training or inference (scripts that write their own model in NumPy
-# import them for test data).
+# Data utilities of ML libraries: making, splitting and scaling data is no
+# training or inference (scripts that write their own model in NumPy import
+# them for test data). Metrics are not among them: SPEC §4 names "ML
+# estimators and metrics" as Gate 4 evidence (pairwise similarity is compute).
 _DATA_UTILITIES: tuple[str, ...] = (
     "sklearn.datasets",
-    "sklearn.metrics",
     "sklearn.preprocessing",
     "sklearn.model_selection.train_test_split",
     "sklearn.model_selection.KFold",
@@ -102,10 +102,12 @@ class OutOfScopeWorkload(Rule):
       `scipy.sparse.csgraph`, and `while` loops that pop a node from a
       queue or stack and push its neighbours from an adjacency container
       (`for v in adj[u]: queue.append(v)`) — breadth- or depth-first search;
-    * **ml** — imports of scikit-learn, PyTorch, TensorFlow/Keras, JAX's
-      training libraries (flax, optax, `jax.nn`, `jax.grad`) and gradient
-      boosting libraries; training or inference calls seen in the file
-      (`model.fit`) are quoted. Also a neural network written in NumPy and
+    * **ml** — imports of scikit-learn (estimators, and metrics such as
+      `sklearn.metrics.pairwise.cosine_similarity`), PyTorch,
+      TensorFlow/Keras, JAX's training libraries (flax, optax, `jax.nn`,
+      `jax.grad`) and gradient boosting libraries; training or inference
+      calls seen in the file (`model.fit`) are quoted. Also a neural network
+      written in NumPy and
       trained by a SciPy minimiser (`fmin_cg`, `minimize`, ...): the cost or
       gradient function it calls back applies an activation (`tanh`,
       `expit`, or the file's own `1 / (1 + exp(-z))`) to a matrix product;
@@ -158,12 +160,12 @@ class OutOfScopeWorkload(Rule):
     ## Known false alarms
     * An import used for a small helper is still reported; the verdict, not
       this rule, decides whether the workload is dominant.
-    * scikit-learn's data utilities (`sklearn.datasets`, `sklearn.metrics`,
+    * scikit-learn's data utilities (`sklearn.datasets`,
       `sklearn.preprocessing`, and `train_test_split` and the K-fold
       splitters of `sklearn.model_selection`) are not evidence: a script
       that writes its own model in NumPy imports them for test data. Other
       names of `sklearn.model_selection` (`GridSearchCV`) are, since they
-      train.
+      train; so are the metrics (`accuracy_score`, `cosine_similarity`).
     * Imports guarded by `try: ... except ImportError` or `if TYPE_CHECKING:`
       are optional and are not reported.
     * Plain Python string handling (`text.split()`) is not reported; only
@@ -333,6 +335,15 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        # a pairwise metric is ML compute (SPEC §4: estimators and metrics)
+        Invalid("""
+            import numpy as np
+            from sklearn.metrics.pairwise import cosine_similarity
+
+            def nearest(features):
+                sim = cosine_similarity(features)
+                return np.argsort(sim, axis=1)[:, -5:]
+            """, line=2, contains="sklearn.metrics.pairwise.cosine_similarity"),
         # a three-coordinate state integrated step by step: the column is a few elements
         Invalid("""
             import numpy as np
@@ -550,7 +561,7 @@ def _library_spans(model: FileModel, root: str) -> list[tuple[int, int]]:
     for node in model.imported_name_uses():  # only these resolve to a library's name
         if not isinstance(getattr(node, "ctx", None), ast.Load) or isinstance(model.parent(node), ast.Attribute):
             continue
-        if not _within(model.qualname(node) or "", root):
+        if not _in_library(model.qualname(node) or "", root):
             continue
         scope = model.scope_of(node).function_like()
         owner = scope.node if scope.parent is not None else model.statement_of(node)
@@ -581,11 +592,13 @@ LOOP_WEIGHT = 5  # a call repeated by a loop stands for more work than one made 
 
 
 def _library_work(model: FileModel, item: _Evidence) -> int:
-    """How much work the file hands to the out-of-scope library: its calls
-    (``nx.shortest_path(...)``, and methods of what it made: ``g.neighbors``),
-    each weighing LOOP_WEIGHT inside a loop, 1 outside. The verdict adds it
-    to the array work when it weighs Gate 4. Evidence that is not an import
-    (a recurrence loop, a string call) has none: its work is array work."""
+    """How much work the out-of-scope library stands for: the file's calls
+    into it (``nx.shortest_path(...)``, and methods of what it made:
+    ``g.neighbors``) and its reads of what the library returned (``sim[i]``,
+    a row of a similarity matrix), each weighing LOOP_WEIGHT inside a loop,
+    1 outside. The verdict adds it to the array work when it weighs Gate 4.
+    Evidence that is not an import (a recurrence loop, a string call) has
+    none here."""
     module = dict(item.extra).get("module")
     if module is None:
         return 0
@@ -593,12 +606,19 @@ def _library_work(model: FileModel, item: _Evidence) -> int:
     work = 0
     for call in model.nodes(ast.Call):
         func = call.func
-        made_by_library = _within(model.qualname(func) or "", root)
+        made_by_library = _in_library(model.qualname(func) or "", root)
         if not made_by_library and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            made_by_library = any(_within(origin, root) for origin in _constructors(model, func.value))
+            made_by_library = _made_by_library(model, func.value, root)
         if made_by_library:
             work += LOOP_WEIGHT if hot_loop(model, call) is not None else 1
+    for read in model.nodes(ast.Subscript):
+        if isinstance(read.ctx, ast.Load) and isinstance(read.value, ast.Name) and _made_by_library(model, read.value, root):
+            work += LOOP_WEIGHT if hot_loop(model, read) is not None else 1
     return work
+
+
+def _made_by_library(model: FileModel, name: ast.Name, root: str) -> bool:
+    return any(_in_library(origin, root) for origin in _constructors(model, name))
 
 
 def _import_root(qualname: str) -> str:
@@ -610,9 +630,19 @@ def _import_root(qualname: str) -> str:
     return qualname
 
 
+def _is_utility(qualname: str) -> bool:
+    return any(_within(qualname, utility) for utility in _DATA_UTILITIES)
+
+
+def _in_library(qualname: str, root: str) -> bool:
+    """``qualname`` belongs to the library ``root`` stands for (scikit-learn's
+    data utilities do not: they make the program's data)."""
+    return _within(qualname, root) and not _is_utility(qualname)
+
+
 # ------------------------------------------------------------------ imports
 def _import_kind(qualname: str) -> str | None:
-    if any(_within(qualname, utility) for utility in _DATA_UTILITIES):
+    if _is_utility(qualname):
         return None
     for prefix, kind in _IMPORT_KINDS:
         if qualname == prefix or qualname.startswith(prefix + "."):

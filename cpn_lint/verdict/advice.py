@@ -59,7 +59,6 @@ def summary_sentence(
     blocks: list[Item],
     refactor: list[Item],
     hot_apis: list[Item],
-    hot_loops: Sequence[Item] = (),
     gate5: Gate | None = None,
 ) -> str:
     verdict = decision.verdict.value
@@ -82,13 +81,6 @@ def summary_sentence(
             why += f", besides {len(others)} other blocking idiom{'s' if len(others) > 1 else ''} ({', '.join(others)})"
     elif rule == "many-blocks":
         why = f"{len(codes)} distinct blocking idioms ({', '.join(codes)}) must be rewritten before the code can scale, each with a known recipe"
-    elif rule == "hot-element-loop":
-        first = hot_loops[0]
-        more = len(hot_loops) - 1
-        why = (f"the program's main work runs one element at a time: the element loop at {first.where} runs on every "
-               f"pass of the loop at line {first.data.get('repeated_by')}"
-               + (f" (and {more} more such loop{'s' if more > 1 else ''})" if more > 0 else "")
-               + ", so vectorising it is the port itself, not a mechanical fix")
     elif rule == "few-blocks":
         if len(codes) == 1:
             why = f"one blocking idiom ({codes[0]}), which has a known recipe, stands between this code and scaling"
@@ -118,12 +110,24 @@ def summary_sentence(
     return sentence + "."
 
 
+def main_work_text(hot_loops: Sequence[Item]) -> str:
+    """An element loop repeated by an outer loop is the program's main work:
+    one recipe-fixable BLOCKS for the verdict (SPEC §4), but the first thing
+    to rewrite."""
+    first = hot_loops[0]
+    more = len(hot_loops) - 1
+    return (f"The element loop at {first.where} runs on every pass of the loop at line {first.data.get('repeated_by')}"
+            + (f" (and {more} more such loop{'s' if more > 1 else ''})" if more > 0 else "")
+            + ": it is the program's main work, one element at a time, and must go first")
+
+
 def _cites_text(citations: Sequence[str], limit: int = 3) -> str:
     more = len(citations) - limit
     return ", ".join(citations[:limit]) + (f" and {more} more" if more > 0 else "")
 
 
-def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scope: ScopeEvidence, hot_apis: list[Item]) -> None:
+def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scope: ScopeEvidence, hot_apis: list[Item],
+                   hot_loops: Sequence[Item] = ()) -> None:
     rule = report.decision.rule
     steps: list[Step] = []
     if rule == "gate4-pattern":
@@ -153,7 +157,10 @@ def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scop
         steps.append(automatic)
     fixes = report.what_blocks + report.runtime_blocks + [i for grp in report.whats_fixable for i in grp.items]
     fixes += [i for i in report.api_gaps if i.code in STOPPING_API_CODES or i in hot_apis]
-    for group in recipe_groups([i for i in fixes if i.category in ("BLOCKS", "REFACTOR", "API") and i.code]):
+    groups = recipe_groups([i for i in fixes if i.category in ("BLOCKS", "REFACTOR", "API") and i.code])
+    # an element loop that is the program's main work goes first (SPEC §4); sorted() keeps the rest in order
+    groups = sorted(groups, key=lambda grp: not any(i in hot_loops for i in grp.items))
+    for group in groups:
         codes = sorted({i.code for i in group.items if i.code})
         title = f"Apply {group.recipe}" if group.recipe else "Restructure by hand"
         steps.append(Step(title, f"{group.description} — {len(group.items)} site{'s' if len(group.items) > 1 else ''} ({', '.join(codes)})",

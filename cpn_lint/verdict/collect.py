@@ -174,6 +174,9 @@ def discover_with_roots(paths: Sequence[str]) -> tuple[list[tuple[str, str | Non
         except OSError as exc:
             errors.append(f"{raw}: cannot be read ({exc.strerror or exc})")
             continue
+        except ValueError:  # a NUL byte: no file can have that name
+            errors.append(f"{raw!r}: no such file or directory")
+            continue
         if stat.S_ISDIR(mode):
             found = list(_walk(path, errors))
             root: str | None = str(path)

@@ -54,7 +54,10 @@ CONFIG_KEYS = {
     "rule-docs-url": "rule_docs_url",
     "sarif-scales": "sarif_scales",
     "sarif-level": "sarif_level",
+    "false-alarms": "false_alarms",
 }
+# A configured false alarm: "PATH:LINE[:COL]: CODE reason", flake8's own line format plus the reason.
+FALSE_ALARM = re.compile(r"^\s*(?P<path>.+?):(?P<line>\d+)(?::\d+)?:\s*(?P<code>CPN\d{3})\s+(?P<reason>\S.*?)\s*$")
 
 
 class UsageError(Exception):
@@ -121,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "Markdown by default) goes to --output (default: a file in the system's temporary folder, "
                      "named on the last line)")
     out.add_argument("--baseline", metavar="FILE",
-                     help="report only findings not in this baseline ('cpn-lint baseline write FILE PATH...')")
+                     help="report only findings not in this baseline ('cpn-lint baseline write -o FILE PATH...')")
     sarif = parser.add_argument_group("SARIF (--format sarif)")
     sarif.add_argument("--sarif-scales", action="store_true", default=None,
                        help="include what scales (kind 'pass'); by default only problems are listed")
@@ -151,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
 class Config:
     values: dict[str, Any]
     origin: str  # "pyproject.toml [tool.cpn-lint]", ...
+    folder: Path | None = None  # the config file's folder: paths in it are relative to it
 
 
 def read_config(explicit: str | None, directory: Path, warn) -> Config | None:  # type: ignore[no-untyped-def]
@@ -174,7 +178,7 @@ def read_config(explicit: str | None, directory: Path, warn) -> Config | None:  
                 warn(f"{origin}: ignoring unknown key {key!r}")
                 continue
             values[CONFIG_KEYS[norm]] = value
-        return Config(values, origin)
+        return Config(values, origin, path.resolve().parent)
     return None
 
 
@@ -231,9 +235,35 @@ def _convert(origin: str, dest: str, value: Any) -> Any:
             return [str(item).strip() for item in items if str(item).strip()]
         if dest == "sarif_scales":
             return _boolean(dest, value)
+        if dest == "false_alarms":
+            return _false_alarms(value)
         return str(value)
     except argparse.ArgumentTypeError as exc:
         raise UsageError(f"{origin}: {dest.replace('_', '-')}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class FalseAlarm:
+    """One finding the configuration states is wrong, and why."""
+
+    path: str
+    line: int
+    code: str
+    reason: str
+
+
+def _false_alarms(value: Any) -> list[FalseAlarm]:
+    items = value if isinstance(value, list) else str(value).splitlines()
+    alarms: list[FalseAlarm] = []
+    for item in items:
+        text = str(item).strip()
+        if not text:
+            continue
+        match = FALSE_ALARM.match(text)
+        if match is None:
+            raise argparse.ArgumentTypeError(f"{text!r} is not 'PATH:LINE: CODE reason' (the reason is required)")
+        alarms.append(FalseAlarm(match["path"], int(match["line"]), match["code"], match["reason"]))
+    return alarms
 
 
 def _boolean(dest: str, value: Any) -> bool:
@@ -349,6 +379,8 @@ def run(ns: argparse.Namespace) -> int:
 
     config = None if ns.isolated else read_config(ns.config, Path.cwd(), warn)
     context = make_context(ns, config)
+    if ns.output:
+        _check_output(ns.output)  # before any work: a wrong target costs nothing
     if ns.from_flake8 and ns.paths:
         raise UsageError("give paths to lint or --from-flake8, not both")
     doctor_findings = _load_doctor(ns.doctor) if ns.doctor else None
@@ -375,9 +407,13 @@ def run(ns: argparse.Namespace) -> int:
         finally:
             progress.close()
         _suppress(units, settings, suppressions)
+        if config is not None and config.values.get("false_alarms"):
+            alarms = _convert(config.origin, "false_alarms", config.values["false_alarms"])
+            notes += _declare_false_alarms(units, alarms, config, suppressions)
+        real_paths = {id(unit): unit.path for unit in units}
         units, scope = _displayed(units, scope, found)
         if ns.baseline:
-            _apply_baseline(units, ns.baseline, suppressions)
+            _apply_baseline(units, ns.baseline, suppressions, real_paths)
     no_verdict = _no_verdict_reason(units)
     if no_verdict is not None:
         return _emit_no_verdict(no_verdict, units, input_errors, ns)
@@ -385,6 +421,9 @@ def run(ns: argparse.Namespace) -> int:
     report = build_report(units, context, input_errors=input_errors, input_notes=notes, size_evidence=evidence,
                           doctor_findings=doctor_findings, manifest=manifest_note(), scope=scope,
                           suppressions=suppressions)
+    if ns.brief or ns.output:
+        for error in report.input_errors:  # the report is not on the terminal: name what was not read
+            warn(error)
     if ns.brief:
         return _emit_brief(report, ns)
     text = render(report, ns.format or "markdown", sarif_options(ns))
@@ -411,32 +450,62 @@ def _flake8_settings() -> Flake8Settings:
 
 
 def _suppress(units: list[Unit], settings: Flake8Settings, suppressions: Suppressions) -> None:
-    """Drop what ``# noqa`` and flake8's ignores hide, keeping count."""
+    """Read ``# noqa`` and flake8's ignores as flake8 does. What they name is
+    accepted and still weighed; a ``# noqa: CODE reason`` declares the
+    finding wrong, which takes it out of the verdict."""
     for unit in units:
         lines = unit.source_lines
         kept, hidden = split_findings(unit.path, unit.result.findings, lines, settings.ignored_for(unit.path))
+        declared = [h for h in hidden if h.reason]
+        accepted = [h for h in hidden if not h.reason]
+        unit.result.findings = sorted(kept + [h.finding for h in accepted], key=lambda f: f.sort_key())
+        suppressions.accepted.extend(accepted)
+        suppressions.declared.extend(declared)
+
+
+def _declare_false_alarms(units: list[Unit], alarms: list[FalseAlarm], config: Config,
+                          suppressions: Suppressions) -> list[str]:
+    """Take the configured false alarms out of the verdict; a note for each
+    entry that names no finding (the code moved, or the entry is wrong)."""
+    from .suppress import Suppressed
+
+    folder = config.folder or Path.cwd()
+    wanted = {((folder / a.path).resolve(), a.line, a.code): a for a in alarms}
+    used: set[tuple[Path, int, str]] = set()
+    for unit in units:
+        real = Path(unit.path).resolve()
+        kept = []
+        for finding in unit.result.findings:
+            key = (real, finding.line, finding.code)
+            alarm = wanted.get(key)
+            if alarm is None:
+                kept.append(finding)
+                continue
+            used.add(key)
+            suppressions.accepted = [s for s in suppressions.accepted if s.finding is not finding]
+            suppressions.declared.append(Suppressed(unit.path, finding, "false-alarm list", alarm.reason))
         unit.result.findings = kept
-        suppressions.hidden.extend(hidden)
+    return [f"{config.origin}: false-alarms entry '{a.path}:{a.line}: {a.code}' names no finding (did the code move?)"
+            for key, a in wanted.items() if key not in used]
 
 
-def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions) -> None:
-    """Drop the findings the baseline accepted, keeping count."""
-    from ..baseline import BaselineError, keyed, load
-    from ..findings import Finding
+def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions, real_paths: dict[int, str]) -> None:
+    """Count the findings the baseline accepted (still weighed). Files are
+    named relative to the baseline's folder, as ``baseline write`` named them."""
+    from ..baseline import BaselineError, folder_of, key_path, keyed, load
     from .suppress import Suppressed
 
     try:
         accepted = load(path)
     except BaselineError as exc:
         raise UsageError(str(exc)) from None
+    folder = folder_of(path)
     for unit in units:
-        kept: list[Finding] = []
-        for finding, key in keyed(unit.path, unit.result.findings, unit.function_at, unit.raw_line):
+        named = key_path(real_paths.get(id(unit), unit.path), folder)
+        for finding, key in keyed(named, unit.result.findings, unit.function_at, unit.raw_line):
             if key in accepted and finding.code != "CPN000":
-                suppressions.hidden.append(Suppressed(unit.path, finding, "baseline"))
-            else:
-                kept.append(finding)
-        unit.result.findings = kept
+                suppressions.accepted.append(Suppressed(unit.path, finding, "baseline"))
+        # a baseline accepts findings for lint; the verdict still weighs them
 
 
 def _displayed(units: list[Unit], scope: Scope, found: Sequence[tuple[str, str | None]]) -> tuple[list[Unit], Scope]:
@@ -515,6 +584,12 @@ def _emit_no_verdict(reason: str, units: Sequence[Unit], input_errors: Sequence[
         if errors:
             lines += ["", f"**Inputs not assessed ({len(errors)}):**", ""] + [f"- {e}" for e in errors]
         text = "\n".join(lines) + "\n"
+    if ns.output and not readable:
+        # nothing was read: an earlier report at --output stays as it was
+        for error in errors:
+            print(f"cpn-verdict: {error}", file=sys.stderr)
+        print(f"cpn-verdict: NO VERDICT: {reason}; {ns.output} was not written", file=sys.stderr)
+        return 2
     _emit(text, ns.output)
     print(f"cpn-verdict: NO VERDICT: {reason}", file=sys.stderr)
     return 0 if readable and not errors else 2
@@ -621,15 +696,29 @@ def render(report, fmt: str, sarif=None) -> str:  # type: ignore[no-untyped-def]
     return render_markdown(report)
 
 
+def _check_output(output: str) -> None:
+    from ..safe_write import REPORT, WriteRefused, check_target
+
+    try:
+        check_target(output, REPORT)
+    except WriteRefused as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _emit(text: str, output: str | None) -> None:
+    """The report on stdout, or in place of ``output`` in one step (a report
+    never replaces anything but an earlier report: :mod:`cpn_lint.safe_write`)."""
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    from ..safe_write import WriteRefused, atomic_write
+
+    _check_output(output)
     try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
+        atomic_write(output, text.encode("utf-8"))
+    except WriteRefused as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _read_input(name: str, what: str) -> str:

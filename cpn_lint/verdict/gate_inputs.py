@@ -28,24 +28,29 @@ HOST_LIBRARIES = {
 
 # A site inside a loop stands for far more work than one run once.
 LOOP_WORK = 5
+# Evidence that is a loop over the data (a recurrence, a traversal): its
+# iterations are the work, and no NumPy site inside it is reported.
+LOOP_EVIDENCE = frozenset({"recurrence", "graph"})
 
 
 def _work_share(scope: list[Item], items: list[Item]) -> float | None:
     """The share of the work that is out of scope: NumPy work (SCALES,
     BLOCKS, REFACTOR, API and INFO sites; those in loops weigh LOOP_WORK) in
     the regions the evidence covers (the functions using a sparse or ML
-    library, a recurrence loop and what it calls), plus the calls handed to
-    the out-of-scope libraries themselves, over all of it. None when a
-    region is unknown (older flake8 input) or there is no work at all."""
+    library, a recurrence loop and what it calls), plus the work of the
+    evidence itself (the calls handed to the out-of-scope libraries, and the
+    iterations of a recurrence or traversal loop), over all of it. None when
+    a region is unknown (older flake8 input) or there is no work at all."""
     regions: dict[str, list[tuple[int, int]]] = {}
-    library = 0  # work handed to the out-of-scope libraries themselves
+    own = 0  # work of the evidence itself
     for item in scope:
         spans = item.data.get("regions")
         if not isinstance(spans, list):
             return None  # flake8 input from an older cpn-lint: no regions
-        regions.setdefault(item.location.path, []).extend((int(a), int(b)) for a, b in spans)
-        library += int(item.data.get("library_work") or 0)
-    total = inside = library
+        spans = [(int(a), int(b)) for a, b in spans]
+        regions.setdefault(item.location.path, []).extend(spans)
+        own += int(item.data.get("library_work") or 0) + _loop_work(item, spans)
+    total = inside = own
     for item in items:
         if item.category in ("SCOPE", "INTERNAL") or item.source != "static":
             continue
@@ -55,6 +60,21 @@ def _work_share(scope: list[Item], items: list[Item]) -> float | None:
         if any(a <= line <= b for a, b in regions.get(item.location.path, ())):
             inside += weight
     return inside / total if total else None
+
+
+def _loop_work(item: Item, spans: list[tuple[int, int]]) -> int:
+    """The work of a recurrence or traversal loop, in the unit of a site
+    (one whole-array operation): its trip count runs over the data (the
+    signal, the nodes), so each statement of its body is one pass over it —
+    as much as one whole-array operation, element by element. Counted from
+    the loop's own lines (the region that starts at the finding), at least
+    one: a program whose work is such loops is dominated by them, never 0%
+    (SPEC §4, Gate 4)."""
+    if item.data.get("kind") not in LOOP_EVIDENCE:
+        return 0
+    line = item.location.line
+    body = [last - first for first, last in spans if first == line]
+    return max(1, body[0]) if body else 0
 
 
 def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list[Item],

@@ -142,7 +142,8 @@ def _context(out: list[str], report: Report) -> None:
 
 
 def _verdict(report: Report) -> list[str]:
-    return [report.summary, ""] + _overview(report)
+    notes = [f"> {note}" for note in report.verdict_notes]
+    return [report.summary, ""] + (notes + [""] if notes else []) + _overview(report)
 
 
 def _overview(report: Report) -> list[str]:
@@ -152,7 +153,7 @@ def _overview(report: Report) -> list[str]:
     if o.files_deciding != o.files_read:
         read += f", {o.files_deciding} of them the program's own source, which decides the verdict"
     if o.unreadable:
-        read += f"; {o.unreadable} could not be read (listed above)"
+        read += f"; {o.unreadable} could not be read (listed at the top of this report)"
     lines.append(f"- **Files:** {read}.")
     if o.per_family:
         families = ", ".join(f"{family} {n}" for family, n in sorted(o.per_family.items(), key=lambda kv: -kv[1]))
@@ -169,8 +170,14 @@ def _overview(report: Report) -> list[str]:
         codes = ", ".join(f"{c} ×{n}" for c, n in o.suppressed_by_code.items())
         where = ", ".join(f"{code(p)} ({n})" for p, n in o.suppressed_files[:5])
         origin = f"; settings from {code(o.flake8_config)}" if o.flake8_config else ""
-        lines.append(f"- **Suppressed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} ({kinds}): {codes}; "
-                     f"most in {where}{origin}.")
+        lines.append(f"- **Accepted, still weighed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} "
+                     f"({kinds}): {codes}; most in {where}{origin} (`# noqa: CODE reason` takes a wrong one out).")
+    if o.false_alarms:
+        shown = "; ".join(f"{code(f'{path}:{line}')} {c}: {cell(reason)}"
+                          for path, line, c, reason, _ in o.false_alarms[:FALSE_ALARMS_SHOWN])
+        more = len(o.false_alarms) - FALSE_ALARMS_SHOWN
+        lines.append(f"- **Declared false alarms, not weighed:** {len(o.false_alarms)}: {shown}"
+                     + (f"; and {more} more (see `--format json`)" if more > 0 else "") + ".")
     if o.per_code:
         lines += ["", *_table(("Code", "Family", "Sites", "In loops"),
                               ((f"{c.code} {c.name}", c.family, str(c.count), str(c.in_loops)) for c in o.per_code))]
@@ -183,6 +190,7 @@ def _overview(report: Report) -> list[str]:
     return lines
 
 
+FALSE_ALARMS_SHOWN = 10
 KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings",
               "baseline": "the baseline"}
 

@@ -15,7 +15,7 @@ from ..findings import Finding
 from ..registry import Category
 from ..rules import load_rules
 from . import gates as g
-from .advice import DOCTOR_MEANINGS, add_next_steps, summary_sentence
+from .advice import DOCTOR_MEANINGS, add_next_steps, main_work_text, summary_sentence
 from .collect import Unit
 from .context import Context, format_count
 from .gate_inputs import decide_gates, is_compute, scope_evidence
@@ -212,7 +212,6 @@ def build_report(
         blocks_codes=blocks_codes,
         has_refactor=bool(refactor or runtime_refactor),
         hot_missing_api=bool(hot_apis),
-        hot_element_loop=bool(hot_loops),
     )
     gates = decide_gates(context, decision, gate1, gate2, gate4, blocks_codes, refactor + runtime_refactor, units,
                    by_category.get("INFO", []), merged is not None)
@@ -220,7 +219,7 @@ def build_report(
         verdict=decision.verdict,
         decision=decision,
         summary=summary_sentence(decision, gate1, gate2, gate4, scope_facts, size_evidence, blocks + runtime_blocks,
-                         refactor + runtime_refactor, hot_apis, hot_loops, gates[4]),
+                         refactor + runtime_refactor, hot_apis, gates[4]),
         context=_context_rows(context, units, scope_facts, len(all_units) - len(units)),
         files=[u.path for u in all_units],
         input_errors=list(input_errors) + [e for u in all_units for e in u.errors],
@@ -242,13 +241,29 @@ def build_report(
         doctor_command=None,
         doctor_look_for=[],
         doctor_supplied=merged is not None,
+        verdict_notes=_verdict_notes(context, size_evidence, gate2, decision, hot_loops),
     )
     report.overview = build_overview(report.all_items(), all_units, file_scope, suppressions)
     if file_scope.fallback:
         report.input_notes.append("No file of the program's own source uses NumPy, so the tests, docs and examples "
                                   "found decide the verdict.")
-    add_next_steps(report, context, units, scope_facts, hot_apis)
+    add_next_steps(report, context, units, scope_facts, hot_apis, hot_loops)
     return report
+
+
+def _verdict_notes(context: Context, sizes: SizeEvidence, gate2: g.Gate, decision: g.Decision,
+                   hot_loops: Sequence[Item]) -> list[str]:
+    """Lines under the verdict sentence (SPEC §4): the code's own sizes are
+    all small (when Gate 2 was weighed and did not already fail on the
+    user's numbers), and an element loop that is the program's main work
+    (one BLOCKS code for the verdict, but the first thing to rewrite)."""
+    notes = []
+    line = g.small_code_sizes(context, sizes)
+    if line is not None and gate2.status is not g.Status.NA and decision.rule != "gate2-size":
+        notes.append(line)
+    if hot_loops and decision.rule in ("mpi4py", "many-blocks", "few-blocks"):
+        notes.append(main_work_text(hot_loops) + ".")
+    return notes
 
 
 def _demotes(item: Item, context: Context) -> bool:

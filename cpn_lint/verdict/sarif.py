@@ -192,6 +192,7 @@ def to_sarif(report: Report, options: SarifOptions = SarifOptions()) -> dict[str
         "properties": {
             "verdict": report.verdict.value,
             "summary": report.summary.replace("**", ""),
+            "verdictNotes": list(report.verdict_notes),
             "decisionRule": report.decision.rule,
             "gates": [
                 {"number": gate.number, "name": gate.name, "status": gate.status.value, "reason": gate.reason}

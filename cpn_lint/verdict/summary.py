@@ -69,6 +69,8 @@ class Overview:
     suppressed_by_code: dict[str, int] = field(default_factory=dict)
     suppressed_by_kind: dict[str, int] = field(default_factory=dict)
     suppressed_files: list[tuple[str, int]] = field(default_factory=list)
+    # findings the user declared wrong, with the reason: (path, line, code, reason, by)
+    false_alarms: list[tuple[str, int, str, str, str]] = field(default_factory=list)
     flake8_config: str | None = None
     include_tests: bool = False
     fallback: bool = False
@@ -108,9 +110,11 @@ def build_overview(items: Sequence, units: Sequence[Unit], scope: Scope, suppres
         overview.suppressed = suppressions.count()
         overview.suppressed_by_code = suppressions.by_code()
         overview.suppressed_by_kind = suppressions.by_kind()
-        per_file = Counter(s.path for s in suppressions.hidden)
+        per_file = Counter(s.path for s in suppressions.accepted)
         overview.suppressed_files = sorted(per_file.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP]
         overview.flake8_config = suppressions.settings.origin if suppressions.settings else None
+        overview.false_alarms = sorted((s.path, s.finding.line, s.finding.code, s.reason or "", s.by)
+                                       for s in suppressions.declared)
     return overview
 
 

@@ -73,3 +73,44 @@ def test_densified_sparse_matrix_and_killed_branch_bindings() -> None:
         "    for p in parts:\n        print(p)\n"
     )
     assert len(_findings("CPN103", build)) == 1
+
+
+# ------------------------------------------- realistic mixed code (issue 23)
+def test_method_the_loop_calls_converts_both_ways() -> None:
+    source = textwrap.dedent("""
+        import cupy
+        import numpy
+
+        class Model:
+            def __init__(self, n):
+                self.state = numpy.zeros(n)
+                self.w = cupy.ones(n)
+
+            def step(self):
+                s = cupy.asarray(self.state) * self.w
+                self.state = s.get() + numpy.sin(self.state)
+
+            def run(self, steps):
+                for _ in range(steps):
+                    self.step()
+        """)
+    (finding,) = [f for f in lint_source(source) if f.code == "CPN111"]
+    assert finding.line == 11
+    assert finding.data["crossings"] == ["cupy.asarray(self.state) in 'step'", "s.get() in 'step'"]
+    assert finding.message.startswith("loop 'for _ in range(steps)' (line 15) moves arrays")
+
+
+def test_per_frame_filter_from_cupyx_is_a_round_trip() -> None:
+    source = textwrap.dedent("""
+        import numpy as np
+        import cupy as cp
+        from cupyx.scipy import ndimage as cnd
+
+        def smooth_frames(frames, sigma):
+            out = np.empty_like(frames)
+            for k in range(frames.shape[0]):
+                g = cnd.gaussian_filter(cp.asarray(frames[k]), sigma)
+                out[k] = cp.asnumpy(g)
+            return out
+        """)
+    assert [(f.line, f.code) for f in lint_source(source) if f.code == "CPN111"] == [(9, "CPN111")]

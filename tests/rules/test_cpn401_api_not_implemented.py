@@ -95,8 +95,7 @@ def test_cpn401_reports_every_name_cupynumeric_lacks(source: str, api: str) -> N
         "import numpy as np\nx = np.float64(3.0)\nc = np.ones(4).cumsum()\nd = np.load('a.npy')\n",
         # covered by other rules
         "import numpy as np\nf = np.vectorize(abs)\ng = np.frompyfunc(abs, 1, 1)\n",
-        "import numpy as np\na = np.ones((2, 2))\nfor idx in np.ndindex(a.shape):\n    pass\nfor i, v in np.ndenumerate(a):\n    pass\n",
-        "import numpy as np\na = np.ones((2, 2))\nt = [i for i, v in np.ndenumerate(a)]\n",
+        "import numpy as np\na = np.ones((2, 2))\nfor idx in np.ndindex(a.shape):\n    a[idx] = 1.0\n",
         # receivers that are not known arrays
         "import numpy as np\nitems = [1, 2]\nn = items.count(1)\n",
         "import numpy as np\ndef f(frame):\n    return frame.std()\n",
@@ -109,6 +108,14 @@ def test_cpn401_reports_every_name_cupynumeric_lacks(source: str, api: str) -> N
 )
 def test_cpn401_quiet_cases(source: str) -> None:
     assert _findings(source, "CPN401") == [], source
+
+
+def test_cpn401_reports_iterators_of_loops_no_loop_rule_reports() -> None:
+    """cuPyNumeric 26.6.1 lacks np.ndindex/np.ndenumerate/np.nditer
+    (tests/data/oracle/api_names.py): a loop that only uses the indices is
+    no element loop, so the missing name is the finding."""
+    src = "import numpy as np\na = np.ones((2, 2))\nfor idx in np.ndindex(a.shape):\n    print(idx)\n"
+    assert _lines(src, "CPN401") == [3]
 
 
 def test_cpn401_outside_the_loop_iterable_nditer_is_reported() -> None:

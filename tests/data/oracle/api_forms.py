@@ -51,6 +51,22 @@ def float_of_random_without_size():
     return float(np.random.random())
 
 
+def int_of_comparison_with_random_without_size():
+    return int(np.random.random() < 0.3)  # a Bernoulli trial: the comparison keeps the shape (1,)
+
+
+def int_of_ufunc_of_random_without_size():
+    return int(np.floor(np.random.random() * 3))
+
+
+def float_of_combined_comparisons_of_draws():
+    return float((np.random.random() < 0.3) & (np.random.uniform(0.0, 1.0) < 0.5))
+
+
+def round_of_random_without_size():
+    return round(np.random.random())
+
+
 def random_without_size_into_scalar_slot():
     x = np.zeros(4)
     x[0] = np.random.random()  # works: the (1,) value broadcasts into the slot
@@ -148,7 +164,32 @@ def histogram_with_bin_rule():
     return np.histogram(np.arange(8.0), bins="auto")
 
 
+class Tagged(np.ndarray):
+    """An ndarray subclass made the documented NumPy way."""
+
+    def __array_finalize__(self, obj):
+        self.tag = getattr(obj, "tag", None)
+
+
+def view_as_ndarray_subclass():
+    return np.arange(4.0).view(Tagged)
+
+
+def ndarray_new_of_subclass():
+    made = np.ndarray.__new__(Tagged, (3,))
+    made.fill(1.0)
+    return made.sum()
+
+
 # -- forms that work: CPN404 stays quiet, and the recipes it gives run --------
+
+
+def bool_of_comparison_with_random_without_size():
+    return bool(np.random.random() < 0.3)
+
+
+def int_of_comparison_with_rand():
+    return int(np.random.rand() < 0.3)  # rand() without size is 0-d
 
 
 def rand_without_size_as_float():
@@ -232,7 +273,10 @@ CASES = [
     ufunc_out_of_a_narrower_dtype, range_of_a_0d_array, index_with_a_0d_array, convolve_default_mode,
     matmul_with_keyword, norm_of_order_two, matrix_power_negative, qr_of_a_wide_matrix, unique_with_return_index,
     gamma_with_list_shape, generator_integers_with_array_high, seed_with_array, math_of_normal_without_size,
-    format_of_random_without_size, norm_nuclear, isclose_with_equal_nan, histogram_with_bin_rule,
+    format_of_random_without_size, int_of_comparison_with_random_without_size, int_of_ufunc_of_random_without_size,
+    float_of_combined_comparisons_of_draws, round_of_random_without_size, bool_of_comparison_with_random_without_size,
+    int_of_comparison_with_rand, norm_nuclear, isclose_with_equal_nan, histogram_with_bin_rule,
+    view_as_ndarray_subclass, ndarray_new_of_subclass,
     rand_without_size_as_float, randn_added_into_scalar_slot, draw_added_into_a_row, draw_into_row_through_0d_index,
     generator_integers_with_0d_bound, normal_with_0d_mean, recipe_one_element_draw_as_float,
     recipe_one_element_draw_added_into_scalar_slot, recipe_shift_and_scale_standard_normals,
