@@ -121,10 +121,16 @@ class OutOfScopeWorkload(Rule):
       (`acc = a * acc + x[i]`, a filter's 4-number state
       `x, P = step(x, P, z)`), a Markov chain whose few parameters are
       accepted or rejected against a random draw every step, or each value
-      computed from the last item of a list the loop appends to. A row or
-      slab carried across iterations (`walk[:, t]` from `walk[:, t - 1]`
-      over many walkers) is time stepping, and a running sum or product is
-      a reduction: neither is reported.
+      computed from the last item of a list the loop appends to. Also
+      through a view of the table made before the loop (`d1 = d0[1:, 1:]`;
+      `d1[i, j] += min(d0[i, j], ...)`), through feedback over inner taps
+      (`y[n] -= a[k] * y[n - k]`), and a few numbers that feed each other's
+      increments (a leapfrog step `v = v + a * dt; r = r + v * dt` with `a`
+      from `r`). A row or slab carried across iterations (`walk[:, t]` from
+      `walk[:, t - 1]` over many walkers) is time stepping, a growing prefix
+      (`x[:i]` in forward substitution) is a spatial element loop (CPN101),
+      and a running sum, product, maximum or minimum is a reduction: none
+      is reported here.
 
     One finding per import statement (with or without NumPy in the file),
     per traversal or recurrence loop, and per string-processing statement. The verdict weighs how much of the code
@@ -175,8 +181,9 @@ class OutOfScopeWorkload(Rule):
       is not a recurrence of that loop.
     * The state of a small-state recurrence must be made with literal sizes
       in the file (`np.zeros(4)`); a state passed in from outside is not
-      judged. A recurrence nested in an element loop is left to CPN101
-      (vectorising the outer loop runs the sequences side by side).
+      judged. A recurrence nested in an element loop, or in a helper an
+      element loop runs every iteration (a bisection per row), is left to
+      CPN101 (vectorising the outer loop runs the sequences side by side).
     """
 
     code = "CPN410"
@@ -187,6 +194,46 @@ class OutOfScopeWorkload(Rule):
     short = "{evidence}: {kind} work is outside cuPyNumeric's scope (Gate 4)"
 
     valid = (
+        # a running maximum is a reduction (np.max), the loop an element loop (CPN101)
+        Valid("""
+            import numpy as np
+
+            def check(V: np.ndarray) -> float:
+                delta = 0.0
+                for i in range(V.shape[0]):
+                    delta = max(delta, abs(V[i, i] - 1.0))
+                return delta
+            """),
+        # a bisection in a helper that a row loop runs every pass: the row loop is the finding (CPN101)
+        Valid("""
+            import numpy as np
+
+            def row_root(c0, c1, c2):
+                lo, hi = 0.0, 1.0
+                for _ in range(50):
+                    mid = 0.5 * (lo + hi)
+                    val = c0 + c1 * mid + c2 * mid * mid
+                    lo, hi = (mid, hi) if val < 0 else (lo, mid)
+                return 0.5 * (lo + hi)
+
+            def all_roots(C):
+                out = np.zeros(C.shape[0])
+                for i in range(C.shape[0]):
+                    out[i] = row_root(C[i, 0], C[i, 1], C[i, 2])
+                return out
+
+            all_roots(np.random.rand(1000, 3))
+            """),
+        # forward substitution carries a growing prefix, not element-sized state (CPN101)
+        Valid("""
+            import numpy as np
+
+            def forward(L, b):
+                x = np.zeros_like(b)
+                for i in range(x.shape[0]):
+                    x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+                return x
+            """),
         # a helper that only adds to the count it is handed and returns it: a sum, not a recurrence
         Valid("""
             import numpy as np
@@ -335,6 +382,31 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        # a DP table filled through a view of it made before the loop
+        Invalid("""
+            import numpy as np
+
+            def dtw(x, y):
+                n, m = len(x), len(y)
+                d0 = np.full((n + 1, m + 1), np.inf)
+                d0[0, 0] = 0.0
+                d1 = d0[1:, 1:]
+                d1[:] = np.abs(x[:, None] - y[None, :])
+                for i in range(n):
+                    for j in range(m):
+                        d1[i, j] += min(d0[i, j], d0[i, j + 1], d0[i + 1, j])
+                return d1[-1, -1]
+            """, line=9, contains="sequential recurrence"),
+        # a two-body leapfrog on 2-element vectors: r and v feed each other
+        Invalid("""
+            import numpy as np
+            r = np.array([1.0, 0.0])
+            v = np.array([0.0, 1.0])
+            for step in range(10000):
+                a = -r / np.linalg.norm(r) ** 3
+                v = v + a * 0.001
+                r = r + v * 0.001
+            """, line=4, contains="carries 'v'"),
         # a pairwise metric is ML compute (SPEC §4: estimators and metrics)
         Invalid("""
             import numpy as np
@@ -899,8 +971,9 @@ def _is_sigmoid(model: FileModel, function: ast.AST) -> bool:
 
 # -------------------------------------------------------------- recurrences
 def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
-    """One finding per outermost recurrence loop; none inside an element loop
-    (vectorising that loop runs the recurrences side by side: CPN101)."""
+    """One finding per outermost recurrence loop; none inside an element loop,
+    nor in a helper an element loop calls every iteration (a bisection per
+    row): vectorising that loop runs the recurrences side by side (CPN101)."""
     reported: list[LoopFrame] = []
     for frame in model.loops:  # outer loops come before the loops they contain
         if model.role(frame) is not Role.RECURRENCE:
@@ -908,6 +981,8 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
         if any(done.contains(frame) for done in reported):
             continue
         if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]):
+            continue
+        if _run_by_element_loop(model, frame):
             continue
         reported.append(frame)
         first = model.recurrences(frame)[0]
@@ -918,6 +993,14 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
             text += f" — a running {'sum' if scan == 'cumsum' else 'product'}, which one np.{scan} call can replace"
             extra.append(("scan", scan))
         yield _Evidence(frame.node, "recurrence", text, in_loop=True, extra=tuple(extra))
+
+
+def _run_by_element_loop(model: FileModel, frame: LoopFrame) -> bool:
+    """Is ``frame``'s function run every iteration of an element loop of the
+    file (directly or through the helpers that call it)?"""
+    outermost = frame.chain()[-1]
+    found = model.calling_loop(outermost.node)
+    return found is not None and any(model.role(loop) is Role.ELEMENT_LOOP for loop in found[0].chain())
 
 
 def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str:
