@@ -54,6 +54,7 @@ _ARRAYS = (Kind.DEVICE, Kind.HOST, Kind.CUPY)
 # joining functions -> the axis their parts are joined along
 _JOIN_AXES = {"concatenate": 0, "hstack": 1, "vstack": 0, "row_stack": 0, "stack": 0}
 _NUMBERS = (Kind.SCALAR, Kind.DEVICE_SCALAR)
+_COMPARED_WITH_NUMBER = (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN)
 _DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT)
 SMALL_ARRAY = 64  # at most this many elements, written as literals where the array is made: a few numbers
 SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
@@ -91,6 +92,7 @@ class ValueEngine:
         self._shapes: dict[ast.expr, MaybeShape] = {}
         self._memo_epoch = 0
         self._bottom_reads = 0  # reads of a value not known yet, in the evaluation under way
+        self._closing = False  # settling a cycle: what it leaves undecided reads as unknown
         self._small_solver: Solver[object, _Small] = Solver(self._evaluate_small, _Small.PENDING, _Small.NO)
         self._small: dict[ast.expr, _Small] = {}
         self._small_epoch = 0
@@ -117,9 +119,20 @@ class ValueEngine:
                 if not waiting:
                     break
                 for variable in solver.sources(waiting):
-                    kind, shape = solver.known(variable)
-                    if shape is _PENDING:
-                        solver.settle(variable, (Kind.UNKNOWN if kind is Kind.BOTTOM else kind, None))
+                    if solver.known(variable)[1] is _PENDING:
+                        solver.settle(variable, self._closed(variable))
+
+    def _closed(self, variable: object) -> Value:
+        """``variable``'s value with what its cycle leaves undecided read as
+        unknown: a parameter only its own recursive calls feed (``f(x[0::2])``
+        inside ``f``) falls back on how the function uses it, as one with
+        no call site does."""
+        self._closing = True
+        try:
+            kind, shape = self._evaluate(variable)
+        finally:
+            self._closing = False
+        return (Kind.UNKNOWN if kind is Kind.BOTTOM else kind, None if shape is _PENDING else shape)
 
     def _variables(self) -> list[object]:
         """Every variable of the kind/shape system, in source order: the
@@ -174,6 +187,8 @@ class ValueEngine:
             self.solve()
         value = self._solver.value(variable)
         if value[1] is _PENDING:
+            if self._closing:
+                return _TOP if value[0] is Kind.BOTTOM else (value[0], None)
             self._bottom_reads += 1
         return value
 
@@ -212,7 +227,7 @@ class ValueEngine:
         except RecursionError:
             # A pathologically deep expression: know nothing rather than fail.
             return Kind.UNKNOWN
-        if solver.epoch == epoch and (bottoms == self._bottom_reads or not solver.busy):
+        if solver.epoch == epoch and (bottoms == self._bottom_reads or not solver.busy) and not self._closing:
             # derived from values that did not change meanwhile (and, inside
             # the solve, from known ones: a reader must see what it waits for)
             self._kinds[expr] = result
@@ -252,7 +267,12 @@ class ValueEngine:
     def _kind_Compare(self, expr: ast.Compare) -> Kind:
         if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
             return Kind.NOT
-        combined = _combine([self._kind(expr.left)] + [self._kind(c) for c in expr.comparators])
+        kinds = [self._kind(expr.left)] + [self._kind(c) for c in expr.comparators]
+        combined = _combine(kinds)
+        if combined is Kind.UNKNOWN and Kind.DEVICE_SCALAR in kinds and all(k in _COMPARED_WITH_NUMBER for k in kinds):
+            # err > tol for a parameter tol: on the device whatever tol is (a
+            # number gives a 0-d result, an array an array a test cannot take)
+            return Kind.DEVICE_SCALAR
         return Kind.NOT if combined is Kind.SCALAR else combined  # a Python bool
 
     def _kind_IfExp(self, expr: ast.IfExp) -> Kind:
@@ -829,6 +849,8 @@ class ValueEngine:
     def _parameter_kind(self, b: Binding) -> Kind:
         annotated = _annotation_kind(b.value)
         if annotated is not None:
+            if not annotated and _annotated_number(b.value):
+                return Kind.SCALAR  # level: float
             return Kind.DEVICE if annotated else Kind.NOT
         if b.kind is BindKind.ANNOTATION:
             return Kind.UNKNOWN
@@ -955,7 +977,7 @@ class ValueEngine:
             result = self._compute_shape(expr)
         except RecursionError:
             return None
-        if solver.epoch == epoch and (bottoms == self._bottom_reads or not solver.busy):
+        if solver.epoch == epoch and (bottoms == self._bottom_reads or not solver.busy) and not self._closing:
             self._shapes[expr] = result  # as in _kind
         return result
 
@@ -1790,6 +1812,11 @@ def _annotation_kind(annotation: ast.expr | None) -> bool | None:
     if name in api.NOT_ARRAY_ANNOTATIONS:
         return False
     return None
+
+
+def _annotated_number(annotation: ast.expr | None) -> bool:
+    """``int``, ``float`` or ``complex``: a Python number."""
+    return isinstance(annotation, ast.Name) and annotation.id in ("int", "float", "complex")
 
 
 def isinstance_of_non_array(test: ast.expr, name: str) -> bool:

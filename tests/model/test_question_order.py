@@ -42,7 +42,7 @@ PROGRAMS = sorted(
 
 # The review's example (model-review.md §1): a loop's work was cached per
 # expression whatever loop asked, so asking about the inner loop first (the
-# assessment's SCALES pass) made the outer one time stepping.
+# assessment's SCALES pass) made the outer one time stepping (fixed in loops.py).
 ELIM = """\
 import numpy as np
 
@@ -54,11 +54,6 @@ def elim(m: np.ndarray):
             f = m[c, r] / p
             m[c, :] -= f * m[r, :]
 """
-_LOOPS_MEMO = pytest.mark.xfail(
-    reason="loops.py WorkAnalysis._expr_work_of caches per expression whatever loop asks "
-           "(model-review.md §1); fixed on branch model-loops",
-    strict=False,
-)
 
 
 def _source(path: Path) -> str:
@@ -73,13 +68,12 @@ def _source(path: Path) -> str:
     return "\n".join(pieces) + "\n"
 
 
-def _programs(loop_answers: bool) -> list:  # type: ignore[type-arg]
+def _programs() -> list:  # type: ignore[type-arg]
     found = [pytest.param(str(p), _source(p), id=str(p.relative_to(ROOT))) for p in PROGRAMS]
-    return found + [pytest.param("elim.py", ELIM, id="review-elim", marks=[_LOOPS_MEMO] if loop_answers else [])]
+    return found + [pytest.param("elim.py", ELIM, id="review-elim")]
 
 
-VALUES = _programs(loop_answers=False)  # kinds and shapes
-ALL = _programs(loop_answers=True)  # loop work, roles and findings
+ALL = _programs()
 
 
 def _ordered(positions: list[int], order: str) -> list[int]:
@@ -104,7 +98,7 @@ def _values(source: str, order: str) -> list[tuple[object, object]]:
     return [answers[i] for i in range(len(nodes))]
 
 
-@pytest.mark.parametrize(("name", "source"), VALUES)
+@pytest.mark.parametrize(("name", "source"), ALL)
 def test_kinds_and_shapes_do_not_depend_on_the_order_of_questions(name: str, source: str) -> None:
     forward = _values(source, "source")
     assert _values(source, "reversed") == forward

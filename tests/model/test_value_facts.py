@@ -178,3 +178,41 @@ def test_an_object_built_somewhere_out_of_sight_gives_no_attribute_kinds() -> No
         """
     )
     assert {k for k, _ in _at(model, "p.pos")} == {Kind.UNKNOWN}
+
+
+def test_a_device_scalar_compared_with_a_parameter_is_a_device_value() -> None:
+    # the while-test regression (issue 23 §3): tol of unknown kind, or a float
+    source = """
+        import numpy as np
+        def jacobi(u, work, tol, level: float):
+            while np.max(np.abs(u - work)) > tol:
+                work = 0.5 * (u + work)
+            for v in u.flat:
+                if v > level:
+                    break
+            return work
+        """
+    model = _model(source)
+    tests = [n.test for n in model.nodes(ast.While, ast.If)]
+    assert [model.kind(t) for t in tests] == [Kind.DEVICE_SCALAR, Kind.DEVICE_SCALAR]
+    (level,) = [b for s in model.scopes for b in s.bindings.get("level", ())]
+    assert model.values.binding_kind(level) is Kind.SCALAR
+    assert [line for line, code in _codes(source) if code == "CPN105"] == [4, 7]
+
+
+def test_a_parameter_only_its_own_recursive_calls_feed_is_judged_by_its_uses() -> None:
+    # fft(x[0::2]) inside fft: a cycle with no call from outside; x.shape shows an array
+    source = """
+        import numpy as np
+        def fft(x):
+            n = x.shape[0]
+            if n == 1:
+                return x
+            even = fft(x[0::2])
+            odd = fft(x[1::2])
+            return np.concatenate([even, odd])
+        """
+    model = _model(source)
+    (x,) = [b for s in model.scopes for b in s.bindings.get("x", ())]
+    assert model.values.binding_kind(x) is Kind.DEVICE
+    assert [line for line, code in _codes(source) if code == "CPN106"] == [7, 8]
