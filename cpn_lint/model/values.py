@@ -1710,10 +1710,11 @@ def _all_small(statuses: "Iterable[_Small]") -> _Small:
 
 # The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3), but
 # loops.py counts an array a loop does not pick as whole-array work per
-# iteration, and a vector contracted with a picked row (y[i] = A[i, :] @ x,
-# a matrix-vector product by rows) is row-sized: made an array here, such
-# loops stop being reported (CPN101). Held back until loops.py sizes a
-# contraction partner of a picked row by that row (branch model-loops).
+# iteration, while a vector contracted with a row the loop takes is
+# row-sized: made an array here, `for r, row in enumerate(m): out[r] =
+# np.dot(row, w)` and Gauss-Seidel's `s = A[i] @ x - ...` stop being
+# reported. Held back until loops.py sizes a contraction partner of a row
+# the loop takes by that row.
 CONTRACTION_PARTNERS_ARE_EVIDENCE = False
 # NumPy calls whose second argument is an array as well as their first
 _TWO_ARRAY_APIS = frozenset({"dot", "matmul", "vdot", "inner", "outer", "kron", "cross", "tensordot", "linalg.solve", "linalg.lstsq"})
