@@ -398,13 +398,25 @@ class DependenceAnalysis:
         coupled = self._coupled(frame)
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ())]:
-                if not self._small_state(name, stmt) or self._restarted(frame, name):
+                small = self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
+                if not small or self._restarted(frame, name):
                     continue
                 if self._accumulated_by_helper(stmt, name):
                     continue
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
                 break
         return found if found and self._touches_device_values(frame) else []
+
+    def _carried_element(self, frame: "LoopFrame", stmt: ast.stmt, name: str) -> bool:
+        """Is ``name`` one element by the loop's own measure: started before
+        the loop from a fixed pick of an array the loop picks elements of
+        (``acc = x[0]`` beside ``x[t]``), and rebound in it from element work?"""
+        model = self.model
+        value = getattr(stmt, "value", None)
+        use = next((n for n in ast.walk(value) if isinstance(n, ast.Name) and n.id == name), None) if value is not None else None
+        if use is None:
+            return False
+        return model.derived(WorkAnalysis, WorkAnalysis).carried_size(frame, use) is Work.ELEMENT
 
     def _coupled(self, frame: "LoopFrame") -> dict[int, list[str]]:
         """Names a loop adds to (``v = v + a * dt``, ``r += v * dt``) whose

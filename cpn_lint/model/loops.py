@@ -399,6 +399,22 @@ class WorkAnalysis:
             found = self._index_names[key] = frozenset(names)
         return found
 
+    def carried_size(self, frame: LoopFrame, use: ast.Name) -> Work | None:
+        """The size of a value ``frame`` carries from one iteration to the
+        next (``use`` reads it inside the loop): the work of its start
+        before the loop joined with that of what the loop rebinds it to;
+        None when it is not carried (no start before the loop, or a
+        parameter's)."""
+        model = self.model
+        bindings = [b for b in model.reaching_bindings(use) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
+        scope_bindings = model.scope_of(use).function_like().bindings.get(use.id, ())
+        if any(b.kind is BindKind.PARAM for b in scope_bindings):
+            return None
+        outside = [b for b in bindings if b.loop is None or not frame.contains(b.loop)]
+        if not outside or len(outside) == len(bindings):
+            return None
+        return self._name_work(use, frame)
+
     def _holds_number(self, binding: Binding) -> bool:
         return self.model.values.binding_kind(binding) in (Kind.SCALAR, Kind.DEVICE_SCALAR)
 
@@ -982,23 +998,102 @@ class WorkAnalysis:
             return Work.ELEMENT  # `if neighbours == 3:` whatever computed it
         if isinstance(node, ast.Name):
             # numbers and unknowns (acc = 0.0 before acc = acc * g + x[i]) add no work
-            bindings = [b for b in model.reaching_bindings(node) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
+            bindings = [b for b in self._made_by(node) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
             inside = [b for b in bindings if b.loop is not None and frame.contains(b.loop)]
-            if bindings and len(inside) == len(bindings):
-                work = Work.NONE
+            outside = [b for b in bindings if b not in inside]
+            # a value the loop carries from a start of one element (acc = x[0],
+            # y = y0.copy() of a 4-vector) keeps that size while the loop only
+            # rebinds it from element work
+            start = max((self._start_work(b, node.id) for b in outside), default=Work.NONE)
+            if inside and start <= Work.ROW:
+                work = start
+                made = any(b.kind is not BindKind.AUG for b in bindings)
                 for b in inside:
+                    if b.value is not None and self._grows(b.value, node.id):
+                        return self._size_work(node, Work.SLAB)  # out = np.append(out, v): longer every pass
                     if b.kind is BindKind.VALUE and b.value is not None:
                         work = max(work, self._expr_work_of(b.value, frame))
-                    elif b.kind is BindKind.AUG and model.kind(b.value) is Kind.SCALAR:
-                        # `s = a[j]; s *= -1`: an update by a Python number is as
-                        # big as the value it updates, which the other bindings give
+                    elif b.kind is BindKind.AUG and (model.kind(b.value) is Kind.SCALAR or made):
+                        # `s = a[j]; s *= -1`, `d = pos[j] - pos[i]; d -= L * np.round(d / L)`:
+                        # an update in place is as big as the value it updates,
+                        # which the other bindings give
                         continue
+                    elif b.kind is BindKind.AUG and b.value is not None:
+                        work = max(work, self._expr_work_of(b.value, frame))  # s = 0.0; s += a[i]
                     elif b.kind is BindKind.ELEMENT:
                         work = max(work, self._size_work(node, Work.ROW))
                     else:
                         return self._size_work(node, Work.SLAB)
                 return work
         return self._size_work(node, Work.SLAB)
+
+    def _made_by(self, node: ast.Name) -> list[Binding]:
+        """The bindings that reach ``node``, and for an update in place
+        (``S *= f``) the bindings of the value it updates too."""
+        model = self.model
+        found: list[Binding] = []
+        stack = list(model.reaching_bindings(node))
+        while stack:
+            binding = stack.pop()
+            if binding in found:
+                continue
+            found.append(binding)
+            if binding.kind is BindKind.AUG and isinstance(binding.node, ast.Name):
+                stack.extend(model.reaching_bindings(binding.node))
+        return sorted(found, key=lambda b: b.pos)
+
+    def _grows(self, value: ast.expr, name: str) -> bool:
+        """``np.append(out, v)``, ``np.concatenate([acc, row])``,
+        ``np.r_[xs, v]``: a value that joins ``name`` with more."""
+        from .numpy_api import INDEX_BUILDERS, JOINERS
+
+        model = self.model
+        for node in ast.walk(value):
+            joins = isinstance(node, ast.Call) and model.call_api(node) in JOINERS
+            joins = joins or (isinstance(node, ast.Subscript) and (model.qualname(node.value) or "").rpartition(".")[2] in INDEX_BUILDERS)
+            if joins and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)):
+                return True
+        return False
+
+    def _start_work(self, binding: Binding, name: str, depth: int = 0) -> Work:
+        """How big the value a binding made before the loop is, by the
+        loop's own measure: NONE for a number, ELEMENT for an array of a few
+        literal elements (``y = y0.copy()`` of a 4-vector), and for a fixed
+        pick (``acc = x[0]``, ``y = self.b[0] * x``) as much as an index
+        pick of that array is (an element of an array of unknown rank);
+        SLAB for anything else."""
+        value = binding.value
+        if binding.kind is not BindKind.VALUE or value is None:
+            return Work.SLAB
+        if self.model.values.small_by_construction(value):
+            return Work.ELEMENT
+        return self._value_size(value, name, depth)
+
+    def _value_size(self, expr: ast.expr, name: str, depth: int) -> Work:
+        model = self.model
+        kind = model.kind(expr)
+        if kind in (Kind.SCALAR, Kind.DEVICE_SCALAR) or isinstance(expr, ast.Constant):
+            return Work.NONE
+        if isinstance(expr, ast.BinOp):
+            return max(self._value_size(expr.left, name, depth), self._value_size(expr.right, name, depth))
+        if isinstance(expr, ast.UnaryOp):
+            return self._value_size(expr.operand, name, depth)
+        if isinstance(expr, ast.Name):
+            if expr.id == name:
+                return Work.NONE  # the carried value itself (y = y + b[i] * x[i - 1] of a loop before)
+            bindings = [b for b in model.reaching_bindings(expr) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
+            if not bindings or depth >= 2:
+                return Work.NONE if not bindings and kind is not Kind.DEVICE else Work.SLAB
+            return max(self._start_work(b, name, depth + 1) for b in bindings)
+        if isinstance(expr, ast.Subscript) and model.kind(expr.value) is Kind.DEVICE:
+            if any(isinstance(c, ast.Slice) for c in _components(expr)) or isinstance(expr.value, ast.Subscript):
+                return Work.SLAB
+            if any(model.kind(c) not in (Kind.SCALAR, Kind.DEVICE_SCALAR) and not isinstance(c, ast.Constant) for c in _components(expr)):
+                return Work.SLAB  # a fancy index
+            return self._pick_work(expr, frozenset(names_in(expr.slice)))
+        if isinstance(expr, ast.Call) and _is_elementwise(model.call_api(expr)):
+            return max((self._value_size(a, name, depth) for a in expr.args), default=Work.NONE)
+        return Work.SLAB
 
     def _size_work(self, node: ast.expr, default: Work) -> Work:
         """Element-sized for an array of a few numbers by construction, and
@@ -1024,6 +1119,9 @@ class WorkAnalysis:
         # seeds: the names in the tests of if/while/assert and conditional expressions
         tests = [node.test for node in model.nodes(ast.If, ast.While, ast.IfExp, ast.Assert)]  # type: ignore[attr-defined]
         work = [n for test in tests for n in _truth_names(test)]
+        # and the values the builtin max/min compares (`m = max(m, a[i])`):
+        # comparing arrays of several elements raises as a test does
+        work += [a for call in model.nodes(ast.Call) if _builtin_extremum(model, call) for a in call.args if isinstance(a, ast.Name)]
         while work:
             use = work.pop()
             if id(use) in found:
@@ -1244,6 +1342,15 @@ def _tested_for_truth(model: "FileModel", node: ast.expr) -> bool:
     while isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
         child, parent = parent, model.parent(parent)
     return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is child
+
+
+def _builtin_extremum(model: "FileModel", call: ast.Call) -> bool:
+    """``max(m, a[i])``, ``min(a, b, c)``: the builtin (not pylab's NumPy
+    ``max`` from a star import) comparing two or more values."""
+    func = call.func
+    return (isinstance(func, ast.Name) and func.id in ("max", "min") and len(call.args) >= 2
+            and not any(isinstance(a, ast.Starred) for a in call.args)
+            and model.lookup(func) is None and model.qualname(func) is None)
 
 
 def _truth_names(test: ast.expr) -> list[ast.Name]:

@@ -248,6 +248,66 @@ CLASSES = [
                 r = r + v * dt
             return r
         """, 7, RECURRENCE),
+    ("a running maximum stored every pass: the builtin max compares single elements", """
+        import numpy as np
+        def running_max(a):
+            out = np.empty_like(a)
+            m = a[0]
+            for i in range(a.shape[0]):
+                m = max(m, a[i])
+                out[i] = m
+            return out
+        """, 6, ELEMENT),
+    ("an EWMA carried from the first sample: one number, non-additive", """
+        import numpy as np
+        def ewma(x, alpha):
+            out = np.empty_like(x, dtype=float)
+            acc = x[0]
+            for t in range(x.shape[0]):
+                acc = alpha * x[t] + (1.0 - alpha) * acc
+                out[t] = acc
+            return out
+        """, 6, RECURRENCE),
+    ("a dot product over taps by hand, started from the first tap", """
+        import numpy as np
+        class Fir:
+            def __init__(self, taps: np.ndarray):
+                self.taps = taps
+                self.buffer = np.zeros(taps.shape[0])
+            def apply(self, x: float) -> float:
+                y = self.taps[0] * x
+                for i in range(1, self.taps.shape[0]):
+                    y = y + self.taps[i] * self.buffer[i - 1]
+                return y
+        """, 9, ELEMENT),
+    ("RK4 on a 4-element state handed in by the caller", """
+        import numpy as np
+        def rhs(y, nu):
+            s, i, r, v = y[0], y[1], y[2], y[3]
+            return np.array([-s * i - nu * s, s * i - 0.1 * i, 0.1 * i, nu * s])
+        def integrate(y0, nu, n_steps):
+            y = y0.copy()
+            out = np.zeros((n_steps + 1, 4))
+            for n in range(n_steps):
+                k1 = rhs(y, nu)
+                k2 = rhs(y + 0.05 * k1, nu)
+                y = y + 0.1 * (k1 + k2)
+                out[n + 1] = y
+            return out
+        traj = integrate(np.array([990.0, 10.0, 0.0, 0.0]), 0.01, 2000)
+        """, 9, RECURRENCE),
+    ("a pair loop whose separation is wrapped in place", """
+        import numpy as np
+        def forces(pos, box):
+            f = np.zeros_like(pos)
+            for i in range(pos.shape[0]):
+                for j in range(i + 1, pos.shape[0]):
+                    d = pos[j] - pos[i]
+                    d -= box * np.round(d / box)
+                    f[i] -= d
+                    f[j] += d
+            return f
+        """, 5, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -283,6 +343,15 @@ QUIET = [
                 u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])
                 energy[i] = np.sum(u * u)
             return energy
+        """, 6),
+    ("paths updated in place from a row of pre-drawn increments", """
+        import numpy as np
+        z = np.random.normal(0.0, 1.0, size=(126, 200000))
+        S = np.full(200000, 100.0)
+        total = np.zeros(200000)
+        for t in range(126):
+            S *= np.exp(0.01 * z[t])
+            total += S
         """, 6),
     ("a k-means update over K clusters with a mask over all points", """
         import numpy as np
