@@ -299,6 +299,8 @@ def _least_rank(model: "FileModel", array: ast.expr) -> int:
     if not isinstance(array, ast.Name):
         return 0
     bindings = model.reaching_bindings(array)
+    if bindings and all(b.kind is BindKind.PARAM for b in bindings):
+        return _shape_rank_evidence(model, array)
     least = None
     for binding in bindings:
         made = binding.value
@@ -314,6 +316,29 @@ def _least_rank(model: "FileModel", array: ast.expr) -> int:
         explicit = len(shape.elts)
         least = explicit if least is None else min(least, explicit)
     return least or 0
+
+
+def _shape_rank_evidence(model: "FileModel", param: ast.Name) -> int:
+    """The axes a parameter's function reads of its shape: ``b.shape[2]``
+    needs three, ``n, d = X.shape`` two (0 when it reads none)."""
+    scope = model.lookup(param)
+    least = 0
+    for use in model.names_by_id().get(param.id, ()):
+        if model.lookup(use) is not scope:
+            continue
+        parent = model.parent(use)
+        if not (isinstance(parent, ast.Attribute) and parent.attr == "shape"):
+            continue
+        outer = model.parent(parent)
+        if isinstance(outer, ast.Subscript) and outer.value is parent:
+            k = model.const_int(outer.slice)
+            if k is not None and k >= 0:
+                least = max(least, k + 1)
+        elif isinstance(outer, ast.Assign) and outer.value is parent and len(outer.targets) == 1:
+            target = outer.targets[0]
+            if isinstance(target, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in target.elts):
+                least = max(least, len(target.elts))
+    return least
 
 
 # Names that count spatial dimensions (2 or 3, a handful at most), unlike
@@ -483,6 +508,8 @@ class WorkAnalysis:
             picked = mentions(sub.slice, names)
             if picked:
                 work = self._pick_work(sub, names, frame)
+                if work is Work.SLAB and self._result_piece(sub, frame, names, own):
+                    work = Work.ROW  # out[t] = Wc.T @ Wc: a d x d piece of the result per pass
                 if work is Work.ROW and not chain_mentions(model, sub, own) and not self._kernel_operand(sub, frame, names, own):
                     # theta[k, :] inside `for i`: the loops around this one pick
                     # the row, so every iteration of this loop works on all of it
@@ -520,6 +547,41 @@ class WorkAnalysis:
                 result.whole.append(call)
             result.work = max(result.work, work)
         return result
+
+    def _result_piece(self, sub: ast.Subscript, frame: LoopFrame, names: frozenset[str], own: frozenset[str]) -> bool:
+        """Is ``sub`` the piece of the result the iteration stores into, picked
+        by the loop's own index (``out[t] = ...`` of a stack of matrices)?
+        What is stored is as much work as what computes it, which the loop's
+        other accesses show; the piece's own rank adds nothing. (A block of
+        unknown size, ``out[i:i + chunk]``, is not such a piece.)"""
+        model = self.model
+        if not isinstance(sub.ctx, ast.Store) or not chain_mentions(model, sub, own):
+            return False
+        stmt = model.parent(sub)
+        if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
+            return False
+        if not any(not isinstance(c, ast.Slice) and mentions(c, own) for c in _components(sub)):
+            return False  # LU[k + 1:, k + 1:] -= ...: a trailing block, not a picked piece
+        if self._pieces(sub, _components(sub), names, frame) is None:
+            return False
+        # what is stored must be computed from pieces the index picks (not
+        # from values of unknown kind, which say nothing of its size)
+        return self._from_picks(stmt.value, frame, names)
+
+    def _from_picks(self, expr: ast.expr, frame: LoopFrame, names: frozenset[str], depth: int = 0) -> bool:
+        """Is ``expr`` computed from an access the index picks, directly or
+        through names the loop binds (``Wc = W - W.mean(0)`` after ``W =
+        X[t:t + window]``)?"""
+        model = self.model
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Subscript) and mentions(node.slice, names) and model.kind(node.value) is Kind.DEVICE:
+                return True
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and depth < 3:
+                for b in model.reaching_bindings(node):
+                    if b.kind is BindKind.VALUE and b.value is not None and b.loop is not None and frame.contains(b.loop) \
+                            and self._from_picks(b.value, frame, names, depth + 1):
+                        return True
+        return False
 
     def _picked_in_helper(self, node: ast.Name, frame: LoopFrame) -> Work | None:
         """``u[i, t + 1] = eom(u, dt, i, t)`` inside ``for i``: the function of
@@ -994,6 +1056,9 @@ class WorkAnalysis:
         """A whole-value use of an array inside ``frame``: as much work as the
         value it holds in this iteration."""
         model = self.model
+        if isinstance(node, ast.Attribute) and node.attr in _SAME_SIZE_VIEWS and isinstance(node.value, (ast.Name, ast.Attribute)) \
+                and model.kind(node.value) is Kind.DEVICE:
+            return self._name_work(node.value, frame)  # Wc.T is as big as Wc
         if isinstance(node, ast.Name) and id(node) in self._one_element_uses():
             return Work.ELEMENT  # `if neighbours == 3:` whatever computed it
         if isinstance(node, ast.Name):
@@ -1211,6 +1276,9 @@ class WorkAnalysis:
             return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
         return self._size_work(call, Work.SLAB)
 
+
+# Attributes that are the same array seen another way (a transpose, a part).
+_SAME_SIZE_VIEWS = frozenset({"T", "mT", "real", "imag"})
 
 # Builtins that compute with the device values they are given (CPN110's
 # subject) rather than show or store them: their arguments are the loop's work.

@@ -308,6 +308,29 @@ CLASSES = [
                     f[j] += d
             return f
         """, 5, ELEMENT),
+    ("a covariance matrix per trailing window: the stored piece is d x d", """
+        import numpy as np
+        def rolling_covariance(X, window):
+            n, d = X.shape
+            out = np.empty((n - window + 1, d, d))
+            for t in range(n - window + 1):
+                W = X[t:t + window]
+                Wc = W - W.mean(axis=0)
+                out[t] = Wc.T @ Wc / (window - 1)
+            return out
+        """, 6, ELEMENT),
+    ("per-sample SGD: the weight vector is dotted with one row of X (n, d = X.shape)", """
+        import numpy as np
+        class LogisticSGD:
+            def fit(self, X, y):
+                n, d = X.shape
+                self.w = np.zeros(d)
+                for epoch in range(20):
+                    for i in np.random.permutation(n):
+                        p = 1.0 / (1.0 + np.exp(-(X[i] @ self.w)))
+                        self.w -= 0.1 * (p - y[i]) * X[i]
+                return self
+        """, 8, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -353,6 +376,32 @@ QUIET = [
             S *= np.exp(0.01 * z[t])
             total += S
         """, 6),
+    ("a frame per step of a field the loop advances whole", """
+        import numpy as np
+        def run(u, steps):
+            frames = np.empty((steps, u.shape[0], u.shape[1]))
+            for t in range(steps):
+                u = u + 0.1 * (np.roll(u, 1, 0) - u)
+                frames[t] = u.T
+            return frames
+        """, 5),
+    ("a batch of large matrix products, one per pass (b.shape[2]: b[i] is a matrix)", """
+        import numpy as np
+        def stacked_matmul(a, b):
+            out = np.empty((a.shape[0], a.shape[1], b.shape[2]))
+            for i in range(a.shape[0]):
+                out[i] = np.dot(a[i], b[i])
+            return out
+        """, 5),
+    ("streaming whole planes of a field of unknown kind, one direction per pass", """
+        import numpy as np
+        def advect(dfm, c_map):
+            new_map = np.zeros((*dfm.size, dfm.vecs.shape[1]))
+            for i in range(dfm.vecs.shape[1]):
+                shift = (dfm.vecs[:, i] / dfm.ratio).astype(int)
+                new_map[:, :, i] = dfm.dt * np.roll(c_map[:, :, i], shift=shift, axis=(0, 1))
+            return new_map
+        """, 5),
     ("a k-means update over K clusters with a mask over all points", """
         import numpy as np
         def update(X: np.ndarray, labels: np.ndarray, K: int) -> np.ndarray:
