@@ -35,7 +35,7 @@ from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
-from .spatial import SliceForm, index_loop, picks_axis_by, sized_by_data, slice_form, unit_step, walks_data, writes_piece_by
+from .spatial import SliceForm, index_loop, offset_from, picks_axis_by, sized_by_data, slice_form, unit_step, walks_data, writes_piece_by
 from .syntax import is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -510,6 +510,8 @@ class WorkAnalysis:
                 work = self._pick_work(sub, names, frame)
                 if work is Work.SLAB and self._result_piece(sub, frame, names, own):
                     work = Work.ROW  # out[t] = Wc.T @ Wc: a d x d piece of the result per pass
+                if work is Work.SLAB and self._panel_times_row(sub, frame, names):
+                    work = Work.ROW  # X[i, :] -= L[i, :i] @ X[:i, :]: row i from the rows before it
                 if work is Work.ROW and not chain_mentions(model, sub, own) and not self._kernel_operand(sub, frame, names, own):
                     # theta[k, :] inside `for i`: the loops around this one pick
                     # the row, so every iteration of this loop works on all of it
@@ -582,6 +584,28 @@ class WorkAnalysis:
                             and self._from_picks(b.value, frame, names, depth + 1):
                         return True
         return False
+
+    def _panel_times_row(self, sub: ast.Subscript, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """``L[j + 1:, :j] @ L[j, :j]`` stored into ``L[j + 1:, j]``, ``L[i, :i] @
+        X[:i, :]`` into ``X[i, :]``: a panel bounded by the index (a prefix
+        or suffix along an axis the loop walks) contracted with a row the
+        index picks into a row the index picks — column j of a Cholesky
+        factor, row i of a triangular solve with many right-hand sides: one
+        row of the result per pass, a 1/n share of the work (SPEC §3)."""
+        model = self.model
+        pieces = self._pieces(sub, _components(sub), names, frame)
+        if pieces is None or not pieces[2]:
+            return False  # no prefix or suffix the index bounds
+        child, parent = _through_views(model, sub)
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
+            partners = [parent.right if parent.left is child else parent.left]
+        elif isinstance(parent, ast.Call) and child in parent.args and model.call_api(parent) in _CONTRACTIONS:
+            partners = [a for a in parent.args if a is not child]
+        else:
+            return False
+        if not all(self._picked_piece(p, frame, names) is not None for p in partners):
+            return False
+        return self._stored_into_piece(parent, frame, names) or model.kind(parent) is Kind.DEVICE_SCALAR
 
     def _picked_in_helper(self, node: ast.Name, frame: LoopFrame) -> Work | None:
         """``u[i, t + 1] = eom(u, dt, i, t)`` inside ``for i``: the function of
@@ -757,7 +781,10 @@ class WorkAnalysis:
                 # the row is classified on its own)
                 computed = not isinstance(sub.value, ast.Name) and any(
                     isinstance(n, ast.Subscript) and form.var in names_in(n.slice) for n in ast.walk(sub.value))
-                if not computed and not self._walks_axis(loop, form.var, array, axis):
+                # (L[i, :i] of a unit triangle: the row the same access picks by i is walked)
+                triangle = any(not isinstance(c, ast.Slice) and offset_from(c, form.var) is not None for c in components) \
+                    and unit_step(model, loop, form.var)
+                if not computed and not triangle and not self._walks_axis(loop, form.var, array, axis):
                     return None
                 partial += 1
             elif form.form is SliceForm.WINDOW:

@@ -331,6 +331,24 @@ CLASSES = [
                         self.w -= 0.1 * (p - y[i]) * X[i]
                 return self
         """, 8, ELEMENT),
+    ("Cholesky by columns: a panel below the diagonal times a row into column j", """
+        import numpy as np
+        def cholesky_crout(A):
+            n = A.shape[0]
+            L = np.zeros((n, n))
+            for j in range(n):
+                L[j, j] = np.sqrt(A[j, j] - L[j, :j] @ L[j, :j])
+                L[j + 1:, j] = (A[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+            return L
+        """, 6, ELEMENT),
+    ("a unit triangular solve with many right-hand sides, row by row", """
+        import numpy as np
+        def unit_lower_solve(L, B):
+            X = B.astype(np.float64)
+            for i in range(1, L.shape[0]):
+                X[i, :] -= L[i, :i] @ X[:i, :]
+            return X
+        """, 5, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -402,6 +420,16 @@ QUIET = [
                 new_map[:, :, i] = dfm.dt * np.roll(c_map[:, :, i], shift=shift, axis=(0, 1))
             return new_map
         """, 5),
+    ("right-looking LU: every pass rewrites the trailing block", """
+        import numpy as np
+        def lu(A):
+            LU = np.array(A, dtype=float)
+            n = LU.shape[0]
+            for k in range(n - 1):
+                LU[k + 1:, k] /= LU[k, k]
+                LU[k + 1:, k + 1:] -= np.outer(LU[k + 1:, k], LU[k, k + 1:])
+            return LU
+        """, 6),
     ("a k-means update over K clusters with a mask over all points", """
         import numpy as np
         def update(X: np.ndarray, labels: np.ndarray, K: int) -> np.ndarray:
