@@ -35,7 +35,8 @@ from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
-from .spatial import SliceForm, index_loop, offset_from, picks_axis_by, sized_by_data, slice_form, unit_step, walks_data, writes_piece_by
+from .spatial import (SliceForm, index_loop, offset_from, picks_axis_by, sized_by_data, slice_form, tiles, unit_step, walks_data,
+                      writes_piece_by)
 from .syntax import is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -407,8 +408,10 @@ class WorkAnalysis:
             names = set(self.own_indices(frame))
             # only a name used in an index can pick anything: ask the kind of no other
             indexing = self.index_names(frame)
+            bounds = self._slice_bound_names(frame)
             for binding in self._bindings_in(frame):
-                if binding.name in indexing and binding.name not in names and binding.kind in _VARYING_BINDINGS and self._holds_number(binding):
+                if binding.name in indexing and binding.name not in names and binding.kind in _VARYING_BINDINGS and (
+                        self._holds_number(binding) or self._counts_slice_bound(binding, bounds)):
                     names.add(binding.name)
             found = self._varying[key] = frozenset(names)
         return found
@@ -439,6 +442,21 @@ class WorkAnalysis:
         if not outside or len(outside) == len(bindings):
             return None
         return self._name_work(use, frame)
+
+    def _slice_bound_names(self, frame: LoopFrame) -> frozenset[str]:
+        """Names that bound a slice of an array inside ``frame`` (``i`` and
+        ``k`` of ``a[i:i + k]``): slice bounds are integers."""
+        names: set[str] = set()
+        for sub in self.model.nodes_in_loop(frame, ast.Subscript):
+            for part in _components(sub):
+                if isinstance(part, ast.Slice):
+                    names |= names_in(part)
+        return frozenset(names)
+
+    def _counts_slice_bound(self, binding: Binding, bounds: frozenset[str]) -> bool:
+        """``i += k`` of an ``i`` that bounds a slice (``a[i:i + k]``): an
+        integer counter, whatever kind ``k`` has been given."""
+        return binding.kind is BindKind.AUG and isinstance(binding.op, (ast.Add, ast.Sub)) and binding.name in bounds
 
     def _holds_number(self, binding: Binding) -> bool:
         return self.model.values.binding_kind(binding) in (Kind.SCALAR, Kind.DEVICE_SCALAR)
@@ -788,6 +806,10 @@ class WorkAnalysis:
                     return None
                 partial += 1
             elif form.form is SliceForm.WINDOW:
+                if self._tiles(loop, part, form.var):
+                    windows += 1  # a[i:i + k] with i += k: one block of a tiling per pass
+                    picked.add(form.var)
+                    continue
                 if not self._slides(loop, form.var) or self._shift_of_data(part, form.var, loop):
                     return None
                 windows += 1
@@ -886,6 +908,73 @@ class WorkAnalysis:
             found = (blocks or unit_step(model, loop, var)) and stores
             self._spatial_index[key] = found
         return found
+
+    def _tiles(self, loop: LoopFrame, part: ast.Slice, var: str) -> bool:
+        """A block ``a[i:i + k]`` that the loop moves by its width ``k`` over
+        an axis whose length bounds the loop (``while i + k <= a.shape[0]``,
+        ``range(0, n - k + 1, k)`` with ``n = np.shape(X)[0]``), storing one
+        element per block (``out[o] = np.mean(...)`` by a counter,
+        ``energies.append(np.sum(...))``) and carrying no whole array from
+        pass to pass: a spatial loop over the blocks (frame energies, block
+        means). A minibatch loop that updates weights, or sums into one
+        total, does neither."""
+        key = (id(loop), var, f"tiles {ast.dump(part)}")
+        found = self._spatial_index.get(key)
+        if found is None:
+            model = self.model
+            found = tiles(model, loop, part, var) and walks_data(model, loop, var) \
+                and self._stores_elements(loop) and not self._carries_whole(loop)
+            self._spatial_index[key] = found
+        return found
+
+    def _stores_elements(self, loop: LoopFrame) -> bool:
+        """Does every pass store single elements of its result, and only those:
+        ``out[o] = ...`` (a pick by what varies with the loop, of one
+        element) or ``results.append(v)`` of a number into a list?"""
+        model = self.model
+        varying = self.varying(loop)
+        stored = False
+        for stmt in model.nodes_in_loop(loop, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for target in targets:
+                if isinstance(target, ast.Subscript) and mentions(target.slice, varying) and model.kind(target.value) is Kind.DEVICE:
+                    if any(isinstance(c, ast.Slice) for c in _components(target)) or model.kind(target) not in (Kind.DEVICE_SCALAR, Kind.DEVICE) \
+                            or model.shape(target) not in ((), None) or _least_rank(model, target.value) > len(_components(target)):
+                        return False
+                    stored = True
+        for call in model.nodes_in_loop(loop, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "append" and len(call.args) == 1 and isinstance(func.value, ast.Name):
+                if model.kind(call.args[0]) not in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+                    return False
+                stored = True
+        return stored
+
+    def _carries_whole(self, loop: LoopFrame) -> bool:
+        """Does the loop update an array (or a value of unknown kind) it got
+        from before (``W -= lr * grad``, ``w = w - lr * g``), or call what
+        works by side effect (``optimizer.step(g)``): state carried from
+        pass to pass, as a training loop's weights are?"""
+        model = self.model
+        counters = self._slice_bound_names(loop)  # i += k of a[i:i + k]: the number that moves the block along
+        for stmt in model.nodes_in_loop(loop, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for target in targets:
+                if not isinstance(target, (ast.Name, ast.Attribute)) or (isinstance(target, ast.Name) and target.id in counters):
+                    continue
+                updated = isinstance(stmt, ast.AugAssign) or any(
+                    isinstance(n, type(target)) and ast.dump(n).replace("Load", "Store") == ast.dump(target)
+                    for n in ast.walk(stmt.value))  # type: ignore[attr-defined]
+                if updated and model.kind(target) not in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+                    return True
+        for stmt in model.nodes_in_loop(loop, ast.Expr):
+            call = stmt.value
+            if not isinstance(call, ast.Call) or model.is_host_call(call) or model.call_api(call) is not None:
+                continue
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "append":
+                continue
+            return True  # self.backward(grad, lr), optimizer.step(...): state updated out of sight
+        return False
 
     def _walks_axis(self, loop: LoopFrame, var: str, array: str | None, axis: int) -> bool:
         """A prefix ``x[:i]`` is a piece of an axis ``i`` walks: the loop

@@ -349,6 +349,27 @@ CLASSES = [
                 X[i, :] -= L[i, :i] @ X[:i, :]
             return X
         """, 5, ELEMENT),
+    ("block means: a while loop moves a block by its width, a counter stores one mean per block", """
+        import numpy as np
+        def block_means(a, k):
+            out = np.empty(a.shape[0] // k)
+            i = 0
+            o = 0
+            while i + k <= a.shape[0]:
+                out[o] = np.mean(a[i:i + k])
+                i += k
+                o += 1
+            return out
+        """, 7, ELEMENT),
+    ("frame energies: a range stepping by the frame length, one number appended per frame", """
+        import numpy as np
+        def frame_energies(X, hop):
+            n = np.shape(X)[0]
+            energies = []
+            for start in range(0, n - hop + 1, hop):
+                energies.append(np.sum(X[start:start + hop] ** 2))
+            return energies
+        """, 6, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -430,6 +451,35 @@ QUIET = [
                 LU[k + 1:, k + 1:] -= np.outer(LU[k + 1:, k], LU[k, k + 1:])
             return LU
         """, 6),
+    ("a minibatch loop updating weights, one loss appended per batch", """
+        import numpy as np
+        def train(X, y, w, bs, lr):
+            losses = []
+            for start in range(0, X.shape[0], bs):
+                xb = X[start:start + bs]
+                err = xb @ w - y[start:start + bs]
+                w -= lr * xb.T @ err / bs
+                losses.append(float(np.mean(err ** 2)))
+            return w, losses
+        """, 5),
+    ("a minibatch loop whose weights a method updates, one loss appended per batch", """
+        import numpy as np
+        def train(net, X, y, batch, lr):
+            history = []
+            for start in range(0, X.shape[0], batch):
+                loss, grad = net.loss(net.forward(X[start:start + batch]), y[start:start + batch])
+                net.backward(grad, lr)
+                history.append(float(loss))
+            return history
+        """, 5),
+    ("chunks copied through: each pass stores a chunk, not one element", """
+        import numpy as np
+        def scaled(x: np.ndarray, chunk: int) -> np.ndarray:
+            out = np.empty_like(x)
+            for start in range(0, x.shape[0], chunk):
+                out[start:start + chunk] = 2.0 * x[start:start + chunk]
+            return out
+        """, 5),
     ("a k-means update over K clusters with a mask over all points", """
         import numpy as np
         def update(X: np.ndarray, labels: np.ndarray, K: int) -> np.ndarray:
