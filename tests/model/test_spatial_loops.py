@@ -616,3 +616,63 @@ def test_item_iterators_walk_their_array() -> None:
         (IterKind.ARRAY, [], ["Z"]),
         (IterKind.INDEX_PRODUCT, ["idx"], []),
     ]
+
+
+NESTS = [
+    ("Floyd-Warshall: the pivot loop relaxes the whole matrix per pass; the sweep inside is the element loop", """
+        import numpy as np
+        def floyd_warshall(W):
+            n = W.shape[0]
+            D = W.copy()
+            for k in range(n):
+                for i in range(n):
+                    for j in range(n):
+                        if D[i, k] + D[k, j] < D[i, j]:
+                            D[i, j] = D[i, k] + D[k, j]
+            return D
+        """, [(7, "CPN101")]),
+    ("Gauss-Seidel in place reads neighbours on both sides: a relaxation sweep, not a recurrence", """
+        import numpy as np
+        def gauss_seidel(phi, sweeps):
+            n = phi.shape[0]
+            for sweep in range(sweeps):
+                for i in range(1, n - 1):
+                    for j in range(1, n - 1):
+                        phi[i, j] = 0.25 * (phi[i + 1, j] + phi[i - 1, j] + phi[i, j + 1] + phi[i, j - 1])
+            return phi
+        """, [(6, "CPN101")]),
+    ("a DP table reads only cells behind it: a recurrence", """
+        import numpy as np
+        def edit(a, b):
+            D = np.zeros((a.shape[0] + 1, b.shape[0] + 1))
+            for i in range(1, a.shape[0] + 1):
+                for j in range(1, b.shape[0] + 1):
+                    D[i, j] = min(D[i - 1, j] + 1, D[i, j - 1] + 1, D[i - 1, j - 1] + (a[i - 1] != b[j - 1]))
+            return D
+        """, [(5, "CPN410")]),
+    ("rows handed out by the outer loop and a row counter make one nest with the pixel loop", """
+        import numpy as np
+        def scale_rows(image, k):
+            out = np.empty((image.shape[0], k * image.shape[1]))
+            row = 0
+            for a_row in image:
+                for i in range(len(a_row) - 1):
+                    out[row][k * i] = a_row[i] + (a_row[i + 1] - a_row[i]) / k
+                row = row + 1
+            return out
+        """, [(6, "CPN101")]),
+    ("Gaussian elimination: the rows the pivot loop updates are picked through its own index", """
+        import numpy as np
+        def elim(m: np.ndarray):
+            for r in range(m.shape[0] - 1):
+                p = m[r, r]
+                for c in range(r + 1, m.shape[0]):
+                    m[c, :] -= m[c, r] / p * m[r, :]
+        """, [(4, "CPN101")]),
+]
+
+
+@pytest.mark.parametrize(("name", "source", "expected"), NESTS, ids=[c[0] for c in NESTS])
+def test_one_finding_per_nest_at_the_element_loop(name: str, source: str, expected: list[tuple[int, str]]) -> None:
+    found = [(f.line, f.code) for f in lint_source(textwrap.dedent(source)) if f.code in ("CPN101", "CPN410")]
+    assert found == expected
