@@ -1018,35 +1018,80 @@ class WorkAnalysis:
         for partner in partners:
             pick = self._picked_piece(partner, frame, names)
             if pick is None:
+                if contraction and self._walked_item(partner, frame) and self._one_number_from(parent, child, frame, names):
+                    return True  # np.dot(row, w) in `for r, row in enumerate(m)`: a row the loop hands out
                 continue
             if _has_window(pick, names):
                 return True
             if rows_of and isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult) and mentions(pick.slice, rows_of) \
                     and self._pick_work(pick, names, frame) is Work.ROW:
                 return True
-            if contraction and (model.kind(parent) is Kind.DEVICE_SCALAR or _element_target(model, parent, names)
-                                or self._dot_of_vectors(child, pick, names, frame) or self._feeds_elements(parent, frame, names)):
+            if contraction and (self._one_number_from(parent, child, frame, names) or self._dot_of_vectors(child, pick, names, frame)
+                                or self._stored_into_piece(parent, frame, names)):
                 return True
         return False
+
+    def _one_number_from(self, product: ast.AST, whole: ast.expr, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """Does the product of a picked row with ``whole`` give one number:
+        a 0-d value, or one that ends in single elements the index picks
+        (``y[i] = A[i, :] @ x``; ``s = A[i] @ x - A[i, i] * x[i]`` then
+        ``x[i] = (b[i] - s) / A[i, i]``)? Then ``whole`` is as long as the row."""
+        model = self.model
+        return model.kind(product) is Kind.DEVICE_SCALAR or _element_target(model, product, names) \
+            or self._reaches_elements(product, frame, names, elementwise=True)
+
+    def _walked_item(self, expr: ast.expr, frame: LoopFrame) -> bool:
+        """Is ``expr`` the item (a row) a loop around it hands out from the
+        array it walks (``row`` of ``for r, row in enumerate(m)``)?"""
+        if not isinstance(expr, ast.Name):
+            return False
+        for loop in frame.chain():
+            if loop.iter_kind is IterKind.ARRAY and expr.id in loop.element_vars:
+                bindings = self.model.reaching_bindings(expr)
+                return bool(bindings) and all(b.kind is BindKind.ELEMENT and b.loop is loop for b in bindings)
+        return False
+
+    def _reaches_elements(self, node: ast.AST, frame: LoopFrame, names: frozenset[str], elementwise: bool = False, depth: int = 0) -> bool:
+        """Does the value of ``node`` end only in single elements the index
+        picks (``labels[i] = np.argmin(d)``), or in a test's truth, through
+        arithmetic, calls (only element-wise ones with ``elementwise``) and
+        names the loop binds?"""
+        model = self.model
+        child: ast.AST = node
+        parent = model.parent(child)
+        while True:
+            if isinstance(parent, ast.BinOp) and not (elementwise and isinstance(parent.op, ast.MatMult)):
+                pass
+            elif isinstance(parent, (ast.UnaryOp, ast.Compare, ast.BoolOp)) or (isinstance(parent, ast.IfExp) and child is not parent.test):
+                pass
+            elif isinstance(parent, ast.Call) and child in parent.args and (not elementwise or _is_elementwise(model.call_api(parent))):
+                pass
+            elif not elementwise and isinstance(parent, ast.Attribute) and parent.value is child and isinstance(model.parent(parent), ast.Call) \
+                    and model.parent(parent).func is parent:  # type: ignore[union-attr]
+                parent = model.parent(parent)  # d.sum(axis=1)
+            else:
+                break
+            child, parent = parent, model.parent(parent)
+        if isinstance(parent, (ast.If, ast.While)) and parent.test is child:
+            return True
+        if not (isinstance(parent, (ast.Assign, ast.AugAssign)) and parent.value is child):
+            return False
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if all(isinstance(t, ast.Subscript) and mentions(t.slice, names) and model.kind(t.value) is Kind.DEVICE
+               and self._pick_work(t, names, frame) is Work.ELEMENT for t in targets):
+            return True
+        if not (isinstance(parent, ast.Assign) and len(targets) == 1 and isinstance(targets[0], ast.Name) and depth < 3):
+            return False
+        bound = targets[0]
+        uses = [n for n in model.nodes_in_loop(frame, ast.Name) if n.id == bound.id and isinstance(n.ctx, ast.Load)
+                and any(b.node is bound for b in model.reaching_bindings(n))]
+        return bool(uses) and all(self._reaches_elements(use, frame, names, elementwise, depth + 1) for use in uses)
 
     def _dot_of_vectors(self, whole: ast.expr, pick: ast.Subscript, names: frozenset[str], frame: LoopFrame) -> bool:
         """``np.dot(lu[row], z)`` with ``z`` a vector: the product of a row and
         a vector of its length is one number, so ``z`` is row-sized."""
         shape = self.model.shape(whole)
         return shape is not None and len(shape) == 1 and self._pick_work(pick, names, frame) is Work.ROW
-
-    def _feeds_elements(self, value: ast.AST, frame: LoopFrame, names: frozenset[str]) -> bool:
-        """``sub = np.dot(lu[row], z)`` whose every use in the loop is stored
-        element-wise into one element the index picks (``z[row] = b[row] -
-        sub``): the product is one number."""
-        model = self.model
-        stmt = model.statement_of(value)
-        if not (isinstance(stmt, ast.Assign) and stmt.value is value and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-            return False
-        name = stmt.targets[0].id
-        uses = [n for n in model.nodes_in_loop(frame, ast.Name) if n.id == name and isinstance(n.ctx, ast.Load)
-                and any(b.node is stmt.targets[0] for b in model.reaching_bindings(n))]
-        return bool(uses) and all(self._stored_into_piece(use, frame, names, Work.ELEMENT) for use in uses)
 
     def _stored_into_piece(self, node: ast.expr, frame: LoopFrame, names: frozenset[str], at_most: Work = Work.ROW) -> bool:
         """``w[:, c] = t``, ``y[i] = a + b``: an array whose value reaches a

@@ -370,6 +370,18 @@ CLASSES = [
                 energies.append(np.sum(X[start:start + hop] ** 2))
             return energies
         """, 6, ELEMENT),
+    ("a convolution's backward pass: the weights contracted with a picked gradient into a window", """
+        import numpy as np
+        def backward(x, W, grad):
+            dx = np.zeros_like(x)
+            k = W.shape[-1]
+            oh, ow = grad.shape[2], grad.shape[3]
+            for i in range(oh):
+                for j in range(ow):
+                    g = grad[:, :, i, j]
+                    dx[:, :, i:i + k, j:j + k] += np.tensordot(g, W, axes=([1], [0]))
+            return dx
+        """, 7, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
