@@ -1029,6 +1029,45 @@ class WorkAnalysis:
             if contraction and (self._one_number_from(parent, child, frame, names) or self._dot_of_vectors(child, pick, names, frame)
                                 or self._stored_into_piece(parent, frame, names)):
                 return True
+            if isinstance(parent, ast.BinOp) and not contraction and self._beside_a_point(child, parent, pick, frame, names):
+                return True
+        return False
+
+    def _beside_a_point(self, whole: ast.expr, combined: ast.AST, pick: ast.Subscript, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """``np.sum((centers - X[i]) ** 2, axis=1)`` then ``labels[i] =
+        np.argmin(d)`` in ``for i in range(X.shape[0])``: a loop over the
+        points of the data, each pass combining one point with an array it
+        only reads (centres, coefficients) into one element of the result.
+        That array is a small operand (SPEC §3), not whole-array work. (The
+        same array on both sides, ``X - X[i]``, is all pairs: not so.)"""
+        model = self.model
+        if model.kind(pick) is Kind.DEVICE_SCALAR or model.shape(pick) == ():
+            return False  # one number broadcast over an array bounds nothing
+        base = _chain_root(pick)
+        if base is None or ast.dump(base) == ast.dump(_chain_root(whole) or whole):
+            return False
+        picked_by = [v for v in names_in(pick.slice) if v in names]
+        loops = [index_loop(model, frame, v) for v in picked_by]
+        if not loops or not any(loop is not None and (loop.iter_kind is IterKind.ARRAY or walks_data(model, loop, v))
+                                for loop, v in zip(loops, picked_by)):
+            return False
+        if self._written_in(whole, frame):
+            return False  # state the loop updates, not an operand it reads
+        return self._reaches_elements(combined, frame, names)
+
+    def _written_in(self, expr: ast.expr, frame: LoopFrame) -> bool:
+        """Does ``frame`` store into the array ``expr`` names (rebind it,
+        update it in place or write a piece of it)?"""
+        root = _chain_root(expr)
+        if root is None:
+            return True
+        key = ast.dump(root).replace("Load", "Store")
+        for target in self.model.nodes_in_loop(frame, ast.Name, ast.Attribute):
+            if isinstance(target.ctx, ast.Store) and ast.dump(target) == key:
+                return True
+        for sub in self.model.nodes_in_loop(frame, ast.Subscript):
+            if isinstance(sub.ctx, ast.Store) and (inner := _chain_root(sub)) is not None and ast.dump(inner) == ast.dump(root):
+                return True
         return False
 
     def _one_number_from(self, product: ast.AST, whole: ast.expr, frame: LoopFrame, names: frozenset[str]) -> bool:
@@ -1078,6 +1117,7 @@ class WorkAnalysis:
             return False
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         if all(isinstance(t, ast.Subscript) and mentions(t.slice, names) and model.kind(t.value) is Kind.DEVICE
+               and not any(isinstance(c, ast.Slice) for c in _components(t))
                and self._pick_work(t, names, frame) is Work.ELEMENT for t in targets):
             return True
         if not (isinstance(parent, ast.Assign) and len(targets) == 1 and isinstance(targets[0], ast.Name) and depth < 3):
@@ -1522,6 +1562,14 @@ def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AS
             parent = model.parent(child)
         else:
             return child, parent
+
+
+def _chain_root(expr: ast.expr) -> ast.expr | None:
+    """``X`` of ``X[i]``, ``X[i][j]``, ``X.T``, ``X[None]``; ``self.c`` of
+    ``self.c[k]``; None for a computed value."""
+    while isinstance(expr, ast.Subscript) or (isinstance(expr, ast.Attribute) and expr.attr in _SAME_SIZE_VIEWS):
+        expr = expr.value
+    return expr if isinstance(expr, (ast.Name, ast.Attribute)) else None
 
 
 def _pixel(components: list[ast.expr], names: frozenset[str]) -> bool:

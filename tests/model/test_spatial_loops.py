@@ -382,6 +382,15 @@ CLASSES = [
                     dx[:, :, i:i + k, j:j + k] += np.tensordot(g, W, axes=([1], [0]))
             return dx
         """, 7, ELEMENT),
+    ("k-means assignment point by point: the centres are a small operand beside one point", """
+        import numpy as np
+        def assign(X, centers: np.ndarray):
+            labels = np.empty(X.shape[0], dtype=np.int64)
+            for i in range(X.shape[0]):
+                d = np.sum((centers - X[i]) ** 2, axis=1)
+                labels[i] = np.argmin(d)
+            return labels
+        """, 5, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -491,6 +500,25 @@ QUIET = [
             for start in range(0, x.shape[0], chunk):
                 out[start:start + chunk] = 2.0 * x[start:start + chunk]
             return out
+        """, 5),
+    ("mixture components over the centres' axis: each pass fills a column over all points", """
+        import numpy as np
+        def e_step(X, mu):
+            resp = np.zeros((X.shape[0], mu.shape[0]))
+            for c in range(mu.shape[0]):
+                diff = X - mu[c]
+                resp[:, c] = np.exp(-0.5 * np.sum(diff ** 2, axis=1))
+            return resp
+        """, 5),
+    ("nearest neighbours row by row: every pass reads all of X", """
+        import numpy as np
+        def nearest(X):
+            nn = np.empty(X.shape[0], dtype=np.int64)
+            for i in range(X.shape[0]):
+                d = np.sum((X - X[i]) ** 2, axis=1)
+                d[i] = np.inf
+                nn[i] = np.argmin(d)
+            return nn
         """, 5),
     ("a k-means update over K clusters with a mask over all points", """
         import numpy as np
