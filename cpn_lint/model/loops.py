@@ -424,6 +424,8 @@ class WorkAnalysis:
             names: set[str] = set()
             for sub in self.model.nodes_in_loop(frame, ast.Subscript):
                 names |= names_in(sub.slice)
+            for call in self.model.nodes_in_loop(frame, ast.Call):
+                names |= self._indices_handed(call)
             found = self._index_names[key] = frozenset(names)
         return found
 
@@ -457,6 +459,24 @@ class WorkAnalysis:
         """``i += k`` of an ``i`` that bounds a slice (``a[i:i + k]``): an
         integer counter, whatever kind ``k`` has been given."""
         return binding.kind is BindKind.AUG and isinstance(binding.op, (ast.Add, ast.Sub)) and binding.name in bounds
+
+    def _indices_handed(self, call: ast.Call) -> set[str]:
+        """The names in the arguments a call hands a function of the file that
+        indexes with the parameters receiving them (``helper(i, j)`` whose
+        body reads ``img[x + a]``): they index, one call away."""
+        model = self.model
+        callee = model.calls.callee(call)
+        if callee is None:
+            return set()
+        arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
+        found: set[str] = set()
+        for param, argument in arguments.items():
+            if argument is None or not names_in(argument):
+                continue
+            derived = _derived_in(callee, frozenset({param}))
+            if any(isinstance(n, ast.Subscript) and names_in(n.slice) & derived for n in ast.walk(callee.node)):
+                found |= names_in(argument)
+        return found
 
     def _holds_number(self, binding: Binding) -> bool:
         return self.model.values.binding_kind(binding) in (Kind.SCALAR, Kind.DEVICE_SCALAR)
@@ -562,11 +582,53 @@ class WorkAnalysis:
         for call in model.nodes_in_loop(frame, ast.Call):
             if id(call) in output:
                 continue
+            through = self._picks_in_helper(call, own)
+            if through is not None:
+                # helper(i, j) picking img[x + a][y + b] by what it receives
+                helper_work, helper_picks = through
+                result.picks += helper_picks
+                result.own_picks += helper_picks
+                result.work = max(result.work, helper_work)
+                continue
             work = self._call_work(call)
             if work is Work.SLAB:
                 result.whole.append(call)
             result.work = max(result.work, work)
         return result
+
+    def _picks_in_helper(self, call: ast.Call, own: frozenset[str]) -> tuple[Work, list[ast.Subscript]] | None:
+        """``helper(i, j)`` of a function of the file handed the loop's own
+        indices and no array, that picks the arrays it reads (its closure's,
+        the module's) by what it receives (``img[x + a][y + b]``): the work
+        of one call and the picks it makes for the loop. None when it picks
+        nothing so, or also works on whole arrays."""
+        model = self.model
+        callee = model.calls.callee(call)
+        if callee is None or any(model.kind(a).is_array for a in call.args):
+            return None
+        arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
+        receiving = frozenset(p for p, a in arguments.items() if a is not None and mentions(a, own))
+        if not receiving:
+            return None
+        received = _derived_in(callee, receiving)
+        work = Work.NONE
+        picks: list[ast.Subscript] = []
+        for node in ast.walk(callee.node):
+            if node is callee.node:
+                continue
+            if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
+                if mentions(node.slice, received):
+                    work = max(work, self._pick_work(node, received))
+                    picks.append(node)
+                else:
+                    work = max(work, self._whole_subscript_work(node))
+            elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and self._is_array_use(node):
+                work = max(work, self._size_work(node, Work.SLAB))
+            elif isinstance(node, ast.Call) and model.calls.callee(node) is not callee:
+                work = max(work, self._call_work(node))
+            if work is Work.SLAB:
+                return None
+        return (work, picks) if picks else None
 
     def _result_piece(self, sub: ast.Subscript, frame: LoopFrame, names: frozenset[str], own: frozenset[str]) -> bool:
         """Is ``sub`` the piece of the result the iteration stores into, picked
@@ -654,6 +716,7 @@ class WorkAnalysis:
         receiving = frozenset(p for p, a in arguments.items() if a is not None and a is not array and mentions(a, indices))
         if len(given) != 1 or not receiving or depth > 2:
             return None
+        receiving = _derived_in(callee, receiving)  # x_ = np.floor(x).astype(int) of a received x
         param = given[0]
         if any(b.kind is not BindKind.PARAM for b in callee.bindings.get(param, ())):
             return None  # rebound inside: the name stops meaning the array
@@ -1562,6 +1625,31 @@ def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AS
             parent = model.parent(child)
         else:
             return child, parent
+
+
+def _derived_in(scope: "Scope", seeds: frozenset[str]) -> frozenset[str]:
+    """``seeds`` (parameters of a function) and the names the function
+    computes from them (``x_, y_ = np.floor(x), np.floor(y)``)."""
+    names = set(seeds)
+    statements = [n for n in ast.walk(scope.node) if isinstance(n, (ast.Assign, ast.AnnAssign))]
+    changed = True
+    while changed:
+        changed = False
+        for stmt in statements:
+            value = stmt.value
+            if value is None:
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+                    pairs = list(zip(target.elts, value.elts))
+                else:
+                    pairs = [(target, value)]
+                for bound, made in pairs:
+                    if isinstance(bound, ast.Name) and bound.id not in names and names_in(made) & names:
+                        names.add(bound.id)
+                        changed = True
+    return frozenset(names)
 
 
 def _chain_root(expr: ast.expr) -> ast.expr | None:

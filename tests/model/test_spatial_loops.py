@@ -391,6 +391,21 @@ CLASSES = [
                 labels[i] = np.argmin(d)
             return labels
         """, 5, ELEMENT),
+    ("per-pixel interpolation: the helper picks by integers it computes from what it is handed", """
+        import numpy as np
+        def interpolate(image: np.ndarray, x: float, y: float) -> float:
+            x0, y0 = np.floor(x).astype(np.int32), np.floor(y).astype(np.int32)
+            fx, fy = x - x0, y - y0
+            top = image[x0, y0] * (1 - fx) + image[x0 + 1, y0] * fx
+            bottom = image[x0, y0 + 1] * (1 - fx) + image[x0 + 1, y0 + 1] * fx
+            return top * (1 - fy) + bottom * fy
+        def resize(image: np.ndarray, factor: int) -> np.ndarray:
+            out = np.empty((image.shape[0] * factor, image.shape[1] * factor))
+            for i in range(out.shape[0]):
+                for j in range(out.shape[1]):
+                    out[i, j] = interpolate(image, i / factor, j / factor)
+            return out
+        """, 11, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -701,6 +716,16 @@ NESTS = [
                 row = row + 1
             return out
         """, [(6, "CPN101")]),
+    ("a per-pixel comprehension whose closure helper picks the pixels: one nest, at the pixel loop", """
+        import numpy as np
+        def convolve(img, kernel):
+            h, w = img.shape
+            k = kernel.shape[0] // 2
+            def helper(x, y):
+                taps = [img[x + a][y + b] * kernel[a + k][b + k] for b in range(-k, k + 1) for a in range(-k, k + 1)]
+                return np.sum(taps)
+            return [[helper(i, j) for j in range(k, w - k)] for i in range(k, h - k)]
+        """, [(9, "CPN101")]),
     ("Gaussian elimination: the rows the pivot loop updates are picked through its own index", """
         import numpy as np
         def elim(m: np.ndarray):
