@@ -200,7 +200,8 @@ class ScalesAnalysis:
             return []  # names, constants and attributes only: no idiom to match
         evidence = self._array_results(nodes)
         found: dict[str, Site] = {}
-        in_loop = self.model.in_loop(stmt)
+        # on a loop's every pass: inside it, or in a function a loop of the file calls every iteration
+        in_loop = self.model.in_loop(stmt) or self.model.calling_loop(stmt) is not None
 
         def claim(code: str, node: ast.AST, **facts: Any) -> None:
             if code not in found:

@@ -4,8 +4,9 @@ It stays readable whatever the project's size: section 1 is followed by a
 summary (counts per code, the files and functions with most blocking work,
 what was left out); every list of sites is ranked (see
 :func:`cpn_lint.verdict.report.ranked`) and capped, the full lists being in
-the JSON report; an appendix lists the sites per file; no line is longer than
-:data:`MAX_LINE` characters.
+the JSON report; an appendix lists the sites per file. A message is never
+cut: the report is where the whole of it belongs (a long section lists
+fewer sites, with "and N more", instead).
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ PER_SECTION = 20  # sites shown per section (each code keeps at least MIN_PER_CO
 MIN_PER_CODE = 3
 APPENDIX_FILES = 20
 INPUT_ERRORS_SHOWN = 20
-MAX_LINE = 300
-CELL = 180  # characters of a message kept in a table cell
 STEP_CITATIONS = 3  # sites a next step names
 
 
@@ -41,16 +40,7 @@ def render_markdown(report: Report) -> str:
         out.extend(body if body else [report.empty_note()])
         out.append("")
     out += _appendix(report)
-    return "\n".join(_fit(line) for line in out).rstrip("\n") + "\n"
-
-
-def _fit(line: str) -> str:
-    """A line cut to MAX_LINE characters (a table row keeps its closing bar)."""
-    if len(line) <= MAX_LINE:
-        return line
-    if line.startswith("|") and line.endswith("|"):
-        return line[: MAX_LINE - 4].rstrip() + " … |"
-    return line[: MAX_LINE - 1].rstrip() + "…"
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 # ------------------------------------------------------------------ helpers
@@ -182,8 +172,14 @@ def _overview(report: Report) -> list[str]:
         lines += ["", *_table(("Code", "Family", "Sites", "In loops"),
                               ((f"{c.code} {c.name}", c.family, str(c.count), str(c.in_loops)) for c in o.per_code))]
     if o.top_files:
+        periphery = ""
+        if o.peripheral:
+            kinds = sorted({kind for _, kind in o.peripheral})
+            periphery = (f"; the {len(o.peripheral)} file{'s' if len(o.peripheral) > 1 else ''} outside the main "
+                         f"computation ({', '.join(KIND_NAMES.get(k, k) for k in kinds)}) weigh a quarter")
         lines += ["", "Where the blocking work is (BLOCKS weigh 3, API calls that stop the program 2, fixes 1; "
-                  "doubled inside loops):", ""]
+                  "doubled inside loops; the findings folded into a compiled kernel or an element loop count as "
+                  f"findings in a loop{periphery}):", ""]
         lines += _hotspot_table("File", o.top_files)
     if o.top_functions:
         lines += [""] + _hotspot_table("Function", o.top_functions)
@@ -191,6 +187,8 @@ def _overview(report: Report) -> list[str]:
 
 
 FALSE_ALARMS_SHOWN = 10
+KIND_NAMES = {"analysis": "analysis scripts", "plotting": "plotting scripts", "logo": "logo scripts",
+              "notebook": "notebooks beside the package"}
 KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings",
               "baseline": "the baseline"}
 
@@ -223,7 +221,7 @@ def _finding_rows(items: Sequence[Item], with_recipe: bool = True, cap: bool = T
     header = ["Location", "Code", "What was found"] + (["Recipe"] if with_recipe else [])
     rows = []
     for item in shown:
-        row = [_location(item), f"{item.code} {item.name}" if item.code else item.name, cell(item.message, CELL)]
+        row = [_location(item), f"{item.code} {item.name}" if item.code else item.name, cell(item.message)]
         if with_recipe:
             row.append(item.recipe or "—")
         rows.append(row)
@@ -283,7 +281,7 @@ def _api_gaps(report: Report) -> list[str]:
         rows = []
         for item in shown:
             where = "inside a loop" if item.in_loop else "outside loops"
-            rows.append([_location(item), f"{item.code} {item.name}", where, cell(item.message, CELL)])
+            rows.append([_location(item), f"{item.code} {item.name}", where, cell(item.message)])
         lines += _table(("Location", "Code", "Where", "What the manifest says"), rows) + _more_rows(left)
         if report.api_note:
             lines += ["", report.api_note]
