@@ -298,7 +298,7 @@ def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scop
     if report.verdict is not Verdict.READY and rule != "gate2-size":
         steps.append(Step("Re-assess", "run cpn-verdict again on the changed code; aim for READY before benchmarking"))
     if rule != "gate2-size":
-        pilot = _pilot_file(units)
+        pilot = _pilot_file(units, outside)
         swap = "swap `import numpy as np` for `import cupynumeric as np`"
         if pilot is None:
             detail = f"{swap} in the module with the most whole-array code"
@@ -375,11 +375,18 @@ def _steps_wrong_workload(steps: list[Step], report: Report, units: Sequence[Uni
                       "Doctor inspects programs running on cuPyNumeric, and this one should not become one"))
 
 
-def _pilot_file(units: Sequence[Unit]) -> tuple[str, int] | None:
-    """The cleanest module to port first: most SCALES findings, fewest problems."""
-    best: tuple[int, int, str] | None = None
+def _pilot_file(units: Sequence[Unit], outside: dict[str, str] | None = None) -> tuple[str, int] | None:
+    """The cleanest module to port first: a file of the main computation
+    with the fewest problems — blocking idioms, mechanical fixes,
+    out-of-scope work and calls that stop the ported program (CPN401,
+    CPN404) — and the most whole-array code. Its count is what the next
+    step says, so "nothing to fix" is said only of a file with none of them."""
+    best: tuple[bool, int, int, str] | None = None
     rules = load_rules()
+    outside = outside or {}
     for unit in units:
+        if not is_compute(unit):
+            continue
         scales = problems = 0
         for f in unit.result.findings:
             rule = rules.get(f.code)
@@ -387,14 +394,12 @@ def _pilot_file(units: Sequence[Unit]) -> tuple[str, int] | None:
                 continue
             if rule.category is Category.SCALES:
                 scales += 1
-            elif rule.category in (Category.BLOCKS, Category.REFACTOR, Category.SCOPE):
+            elif rule.category in (Category.BLOCKS, Category.REFACTOR, Category.SCOPE) or f.code in STOPPING_API_CODES:
                 problems += 1
-        if not is_compute(unit):
-            continue
-        key = (problems, -scales, unit.path)
+        key = (unit.path in outside, problems, -scales, unit.path)
         if best is None or key < best:
             best = key
-    return (best[2], best[0]) if best else None
+    return (best[3], best[1]) if best else None
 
 
 def _doctor_look_for(report: Report) -> list[str]:
