@@ -363,7 +363,7 @@ def _steps_wrong_workload(steps: list[Step], report: Report, units: Sequence[Uni
                       "arithmetic, not this", scope.citations))
     for kind in scope.kinds:
         if kind in WORKLOAD_ALTERNATIVES:
-            steps.append(Step(f"For the {g.KIND_WORDS.get(kind, kind)}", f"use {WORKLOAD_ALTERNATIVES[kind]}"))
+            steps.append(Step(f"For {g.KIND_WORDS.get(kind, kind)}", f"use {WORKLOAD_ALTERNATIVES[kind]}"))
     out = {i.location.path for i in report.out_of_scope}
     dense = [u.path for u in units if is_compute(u) and u.path not in out]
     if dense:

@@ -310,10 +310,13 @@ def _next_steps(report: Report) -> list[str]:
 
 def _appendix(report: Report) -> list[str]:
     """Every static site, one line per file, codes with their lines."""
-    per_file: dict[str, dict[str, list[int]]] = {}
+    per_file: dict[str, dict[str, list[tuple[int, str]]]] = {}
     for item in report.all_items():
         if item.code and item.source == "static" and item.category != "SCALES":
-            per_file.setdefault(item.location.path, {}).setdefault(item.code, []).append(item.location.line)
+            loc = item.location
+            # a notebook's sites as Jupyter shows them (cell N:line M), never the joined cells' lines
+            shown = f"cell {loc.cell}:line {loc.cell_line}" if loc.cell is not None else str(loc.line)
+            per_file.setdefault(loc.path, {}).setdefault(item.code, []).append((loc.line, shown))
     if not per_file:
         return []
     lines = ["## Appendix: sites by file", "",
@@ -323,7 +326,7 @@ def _appendix(report: Report) -> list[str]:
         parts = []
         for code_, numbers in sorted(codes.items()):
             numbers = sorted(set(numbers))
-            shown = ", ".join(str(n) for n in numbers[:12]) + (f", … ({len(numbers)} in all)" if len(numbers) > 12 else "")
+            shown = ", ".join(text for _, text in numbers[:12]) + (f", … ({len(numbers)} in all)" if len(numbers) > 12 else "")
             parts.append(f"{code_} ({shown})")
         lines.append(f"- {code(path)}: " + "; ".join(parts))
     if len(ordered) > APPENDIX_FILES:

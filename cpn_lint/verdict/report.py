@@ -8,6 +8,7 @@ sections and their headings are the report's fixed structure
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -56,7 +57,7 @@ def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[Ru
         category=rule.category.value if rule else "UNKNOWN",
         summary=rule.summary if rule else "",
         recipe=rule.recipe if rule else None,
-        message=finding.message,
+        message=cells_in_message(unit, finding.message),
         location=location,
         quote=unit.quote(finding.line),
         in_loop=finding.in_loop,
@@ -65,6 +66,23 @@ def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[Ru
         function=unit.function_at(finding.line),
         span=max(1, (finding.end_line or finding.line) - finding.line + 1),
     )
+
+
+_LINE_REFERENCE = re.compile(r"\bline (\d+)\b")
+
+
+def cells_in_message(unit: Unit, message: str) -> str:
+    """A notebook finding's message with each ``line N`` it names (the loop
+    at line 12, a call at line 30) as the cell and line Jupyter shows:
+    the rules count the lines of the joined cells, which no one sees."""
+    if not unit.is_notebook:
+        return message
+
+    def cell_line(match: re.Match[str]) -> str:
+        cell = unit.cell_of(int(match.group(1)))
+        return f"cell {cell[0]}:line {cell[1]}" if cell else match.group(0)
+
+    return _LINE_REFERENCE.sub(cell_line, message)
 
 
 def _cited_data(unit: Unit, data: dict[str, Any]) -> dict[str, Any]:
@@ -214,6 +232,7 @@ def build_report(
     hot_apis = [i for i in api if _demotes(i, context)]
     peripheral = peripheral_files([u.path for u in units], [u.path for u in units if is_compute(u)])
     causes = root_causes(blocks + runtime_blocks, scope, peripheral)
+    blocks = by_cause(blocks, causes, peripheral)
     # the root causes' sites, in the order the next steps take them
     hot_loops = [i for c in causes if c.root for i in c.core]
 
@@ -267,6 +286,18 @@ def build_report(
                                   "found decide the verdict.")
     add_next_steps(report, context, units, scope_facts, hot_apis, hot_loops, peripheral)
     return report
+
+
+def by_cause(items: list[Item], causes: Sequence[Cause], peripheral: dict[str, str]) -> list[Item]:
+    """What blocks in the order of its root causes (compiled kernels and
+    element loops first, the files outside the main computation last),
+    ranked as before within each: the section, and the top findings of
+    ``--brief``, open with what decides the verdict."""
+    order: dict[int, tuple[bool, int]] = {}
+    for number, cause in enumerate(causes):
+        for item in cause.items:
+            order[id(item)] = (item.location.path in peripheral, number)
+    return sorted(items, key=lambda i: order.get(id(i), (True, len(causes))))
 
 
 def _verdict_notes(context: Context, sizes: SizeEvidence, gate2: g.Gate, decision: g.Decision,
