@@ -111,3 +111,17 @@ def test_a_file_called_clean_has_nothing_to_fix() -> None:
     only = report_for({"sim.py": [finding("CPN404", 4, data_path=True)]})
     pilot = next(s for s in only.next_steps if s.title == "Port one module first")
     assert "nothing to fix" not in pilot.detail and "once its findings are fixed" in pilot.detail
+
+
+def test_every_recipe_id_is_explained_in_the_readme_and_under_what_blocks() -> None:
+    from cpn_lint.registry import RECIPES
+    from cpn_lint.verdict.markdown import render_markdown
+
+    from .conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    for recipe, words in RECIPES.items():
+        assert f"| `{recipe}` | {words} |" in readme, recipe
+    report = report_for({"a.py": [finding("CPN105", 3, in_loop=True)]})
+    assert "Recipes: **RR-converge** — test convergence on a Python bool updated every N steps (CPN105)" \
+        in render_markdown(report)

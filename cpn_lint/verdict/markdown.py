@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from ..registry import RECIPES, recipe_rank
 from .report_items import SECTION_TITLES, Item, Report
 from .summary import Hotspot
 
@@ -228,12 +229,27 @@ def _finding_rows(items: Sequence[Item], with_recipe: bool = True, cap: bool = T
     return _table(header, rows) + _more_rows(left)
 
 
+def _recipe_legend(items: Sequence[Item]) -> str:
+    """What each recipe id of a table means, and where its worked example is."""
+    used: dict[str, list[str]] = {}
+    for item in items:
+        if item.recipe and item.code:
+            codes = used.setdefault(item.recipe, [])
+            if item.code not in codes:
+                codes.append(item.code)
+    parts = [f"**{recipe}** — {RECIPES.get(recipe, '')} ({', '.join(sorted(codes))})"
+             for recipe, codes in sorted(used.items(), key=lambda kv: recipe_rank(kv[0]))]
+    return ("Recipes: " + "; ".join(parts) + ". Each rule's page shows its recipe on an example, under "
+            "\"Use instead\" (`cpn-lint rule CODE`, or docs/rules/CODE.md).")
+
+
 def _what_blocks(report: Report) -> list[str]:
     lines: list[str] = []
     if report.what_blocks:
         lines.append("Idioms that stop the code from scaling; each must go before the port pays off.")
         lines.append("")
         lines += _finding_rows(report.what_blocks)
+        lines += ["", _recipe_legend(report.what_blocks)]
     if report.out_of_scope:
         if lines:
             lines.append("")
