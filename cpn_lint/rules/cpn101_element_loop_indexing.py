@@ -722,6 +722,33 @@ class ElementLoopIndexing(Rule):
             line=13,
             contains="'A', 'B', 'mask'",
         ),
+        # a kernel with no caller: np.shape shows the parameter is an array (SPEC §3)
+        Invalid("""
+            import numpy as np
+            def scale(X, c):
+                n, m = np.shape(X)
+                for i in range(n):
+                    for j in range(m):
+                        X[i][j] = X[i][j] * c
+                return X
+            """, line=4, contains="indexes 'X' one element"),
+        # self.W comes from a base class in another module; its uses show it is an array
+        Invalid("""
+            import numpy as np
+            from base import Base
+            class Model(Base):
+                def fit(self):
+                    for i in range(self.W.shape[0]):
+                        self.W[i, 0] = 0.0
+            """, line=5, contains="'self.W'"),
+        # from pylab import * brings NumPy's names: zeros and rand are NumPy's
+        Invalid("""
+            from pylab import *
+            x = zeros(1000)
+            v = rand(1000)
+            for i in range(1000):
+                x[i] = x[i] + v[i] * 0.1
+            """, line=4, contains="'v', 'x'"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

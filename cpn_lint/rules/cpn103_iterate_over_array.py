@@ -188,6 +188,24 @@ class IterateOverArray(Rule):
             line=3,
             contains="Python range",
         ),
+        # numbered rows used as vectors: X is a matrix, whether or not the file calls predict
+        Invalid("""
+            import numpy as np
+            def predict(X, w):
+                out = np.zeros(len(X))
+                for i, row in enumerate(X):
+                    out[i] = row @ w
+                return out
+            """, line=4),
+        # a.flat walks every element of any array (a.flat shows a is one)
+        Invalid("""
+            import numpy as np
+            def count_positive(a):
+                c = 0
+                for v in a.flat:
+                    c += int(v > 0)
+                return c
+            """, line=4, contains="'a.flat'"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

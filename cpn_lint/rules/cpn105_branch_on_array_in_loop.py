@@ -300,6 +300,18 @@ class BranchOnArrayInLoop(Rule):
             line=4,
             contains="in 'check', called every iteration of the loop at line 8",
         ),
+        # device scalars packed into a tuple stay device scalars in the helper that unpacks it
+        Invalid("""
+            import numpy as np
+            def energy(state):
+                x, v = state
+                return 0.5 * v * v + 0.5 * x * x
+            a = np.random.rand(1000)
+            state = (np.sum(a), np.mean(a))
+            for k in range(100):
+                if energy(state) > 1.0:
+                    break
+            """, line=8),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:

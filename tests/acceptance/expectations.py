@@ -41,8 +41,6 @@ def but(codes: tuple[str, ...], *keep: str) -> tuple[str, ...]:
 
 
 # Classes that do not meet a case yet, and whose fix they are (issue 23).
-MODEL_TEST_KIND = ("model (values): a device scalar compared with a parameter of unknown kind ('> tol') is "
-                   "UNKNOWN, so the loop test is not a device value (issue 23 §3, the while-test regression)")
 CPN007_PARAMETER_MASK = ("unassigned: CPN007 stays quiet on a mask that is a parameter ('arr[mask] = value'; "
                          "its docs list this as deliberate)")
 CPN301_UNKNOWN_ARGUMENTS = ("unassigned: CPN301 does not report a SciPy call whose arguments are parameters of "
@@ -167,12 +165,11 @@ CASES: dict[str, Expect] = {
     # The while test on an array reduction is the only BLOCK (R105); stencil and swap scale.
     "light-003": Expect(
         required=(
-            Site("CPN105", "while np.max(np.abs(u - work)) > tol:", pending=MODEL_TEST_KIND),
+            Site("CPN105", "while np.max(np.abs(u - work)) > tol:"),
             Site("CPN005", STENCIL),
             Site("CPN006", SWAP),
         ),
         forbidden=("CPN201", *but(BLOCKS, "CPN105")),
-        verdict_pending=MODEL_TEST_KIND,
     ),
     # The cuPyNumeric <-> CuPy hop every iteration is R111; the out= op is neither R201 nor R202.
     "light-004": Expect(
@@ -208,7 +205,7 @@ CASES: dict[str, Expect] = {
             Site("CPN102", "np.vectorize("),
             Site("CPN103", "for row in arr:"),
             Site("CPN104", "s = np.sum(arr).item()"),
-            Site("CPN105", "if err < tol:", pending=MODEL_TEST_KIND),
+            Site("CPN105", "if err < tol:"),
             Site("CPN106", "arr[::2] + arr[1::2]"),
             Site("CPN107", "dtype=object"),
             Site("CPN109", 'order="F"'),
