@@ -125,3 +125,23 @@ def test_every_recipe_id_is_explained_in_the_readme_and_under_what_blocks() -> N
     report = report_for({"a.py": [finding("CPN105", 3, in_loop=True)]})
     assert "Recipes: **RR-converge** — test convergence on a Python bool updated every N steps (CPN105)" \
         in render_markdown(report)
+
+
+def test_a_kernel_is_named_with_its_callers_in_other_files(tmp_path, monkeypatch) -> None:
+    from cpn_lint.verdict.command import main
+
+    pkg = tmp_path / "solver"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernels.py").write_text(
+        "import numba\nimport numpy as np\n\n\n@numba.njit\ndef flux(u, f):\n"
+        "    for i in range(1, u.shape[0]):\n        f[i] = 0.5 * (u[i] + u[i - 1])\n    return f\n")
+    (pkg / "driver.py").write_text(
+        "import numpy as np\nimport solver.kernels as kern\n\n\ndef advance(u):\n"
+        "    f = np.zeros_like(u)\n    for step in range(100):\n        f = kern.flux(u, f)\n        u = u - 0.1 * f\n"
+        "    return u\n")
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "report.md"
+    assert main(["solver", "--isolated", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "`flux` (solver/kernels.py:6), handed arrays by `advance` (solver/driver.py:8)" in text

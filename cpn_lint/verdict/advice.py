@@ -217,6 +217,7 @@ def kernels_text(kernels: Sequence[Item]) -> str:
     for item in kernels[:KERNELS_NAMED]:
         callers = [f"`{name}` ({_at(item, cite)})" for (name, _), cite in
                    zip(item.data.get("callers") or [], item.data.get("caller_citations") or [])]
+        callers += [f"`{name}` ({cite})" for name, cite in item.data.get("other_callers") or []]
         shown = ", ".join(callers[:3]) + (f" and {len(callers) - 3} more" if len(callers) > 3 else "")
         parts.append(f"`{item.data.get('function') or '?'}` ({item.citation})"
                      + (f", handed arrays by {shown}" if shown else ""))

@@ -213,6 +213,7 @@ def build_report(
             item = _item(unit, finding, rules, runtime)
             (internal if item.category == Category.INTERNAL.value else items).append(item)
     items = _unique(ranked(items))  # ranked first: of two copies, the in-loop one is kept
+    _add_kernel_callers(items, all_units)
     by_category: dict[str, list[Item]] = {}
     for item in items:
         by_category.setdefault(item.category, []).append(item)
@@ -286,6 +287,35 @@ def build_report(
                                   "found decide the verdict.")
     add_next_steps(report, context, units, scope_facts, hot_apis, hot_loops, peripheral)
     return report
+
+
+KERNEL_CALLERS_KEPT = 10
+
+
+def _add_kernel_callers(items: Sequence[Item], units: Sequence[Unit]) -> None:
+    """The callers of each Numba-compiled kernel (CPN112) in the project's
+    other files (``ifc.states(...)`` after ``import pyro.compressible.interface
+    as ifc``), matched by the kernel's module path and name: its rule sees
+    only the callers of its own file."""
+    kernels = [i for i in items if i.code == "CPN112" and i.data.get("function")]
+    if not kernels:
+        return
+    for item in kernels:
+        module = [p for p in re.split(r"[\\/]", item.location.path[:-3]) if p not in ("", ".")] \
+            if item.location.path.endswith(".py") else []
+        if not module:
+            continue
+        found: list[list[str]] = []
+        for unit in units:
+            if unit.path == item.location.path:
+                continue
+            for name, line, caller in unit.imported_calls:
+                parts = [p for p in name.split(".") if p]
+                if len(parts) >= 2 and parts[-1] == item.data["function"] and module[-(len(parts) - 1):] == parts[:-1]:
+                    found.append([caller, unit.cite(line)])
+        if found:
+            item.data["other_callers"] = found[:KERNEL_CALLERS_KEPT]
+            item.data["other_callers_count"] = len(found)
 
 
 def by_cause(items: list[Item], causes: Sequence[Cause], peripheral: dict[str, str]) -> list[Item]:
