@@ -235,6 +235,26 @@ def _few_literal_items(model: "FileModel", expr: ast.expr) -> bool:
     return True
 
 
+def _literal_items(model: "FileModel", expr: ast.expr) -> int:
+    """How many items a tuple or list written out has (through a name every
+    binding of which is one, and which nothing in the file changes: ``CX =
+    (0, 1, 0, -1, ...)``); a large number for anything else."""
+    unknown = 1 << 30
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        length = literal_length(expr)
+        return length if length is not None else unknown
+    if not isinstance(expr, ast.Name):
+        return unknown
+    bindings = model.reaching_bindings(expr)
+    if not bindings or not all(b.kind is BindKind.VALUE and isinstance(b.value, (ast.List, ast.Tuple)) for b in bindings):
+        return unknown
+    for use in model.names_by_id().get(expr.id, ()):
+        parent = model.parent(use)
+        if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load)):
+            return unknown  # CX.append(...), CX[0] = ...
+    return max(_literal_items(model, b.value) for b in bindings)  # type: ignore[arg-type]
+
+
 def _holds_integer_range(model: "FileModel", iterable: ast.expr) -> bool:
     """``x`` or ``x[:-1]`` where every binding of ``x`` that reaches here is
     ``np.arange`` of integers (``for t in x[:-1]: S[t + 1] = ...``)."""
@@ -317,6 +337,35 @@ def _least_rank(model: "FileModel", array: ast.expr) -> int:
         explicit = len(shape.elts)
         least = explicit if least is None else min(least, explicit)
     return least or 0
+
+
+def _shaped_like(model: "FileModel", array: ast.expr) -> tuple[int, ast.expr] | None:
+    """``(1, rho)`` when every binding of ``array`` that reaches here
+    allocates it with a shape of written-out leading sizes followed by an
+    array's shape (``np.empty((9,) + rho.shape)``, ``np.zeros((k, *u.shape))``):
+    one index per leading size picks a piece shaped like that array."""
+    if not isinstance(array, ast.Name):
+        return None
+    found: tuple[int, ast.expr] | None = None
+    for binding in model.reaching_bindings(array):
+        made = binding.value
+        if binding.kind is not BindKind.VALUE or not isinstance(made, ast.Call) or model.call_api(made) not in SHAPE_FIRST or not made.args:
+            return None
+        shape = made.args[0]
+        lead: list[ast.expr]
+        if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add) and isinstance(shape.left, ast.Tuple):
+            lead, tail = list(shape.left.elts), shape.right
+        elif isinstance(shape, ast.Tuple) and shape.elts and isinstance(shape.elts[-1], ast.Starred):
+            lead, tail = list(shape.elts[:-1]), shape.elts[-1].value
+        else:
+            return None
+        if not (isinstance(tail, ast.Attribute) and tail.attr == "shape") or any(isinstance(e, ast.Starred) for e in lead):
+            return None
+        this = (len(lead), tail.value)
+        if found is not None and (found[0] != this[0] or ast.dump(found[1]) != ast.dump(this[1])):
+            return None
+        found = this
+    return found
 
 
 def _shape_rank_evidence(model: "FileModel", param: ast.Name) -> int:
@@ -806,6 +855,10 @@ class WorkAnalysis:
             if rest <= 0:
                 return Work.ELEMENT
             return Work.ROW if rest <= 1 or batched else Work.SLAB
+        like = _shaped_like(model, sub.value)
+        if like is not None and like[0] == len(components) and not windows and not partial and not self._free_axes(components):
+            # feq[q] of np.empty((9,) + rho.shape): as big as rho
+            return self._size_work(like[1], Work.SLAB) if model.kind(like[1]) is Kind.DEVICE else Work.ELEMENT
         if windows and literal_only and not partial:
             return Work.ELEMENT
         free = self._free_axes(components) + partial
@@ -1538,6 +1591,8 @@ class WorkAnalysis:
         operands = [e for a in call.args for e in (a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])]
         if tail in CONVERSIONS and any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
             return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
+        if tail in CONVERSIONS and len(call.args) == 1 and _literal_items(model, call.args[0]) <= SMALL_PICK:
+            return Work.ELEMENT  # np.array(CX) of a module's 9 lattice directions
         return self._size_work(call, Work.SLAB)
 
 

@@ -406,6 +406,17 @@ CLASSES = [
                     out[i, j] = interpolate(image, i / factor, j / factor)
             return out
         """, 11, ELEMENT),
+    ("a velocity per lattice node: the population column of a node against the module's nine directions", """
+        import numpy as np
+        CX = (0, 1, 0, -1, 0, 1, -1, -1, 1)
+        def velocity(f, rho):
+            nq, nx, ny = f.shape
+            ux = np.zeros((nx, ny))
+            for i in range(nx):
+                for j in range(ny):
+                    ux[i, j] = (f[:, i, j] * np.array(CX)).sum() / rho[i, j]
+            return ux
+        """, 7, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -535,6 +546,15 @@ QUIET = [
                 nn[i] = np.argmin(d)
             return nn
         """, 5),
+    ("nine lattice directions, each a whole field shaped like rho", """
+        import numpy as np
+        W = (4 / 9, 1 / 9, 1 / 9, 1 / 9, 1 / 9, 1 / 36, 1 / 36, 1 / 36, 1 / 36)
+        def equilibrium(rho, usq):
+            feq = np.empty((9,) + rho.shape)
+            for q in range(9):
+                feq[q] = W[q] * rho * (1.0 - usq)
+            return feq
+        """, 6),
     ("a k-means update over K clusters with a mask over all points", """
         import numpy as np
         def update(X: np.ndarray, labels: np.ndarray, K: int) -> np.ndarray:
