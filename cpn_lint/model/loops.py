@@ -421,6 +421,9 @@ class WorkAnalysis:
         self._spatial_index: dict[tuple[int, str, str], bool] = {}
         self._attribute_arrays: dict[tuple[int, str, str], bool] = {}
         self._all: dict[int, frozenset[str]] = {}
+        self._handed: dict[int, set[str]] = {}  # per call: names it hands to a helper's indices
+        self._indexing: dict[int, frozenset[str]] = {}  # per function: parameters it indexes with
+        self._flows: dict[int, dict[str, set[str]]] = {}  # per function: what each name is computed into
 
     # ---------------------------------------------------------------- public
     def of(self, frame: LoopFrame) -> LoopWork:
@@ -513,18 +516,41 @@ class WorkAnalysis:
         """The names in the arguments a call hands a function of the file that
         indexes with the parameters receiving them (``helper(i, j)`` whose
         body reads ``img[x + a]``): they index, one call away."""
+        cached = self._handed.get(id(call))
+        if cached is not None:
+            return cached
         model = self.model
         callee = model.calls.callee(call)
-        if callee is None:
-            return set()
-        arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
         found: set[str] = set()
-        for param, argument in arguments.items():
-            if argument is None or not names_in(argument):
-                continue
-            derived = _derived_in(callee, frozenset({param}))
-            if any(isinstance(n, ast.Subscript) and names_in(n.slice) & derived for n in ast.walk(callee.node)):
-                found |= names_in(argument)
+        if callee is not None:
+            arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
+            indexing = self._indexing_params(callee)
+            for param, argument in arguments.items():
+                if argument is not None and param in indexing:
+                    found |= names_in(argument)
+        self._handed[id(call)] = found
+        return found
+
+    def _edges(self, scope: "Scope") -> dict[str, set[str]]:
+        key = id(scope.node)
+        found = self._flows.get(key)
+        if found is None:
+            found = self._flows[key] = _flow_edges(scope)
+        return found
+
+    def _indexing_params(self, callee: "Scope") -> frozenset[str]:
+        """The parameters of a function of the file that its subscripts
+        index with, directly or through names it computes from them."""
+        key = id(callee.node)
+        found = self._indexing.get(key)
+        if found is None:
+            indexing: set[str] = set()
+            for node in ast.walk(callee.node):
+                if isinstance(node, ast.Subscript):
+                    indexing |= names_in(node.slice)
+            edges = self._edges(callee)
+            found = frozenset(p for p in callee.params if _reach(edges, frozenset({p})) & indexing)
+            self._indexing[key] = found
         return found
 
     def _holds_number(self, binding: Binding) -> bool:
@@ -659,7 +685,7 @@ class WorkAnalysis:
         receiving = frozenset(p for p, a in arguments.items() if a is not None and mentions(a, own))
         if not receiving:
             return None
-        received = _derived_in(callee, receiving)
+        received = _reach(self._edges(callee), receiving)
         work = Work.NONE
         picks: list[ast.Subscript] = []
         for node in ast.walk(callee.node):
@@ -765,7 +791,7 @@ class WorkAnalysis:
         receiving = frozenset(p for p, a in arguments.items() if a is not None and a is not array and mentions(a, indices))
         if len(given) != 1 or not receiving or depth > 2:
             return None
-        receiving = _derived_in(callee, receiving)  # x_ = np.floor(x).astype(int) of a received x
+        receiving = _reach(self._edges(callee), receiving)  # x_ = np.floor(x).astype(int) of a received x
         param = given[0]
         if any(b.kind is not BindKind.PARAM for b in callee.bindings.get(param, ())):
             return None  # rebound inside: the name stops meaning the array
@@ -1682,29 +1708,37 @@ def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AS
             return child, parent
 
 
-def _derived_in(scope: "Scope", seeds: frozenset[str]) -> frozenset[str]:
-    """``seeds`` (parameters of a function) and the names the function
-    computes from them (``x_, y_ = np.floor(x), np.floor(y)``)."""
-    names = set(seeds)
-    statements = [n for n in ast.walk(scope.node) if isinstance(n, (ast.Assign, ast.AnnAssign))]
-    changed = True
-    while changed:
-        changed = False
-        for stmt in statements:
-            value = stmt.value
-            if value is None:
-                continue
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            for target in targets:
-                if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
-                    pairs = list(zip(target.elts, value.elts))
-                else:
-                    pairs = [(target, value)]
-                for bound, made in pairs:
-                    if isinstance(bound, ast.Name) and bound.id not in names and names_in(made) & names:
-                        names.add(bound.id)
-                        changed = True
-    return frozenset(names)
+def _flow_edges(scope: "Scope") -> dict[str, set[str]]:
+    """For a function: each name -> the names its assignments compute from
+    it (``x_, y_ = np.floor(x), np.floor(y)``: x -> {x_}, y -> {y_})."""
+    edges: dict[str, set[str]] = {}
+    for stmt in ast.walk(scope.node):
+        if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is None:
+            continue
+        value = stmt.value
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for target in targets:
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+                pairs = list(zip(target.elts, value.elts))
+            else:
+                pairs = [(target, value)]
+            for bound, made in pairs:
+                if isinstance(bound, ast.Name):
+                    for name in names_in(made):
+                        edges.setdefault(name, set()).add(bound.id)
+    return edges
+
+
+def _reach(edges: dict[str, set[str]], seeds: frozenset[str]) -> frozenset[str]:
+    """``seeds`` and every name ``edges`` lead to from them."""
+    found = set(seeds)
+    stack = list(seeds)
+    while stack:
+        for name in edges.get(stack.pop(), ()):
+            if name not in found:
+                found.add(name)
+                stack.append(name)
+    return frozenset(found)
 
 
 def _chain_root(expr: ast.expr) -> ast.expr | None:
