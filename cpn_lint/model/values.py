@@ -1708,14 +1708,11 @@ def _all_small(statuses: "Iterable[_Small]") -> _Small:
     return _Small.YES if grounded else _Small.PENDING
 
 
-# The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3), but
-# loops.py counts an array a loop does not pick as whole-array work per
-# iteration, while a vector contracted with a row the loop takes is
-# row-sized: made an array here, `for r, row in enumerate(m): out[r] =
-# np.dot(row, w)` and Gauss-Seidel's `s = A[i] @ x - ...` stop being
-# reported. Held back until loops.py sizes a contraction partner of a row
-# the loop takes by that row.
-CONTRACTION_PARTNERS_ARE_EVIDENCE = False
+# The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3); loops.py
+# counts a vector contracted with a row the loop takes as row-sized work
+# (`for r, row in enumerate(m): out[r] = np.dot(row, w)`, Gauss-Seidel's
+# `s = A[i] @ x - ...`), so those loops stay element loops.
+CONTRACTION_PARTNERS_ARE_EVIDENCE = True
 # NumPy calls whose second argument is an array as well as their first
 _TWO_ARRAY_APIS = frozenset({"dot", "matmul", "vdot", "inner", "outer", "kron", "cross", "tensordot", "linalg.solve", "linalg.lstsq"})
 # NumPy calls that only read an array's metadata: np.shape(x) takes x for one

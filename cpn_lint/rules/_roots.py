@@ -64,7 +64,9 @@ class RootLoop:
 
 def element_loop_nests(model: FileModel) -> list[LoopFrame]:
     """The outermost element loop of each nest (CPN101's findings); none
-    inside another one, nor inside a recurrence (an IIR filter's taps)."""
+    inside another one, nor inside a recurrence (an IIR filter's taps), nor
+    in a helper an element loop runs every iteration (the taps of a
+    per-pixel helper belong to the pixel loop's nest)."""
     return model.derived("root-element-loops", _element_loop_nests)
 
 
@@ -81,6 +83,8 @@ def _element_loop_nests(model: FileModel) -> list[LoopFrame]:
             continue
         if any(model.role(outer) is Role.RECURRENCE for outer in outers):
             continue
+        if _run_by_element_loop(model, frame):
+            continue  # helper(i, j) of a per-pixel loop: its tap loop is part of that nest
         taken.add(id(frame))
         reported.append(frame)
     return reported
