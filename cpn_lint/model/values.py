@@ -98,6 +98,8 @@ class ValueEngine:
         self._small_epoch = 0
         # instances of the file's classes, per binding (static: no solved value is read)
         self._classes: dict[tuple[int, object], object] = {}
+        # what is put into containers, by container (static, built on first use)
+        self._stores: dict[tuple[object, ...], list[ast.expr | None]] | None = None
 
     # ================================================================ solving
     def solve(self) -> None:
@@ -276,6 +278,12 @@ class ValueEngine:
         return Kind.NOT if combined is Kind.SCALAR else combined  # a Python bool
 
     def _kind_IfExp(self, expr: ast.IfExp) -> Kind:
+        # ``np.empty(n) if rank == 0 else None``: where the value is used, it
+        # is the array (None has no other use than being tested for)
+        if _is_none(expr.orelse):
+            return self._kind(expr.body)
+        if _is_none(expr.body):
+            return self._kind(expr.orelse)
         a, b = self._kind(expr.body), self._kind(expr.orelse)
         if a is b:
             return a
@@ -297,7 +305,11 @@ class ValueEngine:
             if tail in api.NUMERIC_CONSTANTS or last in api.NUMERIC_CONSTANTS:
                 return Kind.SCALAR
             return Kind.NOT  # a module, function, class or index helper
-        if expr.attr in api.ARRAY_METADATA:
+        cls = self._attribute_class(expr)
+        bindings = self.model._class_attrs.get((id(cls), expr.attr)) if cls is not None else None
+        if expr.attr in api.ARRAY_METADATA and not bindings:
+            # a.shape, a.data of an array; the file's own class setting
+            # self.data = np.asarray(...) has an attribute of that name instead
             if expr.attr in api.NUMERIC_METADATA:
                 base = self._kind(expr.value)
                 if base is Kind.BOTTOM:
@@ -305,9 +317,7 @@ class ValueEngine:
                 if base in _ARRAYS or base is Kind.DEVICE_SCALAR:
                     return Kind.SCALAR
             return Kind.NOT
-        cls = self._attribute_class(expr)
         if cls is not None:
-            bindings = self.model._class_attrs.get((id(cls), expr.attr))
             attr_kind = join([self._read(b)[0] for b in bindings]) if bindings else None
             if attr_kind is not None and attr_kind is not Kind.UNKNOWN:
                 return attr_kind
@@ -350,6 +360,8 @@ class ValueEngine:
             return Kind.DEVICE_SCALAR
         if base is Kind.SEQ:
             return Kind.DEVICE if not isinstance(expr.slice, ast.Slice) else Kind.SEQ
+        if base is Kind.NOT and not isinstance(expr.slice, ast.Slice):
+            return self._items_kind(value)  # frames[-1], self.entries[name]
         return Kind.UNKNOWN
 
     def _kind_Call(self, expr: ast.Call) -> Kind:
@@ -821,7 +833,105 @@ class ValueEngine:
             return kind  # rows of an array, or items unpacked from it
         if kind is Kind.SEQ:
             return Kind.DEVICE if self.model.device_root else Kind.UNKNOWN
+        if kind is Kind.NOT and b.index is None and self._iterated_by(b, source):
+            return self._items_kind(source, iterated=True)  # for frame in frames: the arrays appended to it
         return Kind.UNKNOWN
+
+    # ------------------------------------------------------------ containers
+    def _items_kind(self, container: ast.expr, iterated: bool = False) -> Kind:
+        """The kind of every item of a Python list, tuple or dict, when all
+        that is put in it is known: the displays bound to the name, what
+        ``.append``/``.insert``/``.setdefault`` add and what ``c[k] = v``
+        stores (``frames.append(u.copy())``, ``self.entries[k] =
+        np.asarray(a)``). An array kind only; anything else is UNKNOWN.
+        ``iterated``: what a loop over the container gets (a dict's keys,
+        so a dict has no known items then)."""
+        items = self._stored_items(container, sequence_only=iterated)
+        if not items:
+            return Kind.UNKNOWN
+        kinds = [self._kind(item) for item in items]
+        known = [k for k in kinds if k is not Kind.BOTTOM]
+        if not known:
+            return Kind.BOTTOM
+        first = known[0]
+        if first not in _ARRAYS or any(k is not first for k in known):
+            return Kind.UNKNOWN
+        return Kind.BOTTOM if len(known) < len(kinds) else first
+
+    def _stored_items(self, container: ast.expr, sequence_only: bool = False) -> list[ast.expr] | None:
+        """The expressions a container holds (see :meth:`_items_kind`); None
+        when any source is not known (a parameter, ``.extend``, a call), and
+        with ``sequence_only`` for a dict."""
+        model = self.model
+        if isinstance(container, ast.Name):
+            scope = model.lookup(container)
+            if scope is None:
+                return None
+            bindings = scope.bindings.get(container.id, ())
+            key: tuple[object, ...] = ("name", id(scope), container.id)
+        elif isinstance(container, ast.Attribute):
+            cls = self._attribute_class(container)
+            bindings = model._class_attrs.get((id(cls), container.attr), ()) if cls is not None else ()
+            if cls is None or not bindings:
+                return None
+            key = ("attr", id(cls), container.attr)
+        else:
+            return None
+        found: list[ast.expr] = []
+        for binding in bindings:
+            if binding.kind is not BindKind.VALUE or binding.value is None:
+                return None
+            if sequence_only and _is_mapping(binding.value):
+                return None
+            displayed = _displayed_items(binding.value)
+            if displayed is None:
+                return None
+            found += displayed
+        added = self._container_stores().get(key)
+        if added is None:
+            return found
+        if any(a is None for a in added):
+            return None
+        return found + added  # type: ignore[operator]
+
+    def _container_stores(self) -> dict[tuple[object, ...], list[ast.expr | None]]:
+        """What the file puts into containers after making them, by
+        container (a name in its scope, or a class's ``self.x``): appended
+        items, ``c[k] = v`` values, None for an addition not followed
+        (``.extend``, an augmented item assignment). Built once per file."""
+        if self._stores is not None:
+            return self._stores
+        stores: dict[tuple[object, ...], list[ast.expr | None]] = {}
+        model = self.model
+        for call in model.nodes(ast.Call):
+            func = call.func
+            if not isinstance(func, ast.Attribute) or func.attr not in _ADDING_METHODS:
+                continue
+            key = self._container_key(func.value)
+            if key is None:
+                continue
+            item = call.args[-1] if call.args and func.attr != "extend" and not isinstance(call.args[-1], ast.Starred) else None
+            stores.setdefault(key, []).append(item)
+        for node in model.nodes(ast.Subscript):
+            if not isinstance(node.ctx, ast.Store):
+                continue
+            key = self._container_key(node.value)
+            if key is None:
+                continue
+            parent = model.parent(node)
+            value = parent.value if isinstance(parent, ast.Assign) and node in parent.targets else None
+            stores.setdefault(key, []).append(value)
+        self._stores = stores
+        return stores
+
+    def _container_key(self, expr: ast.expr) -> tuple[object, ...] | None:
+        if isinstance(expr, ast.Name):
+            scope = self.model.lookup(expr)
+            return ("name", id(scope), expr.id) if scope is not None else None
+        if isinstance(expr, ast.Attribute):
+            cls = self._self_class(expr)
+            return ("attr", id(cls), expr.attr) if cls is not None else None
+        return None
 
     def _iterated_by(self, b: Binding, source: ast.expr) -> bool:
         """Is ``b`` the target of a loop (or comprehension) over ``source``?"""
@@ -1003,6 +1113,9 @@ class ValueEngine:
                 return (None,)  # np.nonzero(m)[0]: a vector of positions
             return self._index_shape(expr.value, expr.slice)
         if isinstance(expr, ast.Attribute):
+            cls = self._attribute_class(expr)
+            if cls is not None and self.model._class_attrs.get((id(cls), expr.attr)):
+                return self._attribute_shape(expr)  # the class's own attribute (self.data, self.T)
             base = self._shape(expr.value)
             if expr.attr in ("T", "mT") and base is not None:
                 return tuple(reversed(base)) if expr.attr == "T" else base[:-2] + base[-1:] + base[-2:-1]
@@ -1014,6 +1127,8 @@ class ValueEngine:
         if isinstance(expr, ast.Call):
             return self.call_shape(expr)
         if isinstance(expr, ast.IfExp):
+            if _is_none(expr.orelse) or _is_none(expr.body):
+                return self._shape(expr.orelse if _is_none(expr.body) else expr.body)
             return shapes.merge(self._shape(expr.body), self._shape(expr.orelse))
         if isinstance(expr, ast.NamedExpr):
             return self._shape(expr.value)
@@ -1757,6 +1872,30 @@ def _as_matrix(shape: MaybeShape) -> MaybeShape:
 
 
 _NO_ITEMS = object()  # an empty list: holds no instance of any class yet
+# Container methods that add one item (the last argument), and .extend.
+_ADDING_METHODS = frozenset({"append", "insert", "setdefault", "extend", "appendleft"})
+
+
+def _is_mapping(value: ast.expr) -> bool:
+    return isinstance(value, (ast.Dict, ast.DictComp)) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict")
+
+
+def _displayed_items(value: ast.expr) -> list[ast.expr] | None:
+    """The items a container display (or an empty ``list()``/``dict()``)
+    holds; None for any other value."""
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return None if any(isinstance(e, ast.Starred) for e in value.elts) else list(value.elts)
+    if isinstance(value, ast.Dict):
+        return None if any(k is None for k in value.keys) else list(value.values)
+    if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return [value.elt]
+    if isinstance(value, ast.DictComp):
+        return [value.value]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "deque") \
+            and not value.args and not value.keywords:
+        return []
+    return None
 
 
 def _one_class(found: list[object]) -> "Scope | None":
@@ -1789,6 +1928,10 @@ def _combine(kinds: list[Kind]) -> Kind:
     if Kind.NOT in kinds and Kind.UNKNOWN not in kinds:
         return Kind.NOT
     return Kind.UNKNOWN
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
 
 
 def _is_ellipsis(expr: ast.expr) -> bool:

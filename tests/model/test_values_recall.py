@@ -1,0 +1,144 @@
+"""Value facts behind the issue-23 recall work on the labelled corpus (values-recall).
+
+Each test names the corpus program whose class it holds; each failed before its change.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from cpn_lint import lint_source
+from cpn_lint.model import FileModel, Kind
+
+
+def _model(source: str) -> FileModel:
+    text = textwrap.dedent(source)
+    return FileModel(ast.parse(text), text)
+
+
+def _kind_of(model: FileModel, text: str, nth: int = 0) -> Kind:
+    """The kind of the ``nth`` expression written exactly as ``text``."""
+    found = [n for n in ast.walk(model.tree) if isinstance(n, ast.expr) and ast.unparse(n) == text]
+    return model.kind(found[nth])
+
+
+def _codes(source: str, code: str) -> list[int]:
+    return [f.line for f in lint_source(textwrap.dedent(source)) if f.code == code]
+
+
+# --------------------------------------------------------- optional values
+def test_array_or_none_is_the_array_where_used() -> None:
+    """s_mpi_heat: ``full = np.empty(n) if rank == 0 else None`` then ``full[::1000]``."""
+    model = _model(
+        """
+        import numpy as np
+        def gather(rank, n):
+            full = np.empty(n) if rank == 0 else None
+            return full[::10]
+        """
+    )
+    assert _kind_of(model, "full") is Kind.DEVICE
+    assert model.shape(next(n for n in ast.walk(model.tree) if isinstance(n, ast.IfExp))) == ("n",)
+
+
+# ------------------------------------------------------- class attributes
+def test_class_attribute_named_like_array_metadata() -> None:
+    """l_sparse_matrix: ``self.data = np.asarray(data)`` is the class's array, not ndarray.data."""
+    model = _model(
+        """
+        import numpy as np
+        class CSR:
+            def __init__(self, data):
+                self.data = np.asarray(data, dtype=float)
+            def density(self):
+                return sum(self.data != 0)
+        """
+    )
+    assert _kind_of(model, "self.data", 1) is Kind.DEVICE
+    assert _codes(model.source, "CPN110") == [7]
+
+
+# ------------------------------------------------------- optional imports
+def test_import_with_none_fallback_still_names_the_module() -> None:
+    """l_cupy_backend: ``try: import cupy as cp / except ImportError: cp = None``."""
+    model = _model(
+        """
+        import numpy as np
+        try:
+            import cupy as cp
+        except ImportError:
+            cp = None
+        g = cp.asarray(np.ones(3))
+        """
+    )
+    call = next(n for n in ast.walk(model.tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "cp.asarray")
+    assert model.qualname(call.func) == "cupy.asarray"
+    assert model.kind(call) is Kind.CUPY
+
+
+def test_rebinding_outside_an_import_guard_still_shadows() -> None:
+    model = _model(
+        """
+        import numpy as np
+        np = None
+        x = np.zeros(3)
+        """
+    )
+    call = next(n for n in ast.walk(model.tree) if isinstance(n, ast.Call))
+    assert model.qualname(call.func) is None
+
+
+# --------------------------------------------------------------- containers
+def test_items_of_a_list_the_loop_appends_arrays_to() -> None:
+    """s_burgers_cupy: ``frames.append(u.copy())`` ... ``for frame in frames``."""
+    model = _model(
+        """
+        import numpy as np
+        u = np.zeros(8)
+        frames = []
+        for step in range(10):
+            frames.append(u.copy())
+        for frame in frames:
+            print(frame)
+        last = frames[-1]
+        rest = frames[1:]
+        """
+    )
+    assert _kind_of(model, "frame") is Kind.DEVICE
+    assert _kind_of(model, "frames[-1]") is Kind.DEVICE
+    assert _kind_of(model, "frames[1:]") is not Kind.DEVICE  # a slice is a list
+
+
+def test_values_of_a_dict_of_arrays_and_its_keys() -> None:
+    """l_tensor_ops: ``self.entries[name] = np.asarray(arr)``; a loop over the dict gets its keys."""
+    model = _model(
+        """
+        import numpy as np
+        class Packer:
+            def __init__(self):
+                self.entries = {}
+            def add(self, name, arr):
+                self.entries[name] = np.asarray(arr)
+            def pack(self):
+                for name in self.entries:
+                    a = self.entries[name]
+        """
+    )
+    assert _kind_of(model, "self.entries[name]") is Kind.DEVICE
+    assert _kind_of(model, "name", 2) is not Kind.DEVICE
+
+
+def test_a_list_with_an_unknown_item_has_no_item_kind() -> None:
+    model = _model(
+        """
+        import numpy as np
+        def run(load, files):
+            frames = [np.zeros(3)]
+            for f in files:
+                frames.append(load(f))
+            for frame in frames:
+                print(frame)
+        """
+    )
+    assert _kind_of(model, "frame") is Kind.UNKNOWN
