@@ -48,6 +48,7 @@ class CallGraph:
         self._function_scopes: dict[int, "Scope"] | None = None
         self._sites: dict[int, list[ast.Call]] = {}
         self._escapes: dict[int, bool] = {}
+        self._escape_uses: dict[int, list[ast.AST]] = {}
         self._resolved_names: set[str] = set()
         self._siblings: dict[str, bool] = {}
         self._uses: dict[str, list[ast.AST]] | None = None
@@ -180,6 +181,22 @@ class CallGraph:
         self._resolve_uses_of(scope.name)
         return self._escapes.get(id(scope), False)
 
+    def escapes_to_number_callers(self, scope: "Scope") -> bool:
+        """Is every use of the function as a value ``np.vectorize(f)`` or
+        ``np.frompyfunc(f, ...)``? Those call it with one element of their
+        arrays per argument: Python numbers, whatever the file's own calls pass."""
+        self._resolve_uses_of(scope.name)
+        uses = self._escape_uses.get(id(scope), [])
+        if not uses:
+            return False
+        model = self.model
+        for use in uses:
+            call = model.parent(use)
+            if not (isinstance(call, ast.Call) and call.args and call.args[0] is use
+                    and model.call_api(call) in ("vectorize", "frompyfunc")):
+                return False
+        return True
+
     def _resolve_uses_of(self, name: str) -> None:
         """Resolve every use of ``name`` once, for all the functions so named:
         a file with many methods of one name (``step``, ``__init__``) would
@@ -196,6 +213,7 @@ class CallGraph:
                 scope = self._resolve(use)  # type: ignore[arg-type]
                 if scope is not None:
                     self._escapes[id(scope)] = True
+                    self._escape_uses.setdefault(id(scope), []).append(use)
 
     def _uses_by_name(self) -> dict[str, list[ast.AST]]:
         """Name -> the calls of that name and the other loads of it (a

@@ -55,7 +55,7 @@ _ARRAYS = (Kind.DEVICE, Kind.HOST, Kind.CUPY)
 _JOIN_AXES = {"concatenate": 0, "hstack": 1, "vstack": 0, "row_stack": 0, "stack": 0}
 _NUMBERS = (Kind.SCALAR, Kind.DEVICE_SCALAR)
 _COMPARED_WITH_NUMBER = (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN)
-_DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT)
+_DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT, Kind.GENERATOR)
 SMALL_ARRAY = 64  # at most this many elements, written as literals where the array is made: a few numbers
 SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
 _NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
@@ -444,6 +444,8 @@ class ValueEngine:
                 # is not worth guessing (its draws are not device arrays).
                 return Kind.GENERATOR if head == device else Kind.UNKNOWN
             last = tail.rpartition(".")[2]
+            if tail in api.STRIDE_TRICK_ARRAYS:
+                return Kind.DEVICE if head == device else Kind.HOST if device == "cupynumeric" else Kind.UNKNOWN
             if api.is_internal_api(tail):
                 return Kind.UNKNOWN  # numpy's private helpers return anything
             if tail in api.PYTHON_NUMBER_FUNCTIONS or last in api.SCALAR_TYPES:
@@ -819,6 +821,9 @@ class ValueEngine:
             source = wrapped
         if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id in ("range", "len"):
             return Kind.SCALAR
+        walked = self._iterator_item_kind(b, source)
+        if walked is not None:
+            return walked
         if isinstance(source, ast.Attribute) and source.attr in api.ARRAY_METADATA:
             return Kind.SCALAR  # n, m = a.shape
         if isinstance(source, (ast.List, ast.Tuple, ast.Set)) and self._iterated_by(b, source):
@@ -836,6 +841,96 @@ class ValueEngine:
         if kind is Kind.NOT and b.index is None and self._iterated_by(b, source):
             return self._items_kind(source, iterated=True)  # for frame in frames: the arrays appended to it
         return Kind.UNKNOWN
+
+    def _iterator_item_kind(self, b: Binding, source: ast.expr) -> Kind | None:
+        """An item of ``np.nditer(a)`` (also through ``with np.nditer(a) as
+        it: for x in it``) or the value of ``np.ndenumerate(a)``: a 0-d
+        array of ``a``, a device scalar; None for anything else."""
+        if not self._iterated_by(b, source):
+            return None
+        call = self.iterator_call(source)
+        if call is None:
+            return None
+        tail = (self.model.qualname(call.func) or "").rpartition(".")[2]
+        flags = positional_or_keyword(call, 1, "flags") if tail == "nditer" else None
+        if flags is not None and any(isinstance(n, ast.Constant) and n.value == "external_loop" for n in ast.walk(flags)):
+            return None  # whole 1-D chunks, not items
+        operand = call.args[0]
+        if tail == "ndenumerate":
+            if b.index != 1:
+                return None  # the index tuple
+        elif isinstance(operand, (ast.List, ast.Tuple)):
+            if b.index is None or b.index >= len(operand.elts):
+                return None
+            operand = operand.elts[b.index]  # nditer([a, b]) hands out a pair of items
+        elif b.index is not None:
+            return None
+        kind = self._kind(operand)
+        if kind is Kind.BOTTOM:
+            return kind
+        return Kind.DEVICE_SCALAR if kind is Kind.DEVICE else Kind.SCALAR if kind is Kind.HOST else None
+
+    def iterator_call(self, source: ast.expr) -> ast.Call | None:
+        """``np.nditer(...)``/``np.ndenumerate(...)`` of the device library,
+        written in the loop or bound by ``with ... as it``."""
+        model = self.model
+        if isinstance(source, ast.Name):
+            bindings = model.reaching_bindings(source)
+            if len(bindings) != 1:
+                return None
+            holder = model.parent(bindings[0].node)
+            if not isinstance(holder, ast.withitem):
+                return None
+            source = holder.context_expr
+        if not isinstance(source, ast.Call) or not source.args:
+            return None
+        qual = model.qualname(source.func) or ""
+        head, _, tail = qual.partition(".")
+        return source if head in DEVICE_ROOTS and tail in ("nditer", "ndenumerate") else None
+
+    # ------------------------------------------------------------ generators
+    def generator_class(self, expr: ast.expr) -> str | None:
+        """``numpy.random.Generator`` (or ``RandomState``) for a random
+        generator whose every maker is seen and agrees: the constructor
+        call itself, a name bound to one, a parameter every call site
+        passes one (``kmeans_pp_init(X, k, rng)``), ``self.rng`` set in the
+        class. None when the kind is not a generator or a maker is not seen."""
+        if self.kind(expr) is not Kind.GENERATOR:
+            return None
+        found = self._generator_makers(expr, 0, set())
+        if not found or None in found or len(set(found)) != 1:
+            return None
+        return found[0]
+
+    def _generator_makers(self, expr: ast.expr, depth: int, seen: set[int]) -> list[str | None]:
+        model = self.model
+        if depth > _MAX_PACKING_DEPTH * 2:
+            return [None]
+        if isinstance(expr, ast.Call):
+            qual = model.qualname(expr.func) or ""
+            head, _, tail = qual.partition(".")
+            return [api.GENERATOR_CLASSES.get(tail) if head in DEVICE_ROOTS else None]
+        if isinstance(expr, ast.Attribute):
+            cls = self._attribute_class(expr)
+            bindings = model._class_attrs.get((id(cls), expr.attr), []) if cls is not None else []
+        elif isinstance(expr, ast.Name):
+            bindings = model.reaching_bindings(expr)
+        else:
+            return [None]
+        if not bindings:
+            return [None]
+        found: list[str | None] = []
+        for binding in bindings:
+            if id(binding) in seen:
+                continue  # a cycle adds no maker
+            seen.add(id(binding))
+            if binding.kind is BindKind.VALUE and binding.value is not None:
+                found += self._generator_makers(binding.value, depth + 1, seen)
+            elif binding.kind is BindKind.PARAM and binding.value is None:
+                found += self._passed(binding, lambda given: self._generator_makers(given, depth + 1, seen))  # type: ignore[arg-type,return-value]
+            else:
+                found.append(None)
+        return found
 
     # ------------------------------------------------------------ containers
     def _items_kind(self, container: ast.expr, iterated: bool = False) -> Kind:
@@ -976,8 +1071,9 @@ class ValueEngine:
     def _argument_kind(self, param: Binding) -> Kind:
         """What the call sites pass for a parameter: their joined kind when
         every site tells; UNKNOWN when there are none or one cannot tell. For
-        a function that escapes, only an array is worth knowing (it can
-        receive one); anything else may come from the unseen callers."""
+        a function that escapes, only an array or a device value is worth
+        knowing (it can receive one); anything else may come from the unseen
+        callers, except that ``np.vectorize(f)`` passes numbers."""
         calls = self.model.calls
         scope = param.scope
         if param.kind is not BindKind.PARAM or calls.is_receiver(param):
@@ -991,10 +1087,20 @@ class ValueEngine:
             if given is None:
                 return Kind.UNKNOWN
             kinds.append(self._kind(given))
+        if calls.arguments_escape(scope) and calls.escapes_to_number_callers(scope):
+            kinds.append(Kind.SCALAR)  # np.vectorize(f) calls f with numbers: one more site
+            return self._joined_arguments(kinds, escaping=False)
+        return self._joined_arguments(kinds, calls.arguments_escape(scope))
+
+    @staticmethod
+    def _joined_arguments(kinds: list[Kind], escaping: bool) -> Kind:
         result = join(kinds)
         if result is Kind.BOTTOM:
             return result
-        if calls.arguments_escape(scope) and not result.is_array:
+        if escaping and not result.is_device and not result.is_array:
+            # Seen calls show what the function can receive, not all it
+            # does: an array or a device scalar is worth knowing (the seen
+            # call syncs on it), a number may not be all it ever gets.
             return Kind.UNKNOWN
         return result if result in _DEFINITE else Kind.UNKNOWN
 
@@ -1377,6 +1483,8 @@ class ValueEngine:
     def _api_shape(self, tail: str, call: ast.Call) -> MaybeShape:
         args = call.args
         first = args[0] if args else None
+        if tail in api.STRIDE_TRICK_ARRAYS:
+            return self._stride_trick_shape(tail, call)
         if tail in api.SHAPE_FIRST:
             return self.shape_argument(positional_or_keyword(call, 0, "shape"))
         if tail in api.LIKE:
@@ -1442,6 +1550,20 @@ class ValueEngine:
             if inner is not None and len(inner) == 2:
                 return (None,)
         return None
+
+    def _stride_trick_shape(self, tail: str, call: ast.Call) -> MaybeShape:
+        """``sliding_window_view(x, k)`` adds a window axis per window
+        dimension (over all axes of ``x`` when ``axis`` is not given);
+        ``as_strided``/``broadcast_to`` take the shape they are given."""
+        name = tail.rpartition(".")[2]
+        if name == "sliding_window_view":
+            base = self._array_shape(call.args[0] if call.args else None)
+            window = positional_or_keyword(call, 1, "window_shape")
+            if base is None or window is None or positional_or_keyword(call, 2, "axis") is not None:
+                return None
+            windows = len(window.elts) if isinstance(window, (ast.Tuple, ast.List)) else 1
+            return (None,) * (len(base) + windows)
+        return self.shape_argument(positional_or_keyword(call, 1, "shape"))
 
     def _method_shape(self, receiver: ast.expr, method: str, call: ast.Call) -> MaybeShape:
         base = self._shape(receiver)

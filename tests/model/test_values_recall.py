@@ -142,3 +142,122 @@ def test_a_list_with_an_unknown_item_has_no_item_kind() -> None:
         """
     )
     assert _kind_of(model, "frame") is Kind.UNKNOWN
+
+
+# ------------------------------------------------------------ iterators
+def test_items_of_nditer_and_ndenumerate_are_device_scalars() -> None:
+    """k_array_iterators: NumPy's iterators hand out 0-d arrays, not numbers."""
+    model = _model(
+        """
+        import numpy as np
+        def walk(a: np.ndarray):
+            for x in np.nditer(a):
+                print(x)
+            for idx, v in np.ndenumerate(a):
+                print(v)
+            with np.nditer(a, op_flags=["readwrite"]) as it:
+                for y in it:
+                    print(y)
+            for chunk in np.nditer(a, flags=["external_loop"]):
+                print(chunk)
+        """
+    )
+    assert _kind_of(model, "x") is Kind.DEVICE_SCALAR
+    assert _kind_of(model, "v") is Kind.DEVICE_SCALAR
+    assert _kind_of(model, "y") is Kind.DEVICE_SCALAR
+    assert _kind_of(model, "chunk") is not Kind.DEVICE_SCALAR
+    assert _kind_of(model, "idx") is not Kind.DEVICE_SCALAR
+
+
+# ------------------------------------------------------ helpers and callbacks
+def test_vectorized_helper_keeps_the_device_scalar_its_loop_passes() -> None:
+    """s_sph_toy_star: kernel(r, H) in a pair loop, and np.vectorize(kernel) for a plot."""
+    source = """
+        import numpy as np
+        H = 0.1
+        def kernel(r, h):
+            q = r / h
+            if q < 1.0:
+                return 1.0 - q
+            return 0.0
+        def density(pos):
+            rho = np.zeros(pos.shape[0])
+            for i in range(pos.shape[0]):
+                for j in range(pos.shape[0]):
+                    r = np.sqrt((pos[i, 0] - pos[j, 0]) ** 2)
+                    rho[i] += kernel(r, H)
+            return rho
+        rho = density(np.random.rand(50, 2))
+        w = np.vectorize(kernel)(np.linspace(0, 1, 10), H)
+        """
+    model = _model(source)
+    assert _kind_of(model, "q") is Kind.DEVICE_SCALAR
+    assert 6 in _codes(source, "CPN105")
+
+
+def test_a_callback_passed_elsewhere_keeps_numbers_unknown() -> None:
+    model = _model(
+        """
+        import numpy as np
+        from scipy.integrate import quad
+        def f(x, h):
+            return x / h
+        v = f(1.0, 2.0)
+        area = quad(f, 0.0, 1.0, args=(2.0,))
+        """
+    )
+    assert _kind_of(model, "h") is Kind.UNKNOWN
+
+
+# ---------------------------------------------------------------- generators
+def test_generator_class_follows_parameters_and_attributes() -> None:
+    """k_kmeans_update, l_linear_models, l_neural_layers: Generator methods on a passed or stored rng."""
+    model = _model(
+        """
+        import numpy as np
+        def seed_centres(X, rng):
+            return rng.choice(X.shape[0])
+        class Layer:
+            def __init__(self, n, rng):
+                self.W = rng.standard_normal((n, n))
+        class Model:
+            def __init__(self, seed):
+                self.rng = np.random.RandomState(seed)
+            def order(self, n):
+                return self.rng.permutation(n)
+        def build(X):
+            rng = np.random.default_rng(0)
+            return seed_centres(X, rng), Layer(4, rng)
+        """
+    )
+    receivers = {ast.unparse(n.func.value): n.func.value for n in ast.walk(model.tree)
+                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("choice", "standard_normal", "permutation")}
+    assert model.values.generator_class(receivers["rng"]) == "numpy.random.Generator"
+    assert model.values.generator_class(receivers["self.rng"]) == "numpy.random.RandomState"
+
+
+def test_generator_of_unseen_origin_has_no_class() -> None:
+    model = _model(
+        """
+        import numpy as np
+        def draw(gen):
+            return gen.choice(10)
+        """
+    )
+    call = next(n for n in ast.walk(model.tree) if isinstance(n, ast.Call))
+    assert model.values.generator_class(call.func.value) is None
+
+
+# -------------------------------------------------------------- stride tricks
+def test_sliding_window_view_is_an_array_with_a_window_axis() -> None:
+    """k_moving_windows: ``sliding_window_view(a, k).std(axis=1)``."""
+    model = _model(
+        """
+        import numpy as np
+        from numpy.lib.stride_tricks import sliding_window_view
+        a = np.arange(10.0)
+        w = sliding_window_view(a, 3)
+        """
+    )
+    assert _kind_of(model, "w") is Kind.DEVICE
+    assert model.shape(next(n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "w")) == (None, None)
