@@ -543,7 +543,7 @@ class ValueEngine:
 
     def _user_call_kind(self, call: ast.Call) -> Kind:
         """A call of the file's own function: what its ``return`` statements give."""
-        scope = self.model.calls.callee(call)
+        scope = self.model.calls.target(call)
         if scope is None:
             return Kind.UNKNOWN
         result = self._read(scope)[0]
@@ -560,21 +560,54 @@ class ValueEngine:
             return None
         return self._self_class(expr) or self._instance_class(expr.value, 0)
 
+    def instance_class(self, expr: ast.expr) -> "Scope | None":
+        """The file's class ``expr`` is surely an instance of (see
+        :meth:`_instance_class`); the call graph resolves ``obj.method()``
+        with it."""
+        return self._instance_class(expr, 0)
+
     def _instance_class(self, expr: ast.expr, depth: int) -> "Scope | None":
         """The file's class ``expr`` is surely an instance of. Bindings are
         memoised; one met again while it is followed (a cycle) is no
         instance, so every binding of the cycle is none, whichever is asked
-        first ("all sources agree" holds at its least fixpoint)."""
+        first ("all sources agree" holds at its least fixpoint). Only the
+        static call graph is followed (never a call on an instance), so the
+        answer does not depend on itself through the calls it resolves."""
         if depth > _MAX_INSTANCE_DEPTH:
             return None  # a safety net against deep recursion only
         calls = self.model.calls
         if isinstance(expr, ast.Call):
-            return calls.class_of(expr.func)
+            return calls.class_of(expr.func) or self._made_by(expr, depth)
         if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, ast.Slice):
             return _one_class(self._item_classes(expr.value, depth + 1))  # particles[i]
         if not isinstance(expr, ast.Name):
             return None
         return _one_class([self._binding_class(b, depth + 1) for b in self.model.reaching_bindings(expr)])
+
+    def _made_by(self, call: ast.Call, depth: int) -> "Scope | None":
+        """The class a factory makes: ``cls(...)`` in a class method of it,
+        or a function (``ParticleSystem.lattice(n)``, ``make_system()``)
+        whose every ``return`` is an instance of one class."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            owner = self.model.lookup(func)
+            bindings = owner.bindings.get(func.id, ()) if owner is not None else ()
+            if len(bindings) == 1 and bindings[0].kind is BindKind.PARAM and self.model.calls.is_receiver(bindings[0]):
+                method = bindings[0].scope
+                if isinstance(method.node, _DEF_TYPES) and any(
+                        isinstance(d, ast.Name) and d.id == "classmethod" for d in method.node.decorator_list):
+                    return method.parent  # cls(...) in a class method
+        scope = self.model.calls.static_callee(call)
+        if scope is None or not scope.returns:
+            return None
+        key = (id(scope), "returns")
+        memo = self._classes
+        if key in memo:
+            return memo[key]  # type: ignore[return-value]
+        memo[key] = None  # a factory reached again while followed: no instance
+        found = _one_class([self._instance_class(r, depth + 1) for r in scope.returns])
+        memo[key] = found
+        return found
 
     def _binding_class(self, binding: Binding, depth: int) -> object:
         key = (id(binding), "instance")
@@ -644,9 +677,10 @@ class ValueEngine:
         return found
 
     def _passed(self, param: Binding, each: Callable[[ast.expr], list[object]]) -> list[object]:
-        """``each`` applied to what every call site passes for ``param``."""
+        """``each`` applied to what every call site passes for ``param`` (the
+        sites of the static call graph: see :meth:`_instance_class`)."""
         calls = self.model.calls
-        sites = calls.argument_sites(param.scope)
+        sites = calls.static_argument_sites(param.scope)
         if not sites or calls.arguments_escape(param.scope):
             return [None]
         found: list[object] = []
@@ -700,7 +734,7 @@ class ValueEngine:
     def _returns_no_array(self, call: ast.Call) -> bool:
         """A call of the file's function whose returns are certainly not
         arrays (a list it builds): how the result is used does not change that."""
-        scope = self.model.calls.callee(call)
+        scope = self.model.calls.target(call)
         return scope is not None and self._read(scope)[0] is Kind.NOT
 
     def _aug_kind(self, b: Binding) -> Kind:
@@ -728,7 +762,7 @@ class ValueEngine:
         tuple of the same length: the expressions item ``index`` comes from."""
         if index is None or not isinstance(source, ast.Call):
             return None
-        scope = self.model.calls.callee(source)
+        scope = self.model.calls.target(source)
         if scope is None or not scope.returns:
             return None
         items: list[ast.expr] = []
@@ -760,7 +794,7 @@ class ValueEngine:
                 return None
             return [expr.elts[index]]
         if isinstance(expr, ast.Call):
-            scope = self.model.calls.callee(expr)
+            scope = self.model.calls.target(expr)
             if scope is None or not scope.returns:
                 return None
             return self._all_packed(scope.returns, index, depth)
@@ -1474,7 +1508,7 @@ class ValueEngine:
         return None
 
     def _user_call_shape(self, call: ast.Call) -> MaybeShape:
-        scope = self.model.calls.callee(call)
+        scope = self.model.calls.target(call)
         if scope is None or not scope.returns:
             return None
         shape = self._read(scope)[1]
@@ -1886,7 +1920,7 @@ class ValueEngine:
         if tail is None:
             if receiver in _ARRAYS:
                 return self._small_status(func.value)  # type: ignore[union-attr]
-            scope = model.calls.callee(call)
+            scope = model.calls.target(call)
             if scope is None or not scope.returns:
                 return _Small.NO
             return self._small_solver.value(scope)

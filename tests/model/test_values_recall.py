@@ -261,3 +261,59 @@ def test_sliding_window_view_is_an_array_with_a_window_axis() -> None:
     )
     assert _kind_of(model, "w") is Kind.DEVICE
     assert model.shape(next(n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "w")) == (None, None)
+
+
+# ------------------------------------------------------- methods on instances
+_PARTICLES = """
+    import numpy as np
+    class System:
+        def __init__(self, pos):
+            self.pos = pos
+        @classmethod
+        def lattice(cls, n):
+            return cls(np.zeros((n, 3)))
+        @staticmethod
+        def clamp(x):
+            return np.clip(x, -1.0, 1.0)
+        def forces(self):
+            F = np.zeros_like(self.pos)
+            return F
+        def energy(self):
+            return float(np.sum(self.pos ** 2))
+        def run(self, n_steps):
+            log = []
+            for s in range(n_steps):
+                if s % 50 == 0:
+                    log.append(self.energy())
+            return log
+    def simulate(n, n_steps):
+        system = System.lattice(n)
+        trace = []
+        for s in range(n_steps):
+            F = system.forces()
+            system.pos += System.clamp(F)
+            trace.append(system.energy())
+        return trace
+    """
+
+
+def test_calls_on_instances_and_class_methods_are_resolved() -> None:
+    """l_particle_dataclass: ``system = System.lattice(n)`` then ``system.forces()`` in the time loop."""
+    model = _model(_PARTICLES)
+    callees = {ast.unparse(c.func): model.calls.target(c) for c in model.nodes(ast.Call)}
+    assert callees["System.lattice"].name == "lattice"
+    assert callees["system.forces"].name == "forces"
+    assert callees["System.clamp"].name == "clamp"
+    assert model.values.instance_class(next(n for n in model.nodes(ast.Name) if n.id == "system")).name == "System"
+    clamp = callees["System.clamp"]
+    (site,) = model.calls.sites(clamp)
+    assert ast.unparse(model.calls.argument(site, clamp, "x")) == "F"  # a static method takes no receiver
+
+
+def test_calling_loop_prefers_a_loop_that_runs_the_call_every_time() -> None:
+    """l_particle_dataclass:25: run() logs every 50 steps; simulate() calls energy() every step."""
+    model = _model(_PARTICLES)
+    energy = next(s for s in model.scopes if s.name == "energy")
+    loop, call = model.calls.calling_loop(energy)
+    assert model.scope_of(call).name == "simulate"
+    assert 16 in _codes(model.source, "CPN104")
