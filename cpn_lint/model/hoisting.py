@@ -18,7 +18,7 @@ Facts about one loop are computed once per model and loop and memoised.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 from . import numpy_api
@@ -56,6 +56,9 @@ class _LoopFacts:
     mutated: set[str]  # names whose container methods change them in the loop
     stored_attributes: set[tuple[str, ...]]  # self.x = ... inside the loop
     shape_stable: dict[int, set[str]]  # rebound names whose shape never changes
+    # attributes stored otherwise than updated in place (``self.x += dx`` on
+    # an array keeps its shape; ``self.x = ...`` may not)
+    reshaped_attributes: set[tuple[str, ...]] = field(default_factory=set)
 
 
 class _ModelIndex:
@@ -102,12 +105,17 @@ def _compute_facts(model: "FileModel", frame: LoopFrame) -> _LoopFacts:
             if isinstance(base, ast.Name):
                 mutated.add(base.id)
     stored: set[tuple[str, ...]] = set()
+    reshaped: set[tuple[str, ...]] = set()
     for attr in model.nodes_in_loop(frame, ast.Attribute):
         if isinstance(attr.ctx, ast.Store):
             key = name_key(attr)
             if key is not None:
                 stored.add(key)
-    facts = _LoopFacts(rebound, mutated, stored, {})
+                statement = model.parent(attr)
+                in_place = isinstance(statement, ast.AugAssign) and statement.target is attr and model.kind(attr) is Kind.DEVICE
+                if not in_place:
+                    reshaped.add(key)
+    facts = _LoopFacts(rebound, mutated, stored, {}, reshaped)
     facts.shape_stable = _shape_stable(model, facts, by_name)
     return facts
 
@@ -222,7 +230,7 @@ class Invariance:
 
     def _Attribute(self, expr: ast.Attribute, shape_only: bool) -> bool:
         key = name_key(expr)
-        if key is not None and key in self.facts.stored_attributes:
+        if key is not None and key in (self.facts.reshaped_attributes if shape_only else self.facts.stored_attributes):
             return False
         if expr.attr in _SHAPE_ATTRIBUTES:
             return self.invariant(expr.value, True)
@@ -310,18 +318,51 @@ def _invariant_in_callers(model: "FileModel", expr: ast.AST, scope: "Scope", sha
         sites = model.calls.sites(scope)
         if not sites or model.calls.escapes(scope):
             return False
+        receiver = model.calls.is_receiver(binding)
+        attribute = _attribute_read(model, name) if receiver else None
         for call in sites:
-            argument = model.calls.argument(call, scope, name.id)
+            argument = _receiver_of(call, attribute) if receiver else model.calls.argument(call, scope, name.id)
             if argument is None:
                 return False
             if model.loop_of(call) is not None:
-                if hoist_frame(model, call, [argument], shape_only) is None:
+                if not _invariant_at(model, call, argument, shape_only):
                     return False
             else:
                 caller = model.scope_of(call).function_like()
+                if caller.kind is ScopeKind.MODULE:
+                    continue  # one call outside every loop: not one the loops repeat
                 if caller.kind is not ScopeKind.FUNCTION or not _invariant_in_callers(model, argument, caller, shape_only, depth + 1):
                     return False
     return True
+
+
+def _attribute_read(model: "FileModel", receiver: ast.Name) -> str | None:
+    """``pos`` for ``self.pos``: the attribute read through the receiver."""
+    parent = model.parent(receiver)
+    return parent.attr if isinstance(parent, ast.Attribute) and parent.value is receiver else None
+
+
+def _receiver_of(call: ast.Call, attribute: str | None) -> ast.expr | None:
+    """What ``self`` is at a call ``system.forces()``: the object the method is
+    called on (a plain name), with the attribute the method reads from it."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+        return None
+    return func.value if attribute is None else ast.Attribute(value=func.value, attr=attribute, ctx=ast.Load())
+
+
+def _invariant_at(model: "FileModel", call: ast.Call, argument: ast.expr, shape_only: bool) -> bool:
+    """Is what the call site passes invariant in the loop around it? An
+    attribute of the object a method is called on (``system.pos`` for
+    ``self.pos``) is judged by the object's name and the attribute's stores."""
+    if isinstance(argument, ast.Attribute) and model.parent(argument) is None and isinstance(argument.value, ast.Name):
+        frame = hoist_frame(model, call, [argument.value], shape_only)
+        if frame is None:
+            return False
+        key = name_key(argument)
+        facts = _facts(model, frame)
+        return key is None or key not in (facts.reshaped_attributes if shape_only else facts.stored_attributes)
+    return hoist_frame(model, call, [argument], shape_only) is not None
 
 
 def runs_every_call(model: "FileModel", stmt: ast.stmt, name: str | None = None) -> bool:

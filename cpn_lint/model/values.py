@@ -177,7 +177,13 @@ class ValueEngine:
         the shape they agree on (returns not known yet add nothing)."""
         kinds = [self._kind(r) for r in scope.returns]
         kind = join(kinds) if kinds else Kind.NOT
-        found = [self._shape(r) for r, k in zip(scope.returns, kinds) if k is not Kind.BOTTOM]
+        found = []
+        for returned, returned_kind in zip(scope.returns, kinds):
+            waiting = self._bottom_reads
+            shape = self._shape(returned) if returned_kind is not Kind.BOTTOM else None
+            if returned_kind is Kind.BOTTOM or (shape is None and self._bottom_reads > waiting and not self._closing):
+                continue  # a return whose shape is not known yet adds nothing
+            found.append(shape)
         shape: MaybeShape = found[0] if found else None
         for other in found[1:]:
             shape = shapes.merge(shape, other)
@@ -1145,15 +1151,21 @@ class ValueEngine:
         sites = calls.argument_sites(scope)
         if not sites or calls.arguments_escape(scope):
             return None
-        merged: MaybeShape = None
-        for i, call in enumerate(sites):
+        found: list[MaybeShape] = []
+        for call in sites:
             given = calls.argument(call, scope, param.name)
             if given is None:
                 return None
+            waiting = self._bottom_reads
             shape = self._shape(given)
-            merged = shape if i == 0 else shapes.merge(merged, shape)
-            if merged is None:
-                return None
+            if shape is None and self._bottom_reads > waiting and not self._closing:
+                continue  # a site whose shape is not known yet adds nothing (x = step(x) in a loop)
+            found.append(shape)
+        if not found:
+            return None
+        merged = found[0]
+        for shape in found[1:]:
+            merged = shapes.merge(merged, shape)
         return merged
 
     def has_array_evidence(self, scope: "Scope", name: str, dense: bool = False, _depth: int = 0) -> bool:

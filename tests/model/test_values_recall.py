@@ -317,3 +317,43 @@ def test_calling_loop_prefers_a_loop_that_runs_the_call_every_time() -> None:
     loop, call = model.calls.calling_loop(energy)
     assert model.scope_of(call).name == "simulate"
     assert 16 in _codes(model.source, "CPN104")
+
+
+# ------------------------------------------------ allocations in called helpers
+def test_helper_allocation_with_a_first_call_before_the_loop() -> None:
+    """s_nbody_loops:22 / n_nbody_compare: ``acc = accel(pos)`` once, then every step."""
+    source = """
+        import numpy as np
+        def accel(pos):
+            acc = np.zeros_like(pos)
+            acc[:] = -pos
+            return acc
+        pos = np.ones((100, 3))
+        acc = accel(pos)
+        for step in range(500):
+            pos = (pos + 0.01 * acc) % 10.0
+            acc = accel(pos)
+        """
+    assert _codes(source, "CPN201") == [4]
+
+
+def test_method_allocation_shaped_like_an_attribute_updated_in_place() -> None:
+    """l_particle_dataclass:30: ``F = np.zeros_like(self.pos)`` in a method the time loop calls."""
+    source = """
+        import numpy as np
+        class System:
+            def __init__(self, n):
+                self.pos = np.zeros((n, 3))
+            def forces(self):
+                F = np.zeros_like(self.pos)
+                F -= self.pos
+                return F
+        def run(n, steps):
+            system = System(n)
+            for s in range(steps):
+                system.pos += 0.01 * system.forces()
+        """
+    assert _codes(source, "CPN201") == [7]
+    regrown = source.replace("system.pos += 0.01 * system.forces()",
+                             "system.pos = np.concatenate([system.pos, system.forces()])")
+    assert _codes(regrown, "CPN201") == []
