@@ -155,6 +155,8 @@ def _keeps_shape(model: "FileModel", facts: _LoopFacts, b: Binding, stable: set[
     if b.kind is not BindKind.VALUE or b.value is None:
         return False
     value = b.value
+    if _elementwise_update_of(model, value, b.name) and _not_grown(model, b):
+        return True  # u = u + c * (p[2:] - 2.0 * u + p[:-2]): an update of u itself
     if isinstance(value, ast.Call):
         func = value.func
         api = model.array_api(func)
@@ -178,6 +180,32 @@ def _keeps_shape(model: "FileModel", facts: _LoopFacts, b: Binding, stable: set[
     if value.id not in facts.rebound.get(id(scope), ()):
         return True
     return (id(scope), value.id) in stable
+
+
+def _elementwise_update_of(model: "FileModel", expr: ast.expr, name: str, depth: int = 0) -> bool:
+    """Is ``expr`` computed from the name itself through elementwise steps
+    only (operators other than ``@``, ufuncs)?"""
+    if depth > 12:
+        return False
+    if isinstance(expr, ast.Name):
+        return expr.id == name
+    if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
+        return _elementwise_update_of(model, expr.left, name, depth + 1) or _elementwise_update_of(model, expr.right, name, depth + 1)
+    if isinstance(expr, ast.UnaryOp):
+        return _elementwise_update_of(model, expr.operand, name, depth + 1)
+    if isinstance(expr, ast.Call) and model.call_api(expr) in numpy_api.OUT_UFUNCS and not expr.keywords:
+        return any(_elementwise_update_of(model, a, name, depth + 1) for a in expr.args)
+    return False
+
+
+def _not_grown(model: "FileModel", b: Binding) -> bool:
+    """The update is not shown to broadcast the name to a larger shape:
+    where both shapes are known they agree."""
+    new = model.values.binding_shape(b)
+    if new is None:
+        return model.kind(b.value).is_array  # type: ignore[arg-type]
+    outside = [model.values.binding_shape(o) for o in b.scope.bindings.get(b.name, ()) if o is not b]
+    return all(old is None or len(old) == len(new) for old in outside)
 
 
 def _same_known_shape(model: "FileModel", b: Binding) -> bool:

@@ -71,3 +71,29 @@ def describe_loop(model: FileModel, frame: LoopFrame) -> str:
     if isinstance(node, ast.While):
         return f"'while' loop (line {node.lineno})"
     return f"comprehension (line {frame.line})"
+
+
+# Container methods that keep the object handed to them.
+_KEEPING_METHODS = frozenset({"append", "appendleft", "insert", "add", "put", "put_nowait", "setdefault"})
+
+
+def kept_each_iteration(model: FileModel, frame: LoopFrame, name: str) -> ast.AST | None:
+    """Where the loop keeps the array ``name`` holds in a container on its
+    iterations (``rows.append(s)``, ``history[t] = s`` into a list or dict):
+    each iteration's array is then needed afterwards, so a new one per
+    iteration is the point, not waste. None when it does not."""
+    for node in model.nodes_in_loop(frame, ast.Name):
+        if node.id != name or not isinstance(node.ctx, ast.Load):
+            continue
+        parent = model.parent(node)
+        if isinstance(parent, ast.Call) and node in parent.args:
+            func = parent.func
+            if isinstance(func, ast.Attribute) and func.attr in _KEEPING_METHODS and not model.kind(func.value).is_array:
+                return parent
+        elif isinstance(parent, ast.Assign) and parent.value is node:
+            for target in parent.targets:
+                if isinstance(target, ast.Subscript) and not model.kind(target.value).is_array:
+                    return parent  # history[t] = s into a list or a dict
+        elif isinstance(parent, (ast.Yield, ast.YieldFrom)):
+            return parent
+    return None

@@ -9,7 +9,7 @@ from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..model.loops import hot_chain
 from ..model.iteration import fresh_in_iteration
-from ._context import describe_loop
+from ._context import describe_loop, kept_each_iteration
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 from ..model.numpy_api import COMMUTATIVE_OPERATORS, IN_PLACE_OPERATORS, OUT_UFUNCS, ZERO_D_REDUCTIONS
 
@@ -68,8 +68,11 @@ class RebindInLoop(Rule):
       broadcasting grows (`value = np.array([0.0])`); lists; rebinds that
       change the shape or the buffer (`x = x[1:]`, `x = x.reshape(...)`,
       `x = x.T`, `x = x @ A`); an `x` freshly bound earlier in the same
-      iteration (a loop target, `x = load(f)` a line before); loops over a
-      few axes or taps.
+      iteration (a loop target, `x = load(f)` a line before, or
+      `s = np.sum(t * s, axis=0)` before `s = s / norm`); an `x` the loop
+      keeps every iteration (`rows.append(x)`, `history[t] = x` into a
+      list), which needs a new array each time; loops over a few axes or
+      taps.
     * An in-place update changes the array itself: if `x` is also known by
       another name (a caller's argument, an array stored elsewhere), copy it
       once before the loop. If broadcasting makes the result larger than
@@ -148,6 +151,25 @@ class RebindInLoop(Rule):
             import numpy as np
             x = np.ones(4)
             x = x + 1
+            """),
+        # every iteration's array is kept: a new one per step is the point
+        Valid("""
+            import numpy as np
+            s = np.ones(100)
+            rows = [s]
+            for step in range(50):
+                s = s * 1.01
+                rows.append(s)
+            """),
+        # made afresh earlier in the iteration by a reduction, then scaled
+        Valid("""
+            import numpy as np
+            def scores(table, rounds):
+                s = np.ones(table.shape[1])
+                for _ in range(rounds):
+                    s = np.sum(table * s, axis=0)
+                    s = s / np.linalg.norm(s)
+                return s
             """),
     )
     invalid = (
@@ -296,7 +318,7 @@ class RebindInLoop(Rule):
             history = []
             for _ in range(100):
                 x = x + 1.0
-                history.append(x)
+                keep(history, x)
             """,
             "may also be kept at line 6",
         ),
@@ -362,6 +384,8 @@ class RebindInLoop(Rule):
                 continue
             if _starts_small(model, use, stmt) or fresh_in_iteration(model, stmt, frame, name) or _tested_as_truth_value(model, name, stmt):
                 continue
+            if not _carried(model, stmt, frame, name) or kept_each_iteration(model, frame, name) is not None:
+                continue
             yield self.finding(
                 stmt,
                 in_loop=True,
@@ -371,6 +395,43 @@ class RebindInLoop(Rule):
                 fix=_fix(model, stmt.value, name),
                 data={"name": name, "loop_line": frame.line},
             )
+
+
+def _carried(model: FileModel, stmt: ast.Assign, frame, name: str, depth: int = 0) -> bool:  # type: ignore[no-untyped-def]
+    """Does the array the statement updates come from an earlier iteration
+    (or from before the loop), directly or through elementwise updates of
+    itself earlier in this iteration (``x = x + a; x = x * b``)? Not when
+    the last statement of the iteration that binds ``name`` before this one
+    made it afresh by anything else (``s = np.sum(t * s, axis=0)`` then
+    ``s = s / norm``): that array is new every iteration whatever this
+    line does."""
+    earlier = _last_binding_before(model, stmt, frame, name)
+    if earlier is None or isinstance(earlier, ast.AugAssign) or depth > 8:
+        return True
+    use = _elementwise_use(model, earlier.value, name)
+    return use is not None and _carried(model, earlier, frame, name, depth + 1)
+
+
+def _last_binding_before(model: FileModel, stmt: ast.stmt, frame, name: str) -> ast.Assign | ast.AugAssign | None:  # type: ignore[no-untyped-def]
+    """The nearest statement before ``stmt`` in the same iteration that
+    always binds ``name`` (in ``stmt``'s block or a block enclosing it
+    inside the loop), or None."""
+    child: ast.AST = stmt
+    for ancestor in model.ancestors(stmt):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(ancestor, field, None)
+            if not isinstance(block, list) or not any(s is child for s in block):
+                continue
+            position = next(i for i, s in enumerate(block) if s is child)
+            for earlier in reversed(block[:position]):
+                if isinstance(earlier, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in earlier.targets):
+                    return earlier
+                if isinstance(earlier, ast.AugAssign) and isinstance(earlier.target, ast.Name) and earlier.target.id == name:
+                    return earlier
+        if ancestor is frame.node:
+            return None
+        child = ancestor
+    return None
 
 
 def _elementwise_use(model: FileModel, expr: ast.expr, name: str) -> ast.Name | None:

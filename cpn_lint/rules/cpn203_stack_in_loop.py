@@ -196,6 +196,16 @@ class StackInLoop(Rule):
         ),
     )
     invalid = (
+        # rebuilt from parts whose shape never changes: the state is updated from itself
+        Invalid("""
+            import numpy as np
+            def ring(u0, c, n_steps):
+                u = u0.copy()
+                for _ in range(n_steps):
+                    padded = np.concatenate([u[-1:], u, u[:1]])
+                    u = u + c * (padded[2:] - 2.0 * u + padded[:-2])
+                return u
+            """, line=5, contains="copies its parts"),
         Invalid(
             """
             import numpy as np
