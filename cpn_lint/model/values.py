@@ -1369,8 +1369,30 @@ class ValueEngine:
             if grid is not None:
                 return grid
         if b.kind is BindKind.PARAM:
-            return self._argument_shape(b)
+            passed = self._argument_shape(b)
+            if passed is None:
+                rank = self._stated_rank(b)
+                return (None,) * rank if rank is not None else None
+            return passed
         return None
+
+    def _stated_rank(self, param: Binding) -> int | None:
+        """The rank a function states for a parameter it receives: ``n, m =
+        a.shape`` (unpacking fails for any other rank), ``assert a.ndim ==
+        2`` or ``if a.ndim != 2: raise ...`` at the top of its body."""
+        key = (id(param), "rank")
+        if key in self._classes:
+            return self._classes[key]  # type: ignore[return-value]
+        found: set[int] = set()
+        node = param.scope.node
+        body = node.body if isinstance(node, _DEF_TYPES) else []
+        for statement in _walk_function(body):
+            rank, subject = _rank_statement(statement)
+            if subject is not None and subject.id == param.name and self.model.reaching_bindings(subject) == [param]:
+                found.add(rank)  # type: ignore[arg-type]
+        result = found.pop() if len(found) == 1 else None
+        self._classes[key] = result
+        return result
 
     def _index_vectors(self, value: ast.expr, depth: int = 0) -> bool:
         """Is ``value`` the tuple of index vectors ``np.nonzero``/one-argument
@@ -1531,6 +1553,9 @@ class ValueEngine:
         first = args[0] if args else None
         if tail in api.STRIDE_TRICK_ARRAYS:
             return self._stride_trick_shape(tail, call)
+        if tail == "repeat" and first is not None:
+            return self._repeat_shape(self._array_shape(first), positional_or_keyword(call, 1, "repeats"),
+                                      positional_or_keyword(call, 2, "axis"))
         if tail in api.SHAPE_FIRST:
             return self.shape_argument(positional_or_keyword(call, 0, "shape"))
         if tail in api.LIKE:
@@ -1597,6 +1622,27 @@ class ValueEngine:
                 return (None,)
         return None
 
+    def _repeat_shape(self, base: MaybeShape, repeats: ast.expr | None, axis: ast.expr | None) -> MaybeShape:
+        """``np.repeat(a, r)`` flattens: one axis of ``size(a) * r``; along an
+        axis the rank stays and that axis grows."""
+        if repeats is None or isinstance(repeats, (ast.List, ast.Tuple)) or self._kind(repeats) not in (Kind.SCALAR, Kind.UNKNOWN):
+            count: Extent = None  # per-item counts (an array or a list)
+        else:
+            count = self.extent(repeats)
+        if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
+            if base is None:
+                return (None,)
+            size = shapes.size_extent(base)
+            if size == 1:
+                return (count,)
+            return (size * count,) if isinstance(size, int) and isinstance(count, int) else (None,)
+        position = self.model.const_int(axis)
+        if base is None or position is None or not -len(base) <= position < len(base):
+            return None
+        grown = list(base)
+        grown[position] = None
+        return tuple(grown)
+
     def _stride_trick_shape(self, tail: str, call: ast.Call) -> MaybeShape:
         """``sliding_window_view(x, k)`` adds a window axis per window
         dimension (over all axes of ``x`` when ``axis`` is not given);
@@ -1621,6 +1667,8 @@ class ValueEngine:
             return self._scan_shape(base, call, position=0)
         if method in ("ravel", "flatten"):
             return (shapes.size_extent(base),) if base is not None else None
+        if method == "repeat":
+            return self._repeat_shape(base, positional_or_keyword(call, 0, "repeats"), positional_or_keyword(call, 1, "axis"))
         if method == "reshape":
             if len(call.args) == 1:
                 return self.shape_argument(call.args[0])
@@ -2096,6 +2144,54 @@ def _combine(kinds: list[Kind]) -> Kind:
     if Kind.NOT in kinds and Kind.UNKNOWN not in kinds:
         return Kind.NOT
     return Kind.UNKNOWN
+
+
+def _walk_function(body: list[ast.stmt]) -> Iterable[ast.stmt]:
+    """The statements of a function body, nested blocks included, without
+    entering nested functions and classes."""
+    stack = list(reversed(body))
+    while stack:
+        statement = stack.pop()
+        yield statement
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(statement, field, None)
+            if isinstance(block, list):
+                stack.extend(reversed([s for s in block if isinstance(s, ast.stmt)]))
+
+
+def _rank_statement(statement: ast.stmt) -> tuple[int | None, ast.Name | None]:
+    """(rank, name) when the statement pins a name's rank: ``n, m = a.shape``,
+    ``assert a.ndim == 2`` (or ``len(a.shape) == 2``), ``if a.ndim != 2: raise``."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target, value = statement.targets[0], statement.value
+        if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts) \
+                and isinstance(value, ast.Attribute) and value.attr == "shape" and isinstance(value.value, ast.Name):
+            return len(target.elts), value.value
+        return None, None
+    if isinstance(statement, ast.Assert):
+        return _rank_test(statement.test, ast.Eq)
+    if isinstance(statement, ast.If) and len(statement.body) == 1 and isinstance(statement.body[0], ast.Raise) and not statement.orelse:
+        return _rank_test(statement.test, ast.NotEq)
+    return None, None
+
+
+def _rank_test(test: ast.expr, op: type) -> tuple[int | None, ast.Name | None]:
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], op)):
+        return None, None
+    left, right = test.left, test.comparators[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    if not (isinstance(right, ast.Constant) and type(right.value) is int):
+        return None, None
+    if isinstance(left, ast.Attribute) and left.attr == "ndim" and isinstance(left.value, ast.Name):
+        return right.value, left.value
+    if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len" and len(left.args) == 1:
+        inner = left.args[0]
+        if isinstance(inner, ast.Attribute) and inner.attr == "shape" and isinstance(inner.value, ast.Name):
+            return right.value, inner.value
+    return None, None
 
 
 def _is_none(expr: ast.expr) -> bool:

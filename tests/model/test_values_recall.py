@@ -357,3 +357,51 @@ def test_method_allocation_shaped_like_an_attribute_updated_in_place() -> None:
     regrown = source.replace("system.pos += 0.01 * system.forces()",
                              "system.pos = np.concatenate([system.pos, system.forces()])")
     assert _codes(regrown, "CPN201") == []
+
+
+# ------------------------------------------------------------------- ranks
+def test_rank_a_function_states_for_its_parameter() -> None:
+    """k_power_iteration:64: ``assert A.ndim == 2`` then ``np.linalg.norm(A, 2)``."""
+    model = _model(
+        """
+        import numpy as np
+        def spectral_norm(A):
+            assert A.ndim == 2
+            return np.linalg.norm(A, 2)
+        def rows(X):
+            n, d = X.shape
+            return X[0, 1]
+        def vector(v):
+            if v.ndim != 1:
+                raise ValueError("a vector")
+            return v[3]
+        def rebound(X):
+            X = X.reshape(-1)
+            n, d = X.shape
+            return X
+        """
+    )
+    assert model.shape(next(n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "A")) == (None, None)
+    assert _kind_of(model, "X[0, 1]") is Kind.DEVICE_SCALAR
+    assert _kind_of(model, "v[3]") is Kind.DEVICE_SCALAR
+    assert _codes(model.source, "CPN404") == [5]
+    receiver = next(n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "X" and n.lineno == 14
+                    and isinstance(n.ctx, ast.Load))
+    assert model.shape(receiver) is None  # the unpacking comes after a rebinding: not the parameter's rank
+
+
+def test_repeat_flattens_to_one_axis() -> None:
+    """n_langevin_escape: ``x = np.repeat(wells[:1], N)`` is a vector; ``x[i] += draw`` updates one element."""
+    source = """
+        import numpy as np
+        N = 100
+        wells = np.array([-1.0, -1.0])
+        x = np.repeat(wells[:1], N)
+        y = np.repeat(np.ones((3, 4)), 2, axis=1)
+        for i in range(N):
+            x[i] += 0.1 * np.random.normal(0.0, 1.0)
+        """
+    model = _model(source)
+    assert model.shape(next(n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "x")) == (100,)
+    assert model.shape(next(n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "y")) == (3, None)
+    assert _codes(source, "CPN404") == [8]
