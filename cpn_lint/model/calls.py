@@ -63,27 +63,29 @@ class CallGraph:
     # ------------------------------------------------------------- callees
     def callee(self, call: ast.Call) -> "Scope | None":
         """The scope of the file's function that ``call`` invokes, if any:
-        ``step(u)``, ``self.step(u)`` and ``Model.build(n)`` (a class or
-        static method). A call on an instance (``system.step(dt)``) is
-        :meth:`target`'s: the loop analysis judges those as the object's
-        own work (:meth:`steps_file_object`)."""
+        ``step(u)`` and ``self.step(u)``. Calls through a class
+        (``Model.build(n)``) and on an instance (``system.step(dt)``) are
+        :meth:`target`'s: the loop analysis judges those as out of its
+        sight (:meth:`steps_file_object`)."""
         key = id(call)
         if key not in self._callees:
             self._callees[key] = self._resolve(call.func)
         return self._callees[key]
 
     def static_callee(self, call: ast.Call) -> "Scope | None":
-        """:meth:`callee`: what the value engine follows while it works out
-        which class an instance is of (so that answer never waits on itself)."""
-        return self.callee(call)
+        """:meth:`callee`, and a class or static method called through its
+        class (``Model.build(n)``): what the value engine follows while it
+        works out which class an instance is of (no instance decides it, so
+        that answer never waits on itself)."""
+        return self.callee(call) or self._resolve_through_class(call.func)
 
     def target(self, call: ast.Call) -> "Scope | None":
-        """As :meth:`callee`, and ``system.step(dt)`` on an instance of one
-        of the file's classes: what a call site passes and returns, and
+        """As :meth:`static_callee`, and ``system.step(dt)`` on an instance of
+        one of the file's classes: what a call site passes and returns, and
         which loops call a function (:meth:`sites`, :meth:`calling_loop`)."""
         key = id(call)
         if key not in self._targets:
-            self._targets[key] = self.callee(call) or self._resolve_on_instance(call.func)
+            self._targets[key] = self.static_callee(call) or self._resolve_on_instance(call.func)
         return self._targets[key]
 
     def steps_file_object(self, call: ast.Call) -> bool:
@@ -163,16 +165,20 @@ class CallGraph:
                 return None  # rebound, or not a def: what runs is not certain
             return scopes.get(id(bindings[0].node))
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            named = self.class_of(func.value)
-            if named is not None:
-                method = self._method(named, func.attr)  # Model.build(n): a class or static method
-                return method if method is not None and _decorated(method, "classmethod", "staticmethod") else None
             method_scope = model.scope_of(func).function_like()
             cls = self._class_of_method(method_scope)
             if cls is None or func.value.id != method_scope.params[0]:
                 return None
             return self._method(cls, func.attr)
         return None
+
+    def _resolve_through_class(self, func: ast.expr) -> "Scope | None":
+        """``Model.build(n)``: a class or static method called through its class."""
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+            return None
+        named = self.class_of(func.value)
+        method = self._method(named, func.attr) if named is not None else None
+        return method if method is not None and _decorated(method, "classmethod", "staticmethod") else None
 
     def _resolve_on_instance(self, func: ast.expr) -> "Scope | None":
         """``system.step(dt)`` where ``system`` is surely an instance of one of

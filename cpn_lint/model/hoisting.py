@@ -404,10 +404,44 @@ def runs_every_call(model: "FileModel", stmt: ast.stmt, name: str | None = None)
             return False
         if isinstance(ancestor, ast.If):
             block = ancestor.body if any(child is s for s in ancestor.body) else ancestor.orelse
-            if _rare_branch(ancestor.test, block, name, set()):
+            if _rare_branch(ancestor.test, block, name, set()) or _dispatch_arm(model, ancestor, block):
                 return False
         child = ancestor
     return True
+
+
+_DISPATCH_ARMS = 3  # an if/elif chain over this many values of one variable is a dispatch
+
+
+def _dispatch_arm(model: "FileModel", node: ast.If, block: list[ast.stmt]) -> bool:
+    """Is ``block`` one arm of a dispatch on a state or mode value (``if ido
+    == 1: ... elif ido == 2: ... elif ido == 4:``)? Each pass runs the arm
+    its value asks for, not every arm every pass."""
+    if block is not node.body:
+        return False  # the final else: whatever the value, it may be the common case
+    subject = _equality_subject(node.test)
+    if subject is None:
+        return False
+    head = node
+    parent = model.parent(head)
+    while isinstance(parent, ast.If) and parent.orelse == [head]:
+        head, parent = parent, model.parent(parent)
+    arms = 0
+    current: ast.stmt | None = head
+    while isinstance(current, ast.If):
+        if _equality_subject(current.test) != subject:
+            return False
+        arms += 1
+        current = current.orelse[0] if len(current.orelse) == 1 else None
+    return arms >= _DISPATCH_ARMS
+
+
+def _equality_subject(test: ast.expr) -> str | None:
+    """``x == 3`` / ``self.mode == "fast"``: the text of what is compared with a constant."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) \
+            and isinstance(test.comparators[0], ast.Constant):
+        return ast.dump(test.left)
+    return None
 
 
 def binding_of_target(model: "FileModel", target: ast.Name) -> Binding | None:
@@ -539,7 +573,7 @@ def runs_every_iteration(model: "FileModel", stmt: ast.stmt, frame: LoopFrame, n
             return False
         if isinstance(ancestor, ast.If):
             block = ancestor.body if any(child is s for s in ancestor.body) else ancestor.orelse
-            if _rare_branch(ancestor.test, block, name, counters):
+            if _rare_branch(ancestor.test, block, name, counters) or _dispatch_arm(model, ancestor, block):
                 return False
         child = ancestor
     return True

@@ -564,6 +564,8 @@ def _repeated_by(model: FileModel, call: ast.Call, context: LoopContext, allocat
         return False
     if allocation.kind == DRAW and any(_made_in_function(model, v) for v in allocation.values):
         return False  # a generator the helper makes on each call: each call draws a stream of its own
+    if escapes_iteration(model, context.call, context.loop):
+        return False  # the caller keeps each result (self.centroid = step(...)): a new one per call is needed
     return not kept_beyond_call(model, call)
 
 

@@ -405,3 +405,46 @@ def test_repeat_flattens_to_one_axis() -> None:
     assert model.shape(next(n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "x")) == (100,)
     assert model.shape(next(n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "y")) == (3, None)
     assert _codes(source, "CPN404") == [8]
+
+
+def test_helper_allocation_in_one_arm_of_a_dispatch_or_kept_by_the_caller() -> None:
+    """arpack's ``elif ido == 4:`` restart draw; sammy_kmeans' ``self.centroid = self._centroids(...)``."""
+    dispatch = """
+        import numpy as np
+        class Solver:
+            def __init__(self, n):
+                self.n = n
+                self.ido = 1
+                self.rng = np.random.default_rng(0)
+                self.resid = np.zeros(n)
+            def iterate(self):
+                if self.ido == 1:
+                    self.resid *= 0.5
+                elif self.ido == 2:
+                    self.resid += 1.0
+                elif self.ido == 4:
+                    self.resid[:] = self.rng.uniform(-1.0, 1.0, size=self.n)
+        def solve(n):
+            s = Solver(n)
+            for it in range(100):
+                s.iterate()
+        """
+    assert _codes(dispatch, "CPN201") == []
+    kept = """
+        import numpy as np
+        class KMeans:
+            def __init__(self, X, k):
+                self.X = X
+                self.k = k
+                self.centroid = np.zeros((k, X.shape[1]))
+            def _centroids(self):
+                c = np.zeros((self.k, self.X.shape[1]))
+                c[:] = self.X[:self.k]
+                return c
+            def fit(self, n_iter):
+                for _ in range(n_iter):
+                    old = self.centroid
+                    self.centroid = self._centroids()
+        """
+    assert _codes(kept, "CPN201") == []
+    assert _codes(kept.replace("self.centroid = self._centroids()", "c = self._centroids()"), "CPN201") == [9]
