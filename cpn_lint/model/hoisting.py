@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scopes import Scope
 
 # Builtins that compute a number or a shape from their arguments and nothing else.
-_PURE_BUILTINS = frozenset({"len", "int", "float", "tuple", "min", "max", "abs", "round"})
+_PURE_BUILTINS = frozenset({"len", "int", "float", "tuple", "min", "max", "abs", "round", "range"})
 # Methods that change a container's length or contents in place.
 _CONTAINER_MUTATORS = frozenset(
     {
@@ -289,12 +289,42 @@ class Invariance:
 
     def _Call(self, expr: ast.Call, shape_only: bool) -> bool:
         func = expr.func
+        if shape_only and self._masked_rows_reduced(expr):
+            return True
         pure = (isinstance(func, ast.Name) and func.id in _PURE_BUILTINS and self.model.lookup(func) is None) or (
             self.model.array_api(func) in ("prod", "sqrt", "ceil", "floor")  # a number from a shape
         ) or (self.model.qualname(func) or "").startswith("math.")
         if not pure:
             return False
         return all(self.invariant(a, False) for a in expr.args) and all(self.invariant(k, False) for k in expr.keywords)
+
+
+    def _masked_rows_reduced(self, call: ast.Call) -> bool:
+        """``X[labels == c].mean(axis=0)``: rows picked by a boolean mask,
+        reduced over the rows. However many rows the mask keeps, the result
+        has the shape of one row of ``X``: invariant when ``X``'s is."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in numpy_api.REDUCTION_METHODS and not call.args):
+            return False
+        axis = next((k.value for k in call.keywords if k.arg == "axis"), None)
+        if self.model.const_int(axis) != 0 or any(k.arg not in ("axis", "dtype") for k in call.keywords):
+            return False
+        picked = func.value
+        if not isinstance(picked, ast.Subscript) or not _boolean_rows(self.model, picked.slice):
+            return False
+        return self.model.kind(picked.value) is Kind.DEVICE and self.invariant(picked.value, True)
+
+
+def _boolean_rows(model: "FileModel", index: ast.expr) -> bool:
+    """A one-axis boolean mask: a comparison (``labels == c``) or a name bound
+    only to comparisons."""
+    if isinstance(index, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in index.ops):
+        return model.kind(index) is Kind.DEVICE
+    if isinstance(index, ast.Name):
+        bindings = model.reaching_bindings(index)
+        return bool(bindings) and all(b.kind is BindKind.VALUE and isinstance(b.value, ast.Compare) and _boolean_rows(model, b.value)
+                                      for b in bindings)
+    return False
 
 
 def hoist_frame(model: "FileModel", node: ast.AST, exprs: Iterable[ast.AST | None], shape_only: bool = False) -> LoopFrame | None:
