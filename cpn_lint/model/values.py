@@ -410,6 +410,9 @@ class ValueEngine:
                 if kind in (Kind.DEVICE, Kind.SEQ):
                     shape = self._shape(args[0])
                     return Kind.DEVICE_SCALAR if shape is not None and len(shape) == 1 else Kind.DEVICE
+                if kind is Kind.NOT or isinstance(args[0], _COMPREHENSIONS):
+                    items = self._items_kind(args[0], iterated=True)  # sum of a list of device scalars
+                    return items if items in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.BOTTOM) else Kind.UNKNOWN
             return Kind.UNKNOWN
         if name in api.NUMBER_BUILTINS:
             return Kind.SCALAR if name not in ("any", "all", "bool") else Kind.NOT
@@ -989,7 +992,7 @@ class ValueEngine:
         if not known:
             return Kind.BOTTOM
         first = known[0]
-        if first not in _ARRAYS or any(k is not first for k in known):
+        if (first not in _ARRAYS and first is not Kind.DEVICE_SCALAR) or any(k is not first for k in known):
             return Kind.UNKNOWN
         return Kind.BOTTOM if len(known) < len(kinds) else first
 
@@ -998,6 +1001,8 @@ class ValueEngine:
         when any source is not known (a parameter, ``.extend``, a call), and
         with ``sequence_only`` for a dict."""
         model = self.model
+        if isinstance(container, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return _displayed_items(container)  # sum([f(a) for a in parts])
         if isinstance(container, ast.Name):
             scope = model.lookup(container)
             if scope is None:
@@ -1180,6 +1185,8 @@ class ValueEngine:
             return False  # .shape, .T and a[i, j] work on a sparse matrix too
         if name in scope.array_evidence:
             return True
+        if name in self._sized_names(scope) and name not in scope.non_array_evidence:
+            return True  # n = x.size: lists and tuples have no .size
         if name in scope.method_evidence and name not in scope.non_array_evidence:
             return True  # x.reshape(..), x.sum(), and never d["key"], xs.append(v) or xp.asarray(v)
         if CONTRACTION_PARTNERS_ARE_EVIDENCE and name in scope.partner_evidence:
@@ -1198,6 +1205,27 @@ class ValueEngine:
                 if item != name and self.has_array_evidence(scope, item, dense, _depth + 1):
                     return True
         return False
+
+    def _sized_names(self, scope: "Scope") -> frozenset[str]:
+        """The names a function (or module) reads ``.size`` of, as data
+        (``n = x.size``, not ``x.size()``); none where pandas is imported
+        (a DataFrame has a ``.size`` too)."""
+        key = (id(scope), "sized")
+        found = self._classes.get(key)
+        if found is None:
+            names: set[str] = set()
+            node = scope.node
+            if scope.kind is ScopeKind.FUNCTION and isinstance(node, _DEF_TYPES) \
+                    and "pandas" not in self.model.imports.imported_roots():
+                for statement in _walk_function(node.body):
+                    for sub in ast.walk(statement) if not isinstance(statement, _DEF_TYPES + (ast.ClassDef,)) else ():
+                        if isinstance(sub, ast.Attribute) and sub.attr == "size" and isinstance(sub.value, ast.Name) \
+                                and isinstance(sub.ctx, ast.Load):
+                            parent = self.model.parent(sub)
+                            if not (isinstance(parent, ast.Call) and parent.func is sub):
+                                names.add(sub.value.id)
+            found = self._classes[key] = frozenset(names)
+        return found  # type: ignore[return-value]
 
     def _attribute_evidence(self, expr: ast.Attribute) -> bool:
         """``self.x`` whose class's methods use ``self.x`` as an array."""

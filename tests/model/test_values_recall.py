@@ -448,3 +448,23 @@ def test_helper_allocation_in_one_arm_of_a_dispatch_or_kept_by_the_caller() -> N
         """
     assert _codes(kept, "CPN201") == []
     assert _codes(kept.replace("self.centroid = self._centroids()", "c = self._centroids()"), "CPN201") == [9]
+
+
+def test_sum_of_a_list_of_device_scalars_and_sized_parameters() -> None:
+    """sammy_kmeans:40: ``sum([dist(a[i], b[i]) for i in ...]) == 0``; altman_classic_fft: ``n = x.size``."""
+    model = _model(
+        """
+        import numpy as np
+        def dist(p, q):
+            return np.sqrt(np.sum((p - q) ** 2))
+        def converged(old, new, k):
+            distances = [dist(old[i], new[i]) for i in range(k)]
+            return sum(distances) == 0
+        def fftr2(x):
+            n = x.size
+            return x[0:n:2]
+        """
+    )
+    assert _kind_of(model, "sum(distances)") is Kind.DEVICE_SCALAR
+    assert _kind_of(model, "x", 1) is Kind.DEVICE
+    assert _codes(model.source, "CPN106") == [10]
