@@ -8,6 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..model.loops import hot_chain
+from ..model.hoisting import runs_every_iteration
 from ..model.iteration import fresh_in_iteration
 from ._context import describe_loop, kept_each_iteration, key_text
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
@@ -145,6 +146,15 @@ class RebindInLoop(Rule):
                 for frame in frames:
                     img = np.asarray(frame)
                     img = img * 2.0
+            """),
+        # a rescaling made every N steps only
+        Valid("""
+            import numpy as np
+            v = np.ones(100)
+            for i in range(1000):
+                v *= 0.999
+                if i % 100 == 0:
+                    v = 1.01 * v
             """),
         # a filter's output sample: one coefficient times one input, then tap by tap
         Valid("""
@@ -411,6 +421,8 @@ class RebindInLoop(Rule):
                 continue
             if not _carried(model, stmt, frame, name) or kept_each_iteration(model, frame, name) is not None:
                 continue
+            if not runs_every_iteration(model, stmt, frame):
+                continue  # every N steps (if i % 100 == 0) or once: not an allocation per iteration
             yield self.finding(
                 stmt,
                 in_loop=True,
