@@ -97,8 +97,9 @@ def kept_each_iteration(model: FileModel, frame: LoopFrame, name: str) -> ast.AS
         parent = model.parent(node)
         if isinstance(parent, ast.Call) and node in parent.args:
             func = parent.func
-            if isinstance(func, ast.Attribute) and func.attr in _KEEPING_METHODS and not model.kind(func.value).is_array:
-                return parent
+            if isinstance(func, ast.Attribute) and func.attr in _KEEPING_METHODS and model.qualname(func) is None \
+                    and not model.kind(func.value).is_array:
+                return parent  # hist.append(x), not np.add(x, 1.0, out=x)
         elif isinstance(parent, ast.Assign) and parent.value is node:
             for target in parent.targets:
                 if isinstance(target, ast.Subscript) and not model.kind(target.value).is_array:
