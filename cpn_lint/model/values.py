@@ -1204,7 +1204,39 @@ class ValueEngine:
             for item in scope.items_of.get(name, ()):
                 if item != name and self.has_array_evidence(scope, item, dense, _depth + 1):
                     return True
+            for callee, parameter in self._handed_to(scope, name):
+                if self.has_array_evidence(callee, parameter, dense, _depth + 1):
+                    return True  # n, m = get_sizes(x), where get_sizes reads x.size
         return False
+
+    def _handed_to(self, scope: "Scope", name: str) -> list[tuple["Scope", str]]:
+        """The (function, parameter) pairs of the file that ``scope`` hands
+        the name to as an argument (``get_sizes(x)``)."""
+        if scope.kind is not ScopeKind.FUNCTION:
+            return []
+        table = self._classes.get((id(scope), "handed"))
+        if table is None:
+            handed: dict[str, list[tuple[object, str]]] = {}
+            calls = self.model.calls
+            node = scope.node
+            body = node.body if isinstance(node, _DEF_TYPES) else []
+            for statement in _walk_function(body):
+                if isinstance(statement, _DEF_TYPES + (ast.ClassDef,)):
+                    continue
+                for call in (n for n in _own_nodes(statement) if isinstance(n, ast.Call)):
+                    arguments = [a for a in call.args if isinstance(a, ast.Name)] + \
+                        [k.value for k in call.keywords if isinstance(k.value, ast.Name)]
+                    if not arguments:
+                        continue
+                    callee = calls.static_callee(call)
+                    if callee is None or callee is scope:
+                        continue
+                    for parameter in callee.params:
+                        given = calls.argument(call, callee, parameter)
+                        if isinstance(given, ast.Name) and any(given is a for a in arguments):
+                            handed.setdefault(given.id, []).append((callee, parameter))
+            table = self._classes[(id(scope), "handed")] = handed  # type: ignore[assignment]
+        return table.get(name, [])  # type: ignore[union-attr,return-value]
 
     def _sized_names(self, scope: "Scope") -> frozenset[str]:
         """The names a function (or module) reads ``.size`` of, as data
@@ -1218,7 +1250,7 @@ class ValueEngine:
             if scope.kind is ScopeKind.FUNCTION and isinstance(node, _DEF_TYPES) \
                     and "pandas" not in self.model.imports.imported_roots():
                 for statement in _walk_function(node.body):
-                    for sub in ast.walk(statement) if not isinstance(statement, _DEF_TYPES + (ast.ClassDef,)) else ():
+                    for sub in _own_nodes(statement) if not isinstance(statement, _DEF_TYPES + (ast.ClassDef,)) else ():
                         if isinstance(sub, ast.Attribute) and sub.attr == "size" and isinstance(sub.value, ast.Name) \
                                 and isinstance(sub.ctx, ast.Load):
                             parent = self.model.parent(sub)
@@ -2187,6 +2219,23 @@ def _walk_function(body: list[ast.stmt]) -> Iterable[ast.stmt]:
             block = getattr(statement, field, None)
             if isinstance(block, list):
                 stack.extend(reversed([s for s in block if isinstance(s, ast.stmt)]))
+
+
+def _own_nodes(statement: ast.stmt) -> Iterable[ast.AST]:
+    """The nodes of one statement, without the statements nested in it (a
+    compound statement's blocks are walked as statements of their own) and
+    without lambdas and comprehensions' own scopes mattering here."""
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        yield node
+        for field, value in ast.iter_fields(node):
+            if field in ("body", "orelse", "finalbody", "handlers") and node is statement:
+                continue
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
 
 
 def _rank_statement(statement: ast.stmt) -> tuple[int | None, ast.Name | None]:

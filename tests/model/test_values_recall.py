@@ -468,3 +468,24 @@ def test_sum_of_a_list_of_device_scalars_and_sized_parameters() -> None:
     assert _kind_of(model, "sum(distances)") is Kind.DEVICE_SCALAR
     assert _kind_of(model, "x", 1) is Kind.DEVICE
     assert _codes(model.source, "CPN106") == [10]
+
+
+def test_a_parameter_handed_to_a_helper_that_uses_it_as_an_array() -> None:
+    """altman_classic_fft:222: ``n, n1 = get_sizes(x)`` where ``get_sizes`` reads ``x.size``."""
+    source = """
+        import numpy as np
+        def get_sizes(x):
+            n = x.size
+            return n, n // 2
+        def split(x):
+            n, h = get_sizes(x)
+            return x[0:n:2], x[1:n:2]
+        def unrelated(items):
+            return len(items)
+        def caller(xs):
+            return unrelated(xs), xs[::2]
+        """
+    model = _model(source)
+    assert _kind_of(model, "x", 2) is Kind.DEVICE
+    assert _kind_of(model, "xs", 1) is not Kind.DEVICE
+    assert _codes(source, "CPN106") == [8, 8]
