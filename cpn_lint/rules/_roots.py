@@ -24,6 +24,7 @@ from ..model import FileModel, LoopFrame, Role
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..findings import Finding
+    from ..model.scopes import Scope
 
 ELEMENT_LOOP = "CPN101"
 RECURRENCE = "CPN410"
@@ -173,6 +174,44 @@ def root_at(model: FileModel, frame: LoopFrame, code: str) -> RootLoop:
     return next(r for r in root_loops(model) if r.frame is frame and r.code == code)
 
 
+def element_level(model: FileModel, node: ast.AST) -> bool:
+    """Is ``node`` part of a root cause's per-element work rather than
+    whole-array work of its own: in the body of a root loop, inside a
+    Numba-compiled function, or in a function that a root loop (or a
+    compiled function) runs on every iteration? Arithmetic there works on
+    elements, rows or small pieces, whatever its operands look like: the
+    SCALES rules do not quote it as what works, and the verdict does not
+    count it towards the dominant pattern."""
+    from ..model.compiled import compiled_function_at
+
+    line = getattr(node, "lineno", None)
+    if line is None:
+        return False
+    if compiled_function_at(model, line) is not None or _held_by_root(model, line):
+        return True
+    scope = model.scope_of(node).function_like()
+    return model.derived(("element-level-function", id(scope)), lambda m: _run_by_root(m, scope))
+
+
+def _held_by_root(model: FileModel, line: int) -> bool:
+    return any(root.holds(line) for root in root_loops(model))
+
+
+def _run_by_root(model: FileModel, scope: "Scope") -> bool:
+    """Does a root loop or a compiled function run the function ``scope``
+    every iteration (through the nearest loop that calls it)?"""
+    from ..model.compiled import compiled_function_at
+    from ..model.scopes import ScopeKind
+
+    if scope.kind is not ScopeKind.FUNCTION:
+        return False
+    found = model.calls.calling_loop(scope)
+    if found is None:
+        return False
+    _, call = found
+    return _held_by_root(model, call.lineno) or compiled_function_at(model, call.lineno) is not None
+
+
 def whole_array_test(model: FileModel, value: ast.expr) -> bool:
     """Does a tested value reduce a whole array (``np.any(u < 0)``,
     ``np.linalg.norm(r)``, ``err.max()``) rather than pick elements?"""
@@ -188,5 +227,5 @@ def whole_array_test(model: FileModel, value: ast.expr) -> bool:
     return False
 
 
-__all__ = ["FOLDED_CODES", "RootLoop", "element_loop_nests", "folded_counts", "folded_text", "folding_root",
+__all__ = ["FOLDED_CODES", "RootLoop", "element_level", "element_loop_nests", "folded_counts", "folded_text", "folding_root",
            "raw_findings", "recurrence_loops", "root_at", "root_loops", "unfolded", "whole_array_test"]

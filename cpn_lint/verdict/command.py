@@ -730,6 +730,8 @@ def _read_input(name: str, what: str) -> str:
         raise UsageError(f"{what} not found: {name}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{what} {name} cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    except ValueError:  # a NUL byte in the name: no file has it
+        raise UsageError(f"{what} not found: {name!r}") from None
 
 
 def _from_flake8(name: str):  # type: ignore[no-untyped-def]

@@ -120,7 +120,7 @@ def _result(item: Item, index: dict[str, int], rules: dict[str, Any], options: S
     physical: dict[str, Any] = {"artifactLocation": artifact}
     message = item.message
     if loc.cell is not None:
-        message = f"cell {loc.cell}, line {loc.cell_line}: {message}"
+        message = f"cell {loc.cell}:line {loc.cell_line}: {message}"
         physical["region"] = {"startLine": notebook_line(loc.path, loc.cell, loc.cell_line or 1)}
     else:
         physical["region"] = {"startLine": loc.line, "startColumn": loc.column}
