@@ -461,10 +461,11 @@ class ValueEngine:
                 return Kind.SCALAR
             if tail in api.NON_ARRAY_FUNCTIONS:
                 return Kind.NOT
-            if tail in api.SEQUENCE_FUNCTIONS:
-                return Kind.SEQ
+            if tail in api.SEQUENCE_FUNCTIONS and not (tail == "gradient" and _single_axis(call)):
+                return Kind.SEQ  # (np.gradient(u, axis=1) is one array, not a list of them)
             if tail == "where" and len(call.args) == 1:
                 return Kind.SEQ
+
             if tail == "unique" and any(k.arg and k.arg.startswith("return_") for k in call.keywords):
                 return Kind.SEQ
             if head == device:
@@ -551,14 +552,28 @@ class ValueEngine:
         return Kind.DEVICE
 
     def _user_call_kind(self, call: ast.Call) -> Kind:
-        """A call of the file's own function: what its ``return`` statements give."""
+        """A call of the file's own function: what its ``return`` statements give
+        (for a Numba ufunc, ``@vectorize``, an array when any argument is one)."""
         scope = self.model.calls.target(call)
         if scope is None:
             return Kind.UNKNOWN
+        if self._numba_ufunc(scope):
+            kinds = [self._kind(a) for a in call.args]
+            if Kind.BOTTOM in kinds:
+                return Kind.BOTTOM
+            return Kind.DEVICE if any(k is Kind.DEVICE for k in kinds) else Kind.UNKNOWN
         result = self._read(scope)[0]
         if result is Kind.BOTTOM:
             return Kind.BOTTOM
         return result if result in _ARRAYS or result is Kind.DEVICE_SCALAR else Kind.UNKNOWN
+
+    def _numba_ufunc(self, scope: "Scope") -> bool:
+        """Is the function decorated with Numba's ``@vectorize`` (a ufunc that
+        broadcasts over arrays, whatever its body returns for one element)?"""
+        from .compiled import _compiler
+
+        node = scope.node
+        return isinstance(node, _DEF_TYPES) and any(_compiler(self.model, d) == "vectorize" for d in node.decorator_list)
 
     def _attribute_class(self, expr: ast.Attribute) -> "Scope | None":
         """The file's class whose attribute ``expr`` reads: ``self.x`` in a
@@ -1613,6 +1628,8 @@ class ValueEngine:
         first = args[0] if args else None
         if tail in api.STRIDE_TRICK_ARRAYS:
             return self._stride_trick_shape(tail, call)
+        if tail == "gradient" and _single_axis(call):
+            return self._array_shape(first)
         if tail == "repeat" and first is not None:
             return self._repeat_shape(self._array_shape(first), positional_or_keyword(call, 1, "repeats"),
                                       positional_or_keyword(call, 2, "axis"))
@@ -2269,6 +2286,11 @@ def _rank_test(test: ast.expr, op: type) -> tuple[int | None, ast.Name | None]:
         if isinstance(inner, ast.Attribute) and inner.attr == "shape" and isinstance(inner.value, ast.Name):
             return right.value, inner.value
     return None, None
+
+
+def _single_axis(call: ast.Call) -> bool:
+    axis = positional_or_keyword(call, None, "axis")
+    return isinstance(axis, ast.Constant) and type(axis.value) is int
 
 
 def _is_none(expr: ast.expr) -> bool:

@@ -489,3 +489,29 @@ def test_a_parameter_handed_to_a_helper_that_uses_it_as_an_array() -> None:
     assert _kind_of(model, "x", 2) is Kind.DEVICE
     assert _kind_of(model, "xs", 1) is not Kind.DEVICE
     assert _codes(source, "CPN106") == [8, 8]
+
+
+def test_numba_ufunc_results_and_single_axis_gradients_are_arrays() -> None:
+    """n_numba_julia_sets: ``images.append(escape_time(Z0, c, 200))`` then ``images[0][::8, ::8]``;
+    k_numba_lbm_kernels: ``(np.gradient(uy, axis=0) - np.gradient(ux, axis=1))[::k, ::k]``."""
+    model = _model(
+        """
+        import numpy as np
+        from numba import vectorize
+        @vectorize(["int32(complex128, complex128)"])
+        def escape(z, c):
+            return 1
+        Z0 = np.zeros((4, 4), dtype=complex)
+        images = []
+        for c in (0.1, 0.2):
+            images.append(escape(Z0, c))
+        coarse = images[0][::2, ::2]
+        def vorticity(ux, uy):
+            return np.gradient(uy, axis=0) - np.gradient(ux, axis=1)
+        both = np.gradient(Z0)
+        """
+    )
+    assert _kind_of(model, "escape(Z0, c)") is Kind.DEVICE
+    assert _kind_of(model, "images[0]") is Kind.DEVICE
+    assert _kind_of(model, "np.gradient(uy, axis=0)") is Kind.DEVICE
+    assert _kind_of(model, "np.gradient(Z0)") is Kind.SEQ
