@@ -224,6 +224,14 @@ class AllocationInLoop(Rule):
                 u = padded(u)
             """
         ),
+        # an empty start that the loop grows (the growth is CPN203's)
+        Valid("""
+            import numpy as np
+            for epoch in range(10):
+                pred = np.zeros((0, 10))
+                for b in range(5):
+                    pred = np.vstack([pred, np.ones((2, 10))])
+            """),
         # small constants, lazy initialisation, and a loop over three axes
         Valid(
             """
@@ -619,6 +627,9 @@ def _allocation(model: FileModel, call: ast.Call) -> _Allocation | None:
         fixed += [k.value for k in call.keywords if k.arg in keywords]
         if not fixed:
             return None
+        literal = model.literal_shape(call)
+        if literal is not None and 0 in literal:
+            return None  # np.zeros((0, 10)): an empty start, no buffer to reuse
         return _Allocation(call, ALLOCATION, tuple(fixed))
     if api in _CONSTANTS:
         if not call.args:

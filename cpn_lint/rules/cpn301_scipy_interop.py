@@ -6,7 +6,7 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import BindKind, FileModel
+from ..model import BindKind, FileModel, Kind
 from ..registry import Category, Default, Invalid, Rule, Valid
 from ._context import loop_context, loop_place
 from ._info import call_text
@@ -180,7 +180,7 @@ class ScipyInterop(Rule):
             if top not in _SUBPACKAGES and not top.startswith("_"):
                 continue  # an old NumPy alias, not SciPy's own code
             arguments = list(call.args) + [kw.value for kw in call.keywords]
-            if not arguments or all(_constant(model, a) for a in arguments):
+            if not arguments or all(_passes_nothing(model, a) for a in arguments):
                 continue
             module = ".".join(name.split(".")[:2]) if name.count(".") >= 2 else name
             devices = list(dict.fromkeys(model.segment(a, 24) for a in arguments if model.is_array(a)))
@@ -215,6 +215,15 @@ def _base_name(func: ast.expr) -> str | None:
     return func.id if isinstance(func, ast.Name) else None
 
 
+def _passes_nothing(model: FileModel, argument: ast.expr) -> bool:
+    """An argument that brings no program data: a constant written in the
+    code, or something certainly not an array or a number (a string, a
+    module, a class, a list of options) that SciPy does not call back."""
+    if _constant(model, argument):
+        return True
+    return model.kind(argument) is Kind.NOT and not _is_callable(model, argument)
+
+
 def _constant(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
     """An argument fixed where the code is written: a literal (``0.5``,
     ``"data.mat"``), a display of literals, or a name bound only to those
@@ -223,6 +232,8 @@ def _constant(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
     the arrays SciPy computes from it come back to the NumPy code."""
     if isinstance(expr, ast.Constant):
         return True
+    if isinstance(expr, ast.Attribute) and model.qualname(expr) is not None and model.kind(expr) is Kind.SCALAR:
+        return True  # np.inf, np.pi
     if isinstance(expr, ast.UnaryOp):
         return _constant(model, expr.operand, depth)
     if isinstance(expr, (ast.Tuple, ast.List)):
