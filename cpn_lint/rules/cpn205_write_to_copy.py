@@ -43,6 +43,8 @@ _FAMILIES = {"diagonal": DIAG, "flip": FLIP, "ravel": RAVEL}
 _METHOD_COPIES = {name: _FAMILIES[family] for name, family in numpy_api.VIEW_BECOMES_COPY_METHODS.items()}
 _METHOD_COPIES["flatten"] = FLATTEN  # a copy in both libraries: a direct write to it is lost everywhere
 _FUNCTION_COPIES = {name: _FAMILIES[family] for name, family in numpy_api.VIEW_BECOMES_COPY.items()}
+# A file without any of these names makes none of the copies above.
+_WORDS = frozenset(_METHOD_COPIES) | frozenset(_FUNCTION_COPIES)
 
 
 @dataclass(frozen=True)
@@ -254,6 +256,14 @@ class WriteToCopy(Rule):
             r = np.fliplr(a)
             r += 1.0
             """, line=3, contains="'r += 1.0'"),
+        # a file whose only such call is a reshape (or np.rot90)
+        Invalid("""
+            import numpy as np
+            base = np.zeros(64)
+            image = base.reshape(8, 8)
+            image[0, :] = 1.0
+            print(base.sum())
+            """, line=3, contains="image[0, :] = 1.0"),
         Invalid("""
             import numpy as np
             a = np.ones(4)
@@ -275,7 +285,7 @@ class WriteToCopy(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        if not model.uses_numpy() or not any(word in model.source for word in ("diag", "flip", "ravel", "flatten")):
+        if not model.uses_numpy() or not any(word in model.source for word in _WORDS):
             return
         for copy in _copies(model):
             writes = _writes_to(model, copy)

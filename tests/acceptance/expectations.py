@@ -43,8 +43,6 @@ def but(codes: tuple[str, ...], *keep: str) -> tuple[str, ...]:
 # Classes that do not meet a case yet, and whose fix they are (issue 23).
 CPN007_PARAMETER_MASK = ("unassigned: CPN007 stays quiet on a mask that is a parameter ('arr[mask] = value'; "
                          "its docs list this as deliberate)")
-CPN301_UNKNOWN_ARGUMENTS = ("unassigned: CPN301 does not report a SciPy call whose arguments are parameters of "
-                            "unknown kind (scipy.signal.butter(order, cutoff) returns host arrays)")
 
 
 @dataclass(frozen=True)
@@ -132,7 +130,7 @@ CASES: dict[str, Expect] = {
     # The SciPy filter design is a one-time boundary (R301); the tap loop is not R101.
     "ready-005": Expect(
         required=(
-            Site("CPN301", "signal.butter(order", pending=CPN301_UNKNOWN_ARGUMENTS),
+            Site("CPN301", "signal.butter(order"),
             Site("CPN006", "np.multiply(x[:, k : k + valid]"),
             Site("CPN006", "np.add(acc[:, :valid]"),
             Site("CPN006", "np.divide(x, energy, out=out)"),
