@@ -41,8 +41,6 @@ def but(codes: tuple[str, ...], *keep: str) -> tuple[str, ...]:
 
 
 # Classes that do not meet a case yet, and whose fix they are (issue 23).
-CPN007_PARAMETER_MASK = ("unassigned: CPN007 stays quiet on a mask that is a parameter ('arr[mask] = value'; "
-                         "its docs list this as deliberate)")
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,7 @@ CASES: dict[str, Expect] = {
             Site("CPN001", "np.where(a > 0", instead=("CPN004",)),
             Site("CPN004", "np.where(a > 0"),
             Site("CPN003", "np.matmul(A, np.matmul(B, C))"),
-            Site("CPN007", "arr[mask] = value", pending=CPN007_PARAMETER_MASK),
+            Site("CPN007", "arr[mask] = value"),
             Site("CPN006", "np.add(a, b, out=out)"),
             Site("CPN006", "np.multiply(out, 0.5, out=out)"),
         ),
