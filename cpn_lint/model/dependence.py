@@ -90,6 +90,8 @@ class DependenceAnalysis:
         self._recurrences: dict[int, list[Recurrence]] = {}
         self._slab_carried: dict[int, bool] = {}
         self._derived: dict[int, frozenset[str]] = {}
+        self._feeding: dict[tuple[int, int, int], list[ast.AST]] = {}  # _reads_feeding's answers
+        self._reads: dict[int, tuple[list[ast.AST], list[ast.Name]]] = {}  # what each value reads
 
     # ----------------------------------------------------------------- roles
     def role(self, frame: "LoopFrame") -> Role:
@@ -420,17 +422,37 @@ class DependenceAnalysis:
     def _reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int = 0) -> list[ast.AST]:
         """The nodes ``value`` reads, and those read by the values of names it
         uses that the same iteration bound before (``b = S @ T[i - 1]``, then
-        ``T[i] = solve(A, b)``)."""
+        ``T[i] = solve(A, b)``). Memoised per value, loop and depth (every
+        loop around a statement asks again); callers do not change the list."""
+        key = (id(value), id(frame), depth)
+        found = self._feeding.get(key)
+        if found is None:
+            found = self._feeding[key] = self._compute_reads_feeding(value, frame, depth)
+        return found
+
+    def _compute_reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int) -> list[ast.AST]:
         model = self.model
-        found: list[ast.AST] = list(ast.walk(value))
-        # what a helper of the file reads of the arrays handed to it, in this loop's names
-        found += [read for call in found if isinstance(call, ast.Call) for read in model.calls.picks_through(call)]
+        reads, names = self._reads_of(value)
+        found: list[ast.AST] = list(reads)
         if depth >= 3:
             return found
-        for name in [n for n in found if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]:
+        for name in names:
             for binding in model.reaching_bindings(name):
                 if binding.loop is not None and frame.contains(binding.loop) and binding.value is not None and binding.pos < (name.lineno, name.col_offset):
                     found += self._reads_feeding(binding.value, frame, depth + 1)
+        return found
+
+    def _reads_of(self, value: ast.expr) -> tuple[list[ast.AST], list[ast.Name]]:
+        """The nodes ``value`` reads (what a helper of the file reads of the
+        arrays handed to it included, in this loop's names), and the names
+        among them it loads; the same for every loop (memoised per value)."""
+        key = id(value)
+        found = self._reads.get(key)
+        if found is None:
+            nodes: list[ast.AST] = list(ast.walk(value))
+            nodes += [read for call in nodes if isinstance(call, ast.Call) for read in self.model.calls.picks_through(call)]
+            names = [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+            found = self._reads[key] = (nodes, names)
         return found
 
     def _element_sized(self, target: ast.Subscript, var: str, inner_indices: set[str]) -> bool:
