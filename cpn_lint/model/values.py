@@ -2248,7 +2248,7 @@ class _FunctionNodes:
         self.sizes: dict[int, list[ast.Attribute]] = {}
         parents = model._parent
         for call in model.nodes(ast.Call):
-            if call.args or call.keywords:
+            if any(isinstance(a, ast.Name) for a in call.args) or any(isinstance(k.value, ast.Name) for k in call.keywords):
                 for owner in _walking_functions(call, parents):
                     self.calls.setdefault(id(owner), []).append(call)
         for attribute in model.nodes(ast.Attribute):
