@@ -92,6 +92,8 @@ class DependenceAnalysis:
         self._derived: dict[int, frozenset[str]] = {}
         self._feeding: dict[tuple[int, int, int], list[ast.AST]] = {}  # _reads_feeding's answers
         self._reads: dict[int, tuple[list[ast.AST], list[ast.Name]]] = {}  # what each value reads
+        self._forms: dict[tuple[int, int], "tuple[str, list[_Form]] | None"] = {}  # _view_forms' answers
+        self._lags: dict[int, dict[str, int]] = {}  # _inner_lags' answers
 
     # ----------------------------------------------------------------- roles
     def role(self, frame: "LoopFrame") -> Role:
@@ -356,7 +358,14 @@ class DependenceAnalysis:
     def _inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
         """The smallest positive value each index of a loop inside ``frame``
         takes (``for k in range(1, taps)``: 1; ``range(taps)``: 1 as well,
-        once it gets past 0), for reads such as ``y[n - k]``."""
+        once it gets past 0), for reads such as ``y[n - k]`` (memoised per
+        loop; callers do not change the table)."""
+        found = self._lags.get(id(frame))
+        if found is None:
+            found = self._lags[id(frame)] = self._compute_inner_lags(frame)
+        return found
+
+    def _compute_inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
         from .spatial import range_of
 
         model = self.model
@@ -379,7 +388,15 @@ class DependenceAnalysis:
     def _view_forms(self, sub: ast.Subscript, frame: "LoopFrame") -> "tuple[str, list[_Form]] | None":
         """The array ``sub`` reads or writes and its index as forms over that
         array's own axes: through a view made before the loop with constant
-        starts (``d1 = d0[1:, 1:]``: ``d1[i, j]`` is ``d0[i + 1, j + 1]``)."""
+        starts (``d1 = d0[1:, 1:]``: ``d1[i, j]`` is ``d0[i + 1, j + 1]``).
+        Memoised per subscript and loop (callers do not change the forms)."""
+        key = (id(sub), id(frame))
+        if key in self._forms:
+            return self._forms[key]
+        found = self._forms[key] = self._compute_view_forms(sub, frame)
+        return found
+
+    def _compute_view_forms(self, sub: ast.Subscript, frame: "LoopFrame") -> "tuple[str, list[_Form]] | None":
         root = _chain_base(sub)
         if root is None:
             return None
@@ -780,7 +797,7 @@ def _form(part: ast.expr) -> _Form:
 
 
 def _var_key(var: str) -> str:
-    return ast.dump(ast.Name(id=var, ctx=ast.Load()))
+    return f"Name(id={var!r}, ctx=Load())"  # ast.dump of the name read, as spatial.linear keys it
 
 
 def _offset(form: Linear | None, var: str) -> int | None:
