@@ -92,6 +92,7 @@ class DependenceAnalysis:
         self._derived: dict[int, frozenset[str]] = {}
         self._feeding: dict[tuple[int, int, int], list[ast.AST]] = {}  # _reads_feeding's answers
         self._reads: dict[int, tuple[list[ast.AST], list[ast.Name]]] = {}  # what each value reads
+        self._picks: dict[tuple[int, int], list[ast.Subscript]] = {}  # _picks_feeding's answers
         self._forms: dict[tuple[int, int], "tuple[str, list[_Form]] | None"] = {}  # _view_forms' answers
         self._lags: dict[int, dict[str, int]] = {}  # _inner_lags' answers
 
@@ -324,8 +325,7 @@ class DependenceAnalysis:
                     continue
                 base = written[0]
                 reads = [target] if isinstance(stmt, ast.AugAssign) else []
-                reads += [r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and _chain_base(r) is not None
-                          and not isinstance(model.parent(r), ast.Subscript)]
+                reads += self._picks_feeding(value, frame)
                 read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
@@ -436,11 +436,24 @@ class DependenceAnalysis:
             starts.append(start)
         return value.value.id, starts
 
+    def _picks_feeding(self, value: ast.expr, frame: "LoopFrame") -> list[ast.Subscript]:
+        """The picks of arrays among :meth:`_reads_feeding` (whole chains:
+        ``u[i][j]``, not the ``u[i]`` inside it), each once (memoised per
+        value and loop)."""
+        key = (id(value), id(frame))
+        found = self._picks.get(key)
+        if found is None:
+            model = self.model
+            found = self._picks[key] = [
+                r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and _chain_base(r) is not None
+                and not isinstance(model.parent(r), ast.Subscript)]
+        return found
+
     def _reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int = 0) -> list[ast.AST]:
         """The nodes ``value`` reads, and those read by the values of names it
         uses that the same iteration bound before (``b = S @ T[i - 1]``, then
-        ``T[i] = solve(A, b)``). Memoised per value, loop and depth (every
-        loop around a statement asks again); callers do not change the list."""
+        ``T[i] = solve(A, b)``), each once. Memoised per value, loop and depth
+        (every loop around a statement asks again); callers do not change the list."""
         key = (id(value), id(frame), depth)
         found = self._feeding.get(key)
         if found is None:
@@ -453,10 +466,14 @@ class DependenceAnalysis:
         found: list[ast.AST] = list(reads)
         if depth >= 3:
             return found
+        seen = {id(node) for node in found}
         for name in names:
             for binding in model.reaching_bindings(name):
                 if binding.loop is not None and frame.contains(binding.loop) and binding.value is not None and binding.pos < (name.lineno, name.col_offset):
-                    found += self._reads_feeding(binding.value, frame, depth + 1)
+                    for node in self._reads_feeding(binding.value, frame, depth + 1):
+                        if id(node) not in seen:  # a name read twice feeds the same nodes again
+                            seen.add(id(node))
+                            found.append(node)
         return found
 
     def _reads_of(self, value: ast.expr) -> tuple[list[ast.AST], list[ast.Name]]:
