@@ -1474,15 +1474,29 @@ class ValueEngine:
         if key in self._classes:
             return self._classes[key]  # type: ignore[return-value]
         found: set[int] = set()
-        node = param.scope.node
-        body = node.body if isinstance(node, _DEF_TYPES) else []
-        for statement in _walk_function(body):
-            rank, subject = _rank_statement(statement)
-            if subject is not None and subject.id == param.name and self.model.reaching_bindings(subject) == [param]:
+        for rank, subject in self._rank_statements(param.scope).get(param.name, ()):
+            if self.model.reaching_bindings(subject) == [param]:
                 found.add(rank)  # type: ignore[arg-type]
         result = found.pop() if len(found) == 1 else None
         self._classes[key] = result
         return result
+
+    def _rank_statements(self, scope: "Scope") -> dict[str, list[tuple[int | None, ast.Name]]]:
+        """Name -> (rank, name node) of each statement of the function's body
+        that pins the rank of that name (one walk of the body for all its
+        parameters)."""
+        key = (id(scope), "ranks")
+        table = self._classes.get(key)
+        if table is None:
+            table = {}
+            node = scope.node
+            body = node.body if isinstance(node, _DEF_TYPES) else []
+            for statement in _walk_function(body):
+                rank, subject = _rank_statement(statement)
+                if subject is not None:
+                    table.setdefault(subject.id, []).append((rank, subject))
+            self._classes[key] = table
+        return table  # type: ignore[return-value]
 
     def _index_vectors(self, value: ast.expr, depth: int = 0) -> bool:
         """Is ``value`` the tuple of index vectors ``np.nonzero``/one-argument
@@ -2247,7 +2261,13 @@ class _FunctionNodes:
         self.calls: dict[int, list[ast.Call]] = {}
         self.sizes: dict[int, list[ast.Attribute]] = {}
         parents = model._parent
+        # only a call of a name the file defines a function by can reach one of them
+        defined = {scope.name for scope in model.scopes if isinstance(scope.node, _DEF_TYPES)}
         for call in model.nodes(ast.Call):
+            func = call.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name not in defined:
+                continue
             if any(isinstance(a, ast.Name) for a in call.args) or any(isinstance(k.value, ast.Name) for k in call.keywords):
                 for owner in _walking_functions(call, parents):
                     self.calls.setdefault(id(owner), []).append(call)
