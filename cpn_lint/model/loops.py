@@ -415,23 +415,32 @@ def _shaped_like(model: "FileModel", array: ast.expr) -> tuple[int, ast.expr] | 
 def _shape_rank_evidence(model: "FileModel", param: ast.Name) -> int:
     """The axes a parameter's function reads of its shape: ``b.shape[2]``
     needs three, ``n, d = X.shape`` two (0 when it reads none)."""
-    scope = model.lookup(param)
-    least = 0
-    for use in model.names_by_id().get(param.id, ()):
-        if model.lookup(use) is not scope:
+    return model.derived("shape-rank-evidence", _shape_reads).get((id(model.lookup(param)), param.id), 0)
+
+
+def _shape_reads(model: "FileModel") -> dict[tuple[int, str], int]:
+    """For every (scope, name) whose ``.shape`` the file reads, the axes it
+    reads; one pass over the file's ``x.shape`` (asking per parameter went
+    over every use of the name in the file: quadratic in a file of many
+    functions with the same parameter names)."""
+    least: dict[tuple[int, str], int] = {}
+    for attribute in model.nodes(ast.Attribute):
+        if attribute.attr != "shape" or not isinstance(attribute.value, ast.Name):
             continue
-        parent = model.parent(use)
-        if not (isinstance(parent, ast.Attribute) and parent.attr == "shape"):
-            continue
-        outer = model.parent(parent)
-        if isinstance(outer, ast.Subscript) and outer.value is parent:
+        use = attribute.value
+        outer = model.parent(attribute)
+        axes = 0
+        if isinstance(outer, ast.Subscript) and outer.value is attribute:
             k = model.const_int(outer.slice)
             if k is not None and k >= 0:
-                least = max(least, k + 1)
-        elif isinstance(outer, ast.Assign) and outer.value is parent and len(outer.targets) == 1:
+                axes = k + 1
+        elif isinstance(outer, ast.Assign) and outer.value is attribute and len(outer.targets) == 1:
             target = outer.targets[0]
             if isinstance(target, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in target.elts):
-                least = max(least, len(target.elts))
+                axes = len(target.elts)
+        if axes:
+            key = (id(model.lookup(use)), use.id)
+            least[key] = max(least.get(key, 0), axes)
     return least
 
 
