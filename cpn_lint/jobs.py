@@ -1,0 +1,145 @@
+"""Running a command's per-file work on every core: ``--jobs N``.
+
+Every command that lints a tree (``cpn-verdict``, ``cpn-lint fix``,
+``noqa``, ``baseline write``) takes ``--jobs N`` (default: the machine's
+cores, as ``flake8 -j auto``; ``--jobs 1`` runs in process) and
+``--no-cache``. The work is a module-level function of one item, so it runs
+the same in a worker process started with ``spawn`` (the only start method
+on Windows and the default on macOS) as in process; results come back in
+the order of the items, whatever finishes first, so the output is the same
+for any N. Workers hold nothing across files but what the function returns.
+
+Workers are started only when there is enough to do: starting one costs
+about an import of cpn-lint, so a handful of small files runs in process.
+Ctrl-C stops the workers at once (they ignore SIGINT; the parent ends them)
+and the command ends with its usual "interrupted" line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+from collections import deque
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Below this much source per worker, a worker costs more to start than it saves.
+MIN_BYTES_PER_WORKER = 64 * 1024
+# Tasks handed out ahead of the one the parent waits for, per worker.
+AHEAD_PER_WORKER = 4
+
+
+class WorkerFailed(RuntimeError):
+    """A worker process died (killed, out of memory); the run cannot finish."""
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def jobs_value(text: str) -> int:
+    """``--jobs`` value: a whole number of 1 or more, or ``auto`` (the cores)."""
+    if str(text).strip().lower() == "auto":
+        return default_jobs()
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number or 'auto': {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
+    return value
+
+
+def add_arguments(parser: Any) -> None:
+    """``--jobs N`` and ``--no-cache`` on a command's parser (or argument group)."""
+    parser.add_argument("--jobs", "-j", type=jobs_value, default=None, metavar="N",
+                        help="files analysed at once, in separate processes (default: the machine's cores; "
+                        "1: in this process); the output is the same for any N")
+    parser.add_argument("--no-cache", action="store_true", default=False,
+                        help="analyse every file again instead of reusing the results cached for unchanged files "
+                        "(also: CPN_LINT_NO_CACHE=1; 'cpn-lint cache info' shows where the cache is)")
+
+
+def workers_for(jobs: int | None, sizes: Sequence[int]) -> int:
+    """How many worker processes ``sizes`` (bytes of each pending file)
+    justify under ``--jobs`` (None: the cores); 1 means in process."""
+    wanted = default_jobs() if jobs is None else jobs
+    by_size = sum(sizes) // MIN_BYTES_PER_WORKER
+    return max(1, min(wanted, len(sizes), by_size))
+
+
+def file_size(path: Any) -> int:
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return 0
+
+
+def ordered_map(task: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[R]:
+    """``task(item)`` for each item, in order: in process when ``workers`` is
+    1, else in that many ``spawn`` worker processes. ``task`` must be
+    picklable (a module-level function, or a ``functools.partial`` of one)."""
+    if workers <= 1 or len(items) <= 1:
+        for item in items:
+            yield task(item)
+        return
+    yield from _in_workers(task, items, workers)
+
+
+def _in_workers(task: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[R]:
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_ignore_interrupts)
+    pending: deque[Future[R]] = deque()
+    upcoming = iter(items)
+    finished = False
+    try:
+        for item in upcoming:
+            pending.append(executor.submit(task, item))
+            if len(pending) >= workers * AHEAD_PER_WORKER:
+                break
+        while pending:
+            result = pending.popleft().result()
+            for item in upcoming:
+                pending.append(executor.submit(task, item))
+                break
+            yield result
+        finished = True
+    except BrokenProcessPool as exc:
+        raise WorkerFailed("a worker process ended abruptly (killed, or out of memory); "
+                           "run again with --jobs 1 to see which file") from exc
+    finally:
+        if finished:
+            executor.shutdown(wait=True)
+        else:  # Ctrl-C, an error or an abandoned generator: stop the workers now
+            _stop(executor)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(executor: Any) -> None:
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    for process in processes:
+        try:
+            process.terminate()
+        except (OSError, AttributeError, ValueError):
+            pass
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.join(timeout=5)
+        except (OSError, AttributeError, ValueError, AssertionError):
+            pass
