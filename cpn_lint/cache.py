@@ -458,10 +458,7 @@ class ResultCache:
         except (OSError, ValueError):
             return None
         try:
-            document = json.loads(data)
-            if not isinstance(document, dict) or document.get("schema") != SCHEMA or document.get("key") != key:
-                return None
-            value = decode(document.get("value"))
+            value = decode(_parse_entry(data, key))
         except Exception:  # torn, foreign or garbage: a miss, whatever it holds
             return None
         if not conforms(value, hint):
@@ -478,8 +475,7 @@ class ResultCache:
         if key is None or self._unwritable:
             return False
         try:
-            data = json.dumps({"schema": SCHEMA, "key": key, "value": encode(value)},
-                              separators=(",", ":"), ensure_ascii=True).encode("ascii")
+            data = _entry_bytes(key, encode(value))
         except (Unencodable, ValueError, RecursionError):
             return False
         target = self.path_of(key)
@@ -490,13 +486,18 @@ class ResultCache:
             self._unwritable = True
             return False
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(temp, target)
+            try:
+                _write_all(fd, data)
+            finally:
+                os.close(fd)
+            os.replace(temp, target)  # readers see the old entry or the new one, never part of one
         except OSError:
-            self._unwritable = True
+            self._unwritable = True  # a full disk or a read-only folder: no cache, silently
             _unlink(temp)
             return False
+        except BaseException:  # Ctrl-C: no temporary file left behind
+            _unlink(temp)
+            raise
         self._written += len(data)
         self._maybe_trim()
         return True
@@ -607,6 +608,34 @@ class ResultCache:
                 pass  # something else lives there: leave it
         _unlink(str(self.folder / _MARKER))
         return count, size
+
+
+def _entry_bytes(key: str, encoded: Any) -> bytes:
+    """An entry: a header line (schema, key, hash of the value), then the value's JSON."""
+    body = json.dumps(encoded, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+    header = json.dumps({"schema": SCHEMA, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
+                        separators=(",", ":")).encode("ascii")
+    return header + b"\n" + body
+
+
+def _parse_entry(data: bytes, key: str) -> Any:
+    """The encoded value of an entry written for ``key``; raises
+    :class:`Malformed` for anything else (torn, foreign, altered)."""
+    head, newline, body = data.partition(b"\n")
+    if not newline:
+        raise Malformed("no header")
+    header = json.loads(head)
+    if not isinstance(header, dict) or header.get("schema") != SCHEMA or header.get("key") != key:
+        raise Malformed("another key or schema")
+    if header.get("sha256") != hashlib.sha256(body).hexdigest():
+        raise Malformed("torn or altered")
+    return json.loads(body)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _unlink(path: str) -> None:
