@@ -20,7 +20,9 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sys
 from collections import deque
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 T = TypeVar("T")
@@ -98,21 +100,25 @@ def _in_workers(task: Callable[[T], R], items: Sequence[T], workers: int) -> Ite
     from concurrent.futures import Future, ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_ignore_interrupts)
+    here = os.getcwd()
     pending: deque[Future[R]] = deque()
     upcoming = iter(items)
     finished = False
+    with _starting_workers():
+        executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_start_worker, initargs=(here,))
     try:
-        for item in upcoming:
-            pending.append(executor.submit(task, item))
-            if len(pending) >= workers * AHEAD_PER_WORKER:
-                break
-        while pending:
-            result = pending.popleft().result()
+        with _starting_workers():
             for item in upcoming:
                 pending.append(executor.submit(task, item))
-                break
+                if len(pending) >= workers * AHEAD_PER_WORKER:
+                    break
+        while pending:
+            result = pending.popleft().result()
+            with _starting_workers():  # a submit may start a worker
+                for item in upcoming:
+                    pending.append(executor.submit(task, item))
+                    break
             yield result
         finished = True
     except BrokenProcessPool as exc:
@@ -125,8 +131,36 @@ def _in_workers(task: Callable[[T], R], items: Sequence[T], workers: int) -> Ite
             _stop(executor)
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them (no tracebacks)."""
+@contextmanager
+def _starting_workers() -> Iterator[None]:
+    """Start worker processes from the standard library's own folder.
+
+    A ``spawn`` worker begins as ``python -c ...``, which puts its working
+    folder first on ``sys.path`` while it imports multiprocessing: started
+    from the user's tree, a ``signal/`` or ``random.py`` there would be
+    imported instead of the standard module (user code run, or a crash).
+    From the standard library's folder, that first entry finds the standard
+    modules themselves. The worker then moves to the user's folder
+    (:func:`_start_worker`); the parent returns to it at once.
+    """
+    here = os.getcwd()
+    try:
+        os.chdir(os.path.dirname(os.__file__))
+    except (OSError, TypeError, AttributeError):  # a frozen interpreter: start where we are
+        yield
+        return
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
+def _start_worker(cwd: str) -> None:
+    """In each worker: the user's folder (paths are relative to it), no
+    working-folder entry on ``sys.path`` (nothing of the user's tree is ever
+    imported), and Ctrl-C left to the parent, which stops the workers."""
+    os.chdir(cwd)
+    sys.path[:] = [entry for entry in sys.path if entry not in ("", ".")]
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

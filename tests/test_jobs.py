@@ -230,3 +230,24 @@ def _children(pid: int) -> list[int]:
 
 if not Path("/proc/self/task").exists():  # pragma: no cover - not Linux
     test_ctrl_c_ends_every_process_cleanly = pytest.mark.skip("reads /proc")(test_ctrl_c_ends_every_process_cleanly)
+
+
+def test_workers_never_import_from_the_users_folder(always_parallel: None, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A worker starts as ``python -c``, which puts its folder first on
+    sys.path: a ``signal`` package or a ``tokenize.py`` in the user's tree
+    must not be imported (the scipy sources hold ``signal/``)."""
+    from cpn_lint.verdict.command import main
+
+    tree = tmp_path / "tree"
+    (tree / "signal").mkdir(parents=True)
+    marker = tmp_path / "imported"
+    for module in (tree / "signal" / "__init__.py", tree / "tokenize.py", tree / "json.py"):
+        module.write_text(f"open({str(marker)!r}, 'a').write({module.name!r})\n")
+    for name in ("kernels.py", "stencil.py"):
+        shutil.copy(FIXTURES / "rules" / "cpn101_element_loop.py", tree / name)
+    monkeypatch.chdir(tree)
+    serial = _run(main, [".", "--isolated", "--jobs", "1", "--no-cache"], capsys)
+    assert _run(main, [".", "--isolated", "--jobs", "2", "--no-cache"], capsys) == serial
+    assert not marker.exists(), marker.read_text()
