@@ -181,13 +181,31 @@ def environment_identity() -> str:
 _MANIFESTS: dict[tuple[str, int, int], str] = {}
 
 
-def manifest_identity(path: str | None) -> str | None:
-    """A hash of the API manifest the engine reads for ``path`` (None: the
-    default one); None when it cannot be read (then nothing is cached)."""
+def _manifest_file(path: str | None) -> Path:
+    """The manifest file the engine reads for ``path``: as
+    :func:`cpn_lint.manifest.default_path` decides, each time (a refresh
+    during a long process changes it), with the shipped file's path found once."""
     from . import manifest
 
+    if path:
+        return Path(path)
+    refreshed = manifest.user_manifest_path()
+    return refreshed if refreshed.is_file() else _bundled_manifest()
+
+
+@lru_cache(maxsize=1)
+def _bundled_manifest() -> Path:
+    from . import manifest
+
+    return manifest.bundled_path()
+
+
+def manifest_identity(path: str | None) -> str | None:
+    """A hash of the API manifest the engine reads for ``path`` (None: the
+    default one); None when it cannot be read (then nothing is cached).
+    Hashed once per process and file version (its size and mtime)."""
     try:
-        target = Path(path) if path else manifest.default_path()
+        target = _manifest_file(path)
         info = target.stat()
         signature = (str(target), info.st_mtime_ns, info.st_size)
         known = _MANIFESTS.get(signature)
@@ -302,14 +320,16 @@ def encode(value: Any) -> Any:
     raise Unencodable(f"cannot cache a {cls.__name__}")
 
 
-def decode(data: Any) -> Any:
-    """The value :func:`encode` was given; raises :class:`Malformed`."""
+def decode(data: Any, checked: bool = True) -> Any:
+    """The value :func:`encode` was given; raises :class:`Malformed`.
+    ``checked=False`` skips the type checks, for what this process's own
+    workers sent (never for what was read from the cache)."""
     if data is None or isinstance(data, (bool, str, int, float)):
         return data
     if isinstance(data, list):
         if _SCALARS.issuperset(map(type, data)):  # the common case (source lines), at C speed
             return list(data)
-        return [decode(v) for v in data]
+        return [decode(v, checked) for v in data]
     if not isinstance(data, dict) or len(data) not in (1, 2):
         raise Malformed("not an encoded value")
     if len(data) == 2:
@@ -320,9 +340,9 @@ def decode(data: Any) -> Any:
         hints = _hints(cls)
         if hints is None or set(fields) != set(hints):
             raise Malformed(f"{name}: fields differ")
-        values = {k: decode(v) for k, v in fields.items()}
+        values = {k: decode(v, checked) for k, v in fields.items()}
         for k, v in values.items():
-            if not conforms(v, hints[k]):
+            if checked and not conforms(v, hints[k]):
                 raise Malformed(f"{name}.{k}: not a {hints[k]}")
         return cls(**values)
     ((tag, inner),) = data.items()
@@ -332,13 +352,13 @@ def decode(data: Any) -> Any:
         except (ValueError, UnicodeEncodeError):
             raise Malformed("bad bytes") from None
     if tag == "m" and isinstance(inner, dict):
-        return {k: decode(v) for k, v in inner.items()}
+        return {k: decode(v, checked) for k, v in inner.items()}
     if not isinstance(inner, list):
         raise Malformed(f"bad {tag!r}")
     if tag == "t":
-        return tuple(decode(v) for v in inner)
+        return tuple(decode(v, checked) for v in inner)
     if tag in ("f", "s"):
-        items = [decode(v) for v in inner]
+        items = [decode(v, checked) for v in inner]
         try:
             return frozenset(items) if tag == "f" else set(items)
         except TypeError:
@@ -349,7 +369,7 @@ def decode(data: Any) -> Any:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise Malformed("bad pair")
             try:
-                out[decode(pair[0])] = decode(pair[1])
+                out[decode(pair[0], checked)] = decode(pair[1], checked)
             except TypeError:
                 raise Malformed("unhashable key") from None
         return out

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 from collections import deque
 from contextlib import contextmanager
@@ -161,6 +160,8 @@ def _start_worker(cwd: str) -> None:
     imported), and Ctrl-C left to the parent, which stops the workers."""
     os.chdir(cwd)
     sys.path[:] = [entry for entry in sys.path if entry not in ("", ".")]
+    import signal  # here, not at the top: `python -m` from scipy's sources would find scipy/signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

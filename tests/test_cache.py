@@ -486,3 +486,18 @@ def test_the_codec_refuses_what_it_cannot_store_exactly() -> None:
     with pytest.raises(cache_module.Unencodable):
         encode([Other()])
     assert ResultCache(Path(tempfile.mkdtemp())).put("0" * 64, Other()) is False
+
+
+def test_a_refreshed_default_manifest_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cpn-lint manifest refresh` during a long process (an editor's) changes
+    the manifest the engine reads by default: entries made before are not reused."""
+    from cpn_lint import manifest
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    cache = ResultCache(tmp_path / "cache")
+    before = cache.key("flake8-findings", "prog.py", VECTORIZE.encode(), LintOptions())
+    target = manifest.user_manifest_path()
+    target.parent.mkdir(parents=True)
+    target.write_bytes(manifest.bundled_path().read_bytes() + b"\n")
+    after = cache.key("flake8-findings", "prog.py", VECTORIZE.encode(), LintOptions())
+    assert before is not None and after is not None and before != after

@@ -348,7 +348,7 @@ def _assess_task(path: str, options: LintOptions, cache: ResultCache | None) -> 
 def _unit_of(payload: Any) -> Unit:
     if isinstance(payload, Unit):
         return payload
-    unit = decode(payload)
+    unit = decode(payload, checked=False)  # from our own worker, not from the cache
     if not isinstance(unit, Unit):  # pragma: no cover - our own workers' output
         raise TypeError("a worker returned something other than a file's unit")
     return unit
