@@ -49,6 +49,8 @@ def load(path: str) -> frozenset[str]:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise BaselineError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except ValueError:  # a NUL byte in the name
+        raise BaselineError(f"{path!r}: cannot be read (no such file)") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BaselineError(f"{path}: not a cpn-lint baseline (not JSON: {exc})") from None
     if not isinstance(document, dict) or document.get("schema") != SCHEMA:

@@ -260,7 +260,9 @@ def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) ->
     statement between them than a tight nest of loops (``for i: for j:``):
     a line elsewhere in a long loop body is another pattern. Doctor reports
     mpi4py at the first cuPyNumeric call after the import, so any CPN108
-    finding confirms it. A conversion built-in outside every loop is set
+    finding confirms it. A finding folded into a root cause (a CPN104 inside
+    a CPN101 loop, anything inside a CPN112 kernel) is confirmed by that
+    root when Doctor's line is in its span and the root counts the code. A conversion built-in outside every loop is set
     aside (not R104); unmapped and unmatched Doctor findings are
     runtime-only. Doctor findings in a linted file carry that file's name as
     it was linted (the report may come from another checkout).
@@ -369,9 +371,20 @@ def _matches(finding: DoctorFinding, unit_index: int | None, files: list[_Unit])
             rank = (0 if static.code == finding.code else 1, last - first)
             candidates.append((rank, index))
     if not candidates:
-        return []
+        return _folded_into(finding, unit_index, unit)
     best = min(rank for rank, _ in candidates)
     return [(unit_index, index) for rank, index in candidates if rank == best]
+
+
+def _folded_into(finding: DoctorFinding, unit_index: int, unit: "_Unit") -> list[tuple[int, int]]:
+    """A finding of Doctor's code folded into a root cause that holds its
+    line (an element loop or recurrence counts its conversions and branches;
+    a compiled kernel holds everything inside it): that root confirms it."""
+    for index, static in enumerate(unit.result.findings):
+        folded = static.data.get("folded") or {}
+        if finding.code in folded and static.line <= finding.line <= (static.end_line or static.line):
+            return [(unit_index, index)]
+    return []
 
 
 def _process_wide(finding: DoctorFinding, same_file: int | None, files: list[_Unit]) -> list[tuple[int, int]]:

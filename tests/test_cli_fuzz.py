@@ -141,3 +141,20 @@ def test_many_argument_lists(monkeypatch: pytest.MonkeyPatch) -> None:
                            "-k", "test_no_traceback_for_any_argument_list", "-m", "not slow"],
                           capture_output=True, text=True, env=env, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+@pytest.mark.parametrize("program, argv", [
+    ("cpn-verdict", ["--from-flake8", "\x00"]), ("cpn-verdict", ["--baseline", "\x00", "."]),
+    ("cpn-verdict", ["--manifest", "\x00", "."]), ("cpn-verdict", ["--doctor", "\x00", "."]),
+    ("cpn-verdict", ["-o", "\x00", "."]), ("cpn-lint", ["manifest", "show", "--manifest", "\x00"]),
+    ("cpn-lint", ["noqa", "\x00"]), ("cpn-lint", ["fix", "\x00"]), ("cpn-lint", ["baseline", "write", "-o", "\x00"]),
+])
+def test_a_nul_byte_in_any_path_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str], program: str,
+                                                 argv: list[str]) -> None:
+    _populate(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CPN_LINT_DEBUG", "1")
+    entry = cli.main if program == "cpn-lint" else cli.verdict_main
+    assert entry(argv) == 2
+    assert capsys.readouterr().err.strip()

@@ -42,7 +42,7 @@ def test_findings_inside_a_compiled_function_are_counted_not_listed() -> None:
     assert inside == []
     (kernel,) = [f for f in findings if f.code == "CPN112"]
     assert kernel.line == 6 and kernel.data["callers"] == [["<module>", 24]]
-    assert kernel.data["folded"].get("CPN101") == 1 and sum(kernel.data["folded"].values()) >= 3
+    assert kernel.data["folded"].get("CPN101") == 1 and sum(kernel.data["folded"].values()) >= 2
     # the element loop outside compiled code is still reported on its own
     assert any(f.code == "CPN101" and f.line == 26 for f in findings)
 

@@ -27,8 +27,9 @@ def test_flake8_settings_in_pyproject_through_flake8_pyproject(tmp_path: Path) -
     assert "CPN101" in _flake8("--select", "CPN", "m.py", cwd=tmp_path).stdout
     (tmp_path / "pyproject.toml").write_text('[tool.flake8]\nextend-ignore = ["CPN101"]\n')
     assert _flake8("--select", "CPN", "m.py", cwd=tmp_path).stdout == ""
-    report = run_verdict("m.py", cwd=tmp_path).stdout  # cpn-verdict reads the same table
-    assert "**READY**" in report and "settings from `pyproject.toml`" in report
+    report = run_verdict("m.py", cwd=tmp_path).stdout  # cpn-verdict reads the same table (and still weighs it)
+    assert "**LIGHT REFACTOR**" in report and "settings from `pyproject.toml`" in report
+    assert "**Accepted, still weighed:** 1 finding (flake8 ignore settings 1)" in report
 
 
 @pytest.mark.e2e

@@ -528,16 +528,33 @@ def test_gate2_never_cites_a_reduction_or_an_unknown_shape(project, capsys):
     assert report["verdict"] != "NOT RECOMMENDED"
 
 
-def test_gate2_fails_on_small_literal_arrays_with_their_constructor_cited(project, capsys):
-    (project / "tiny.py").write_text(
-        "import numpy as np\nu = np.zeros((16, 16))\nfor step in range(100):\n"
-        "    u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])\n"
-    )
+TINY = (
+    "import numpy as np\nu = np.zeros((16, 16))\nfor step in range(100):\n"
+    "    u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])\n"
+)
+
+
+def test_small_literal_arrays_leave_gate2_uncertain_with_their_constructor_cited(project, capsys):
+    # SPEC §4 (revised 2026-11-26): the code's own sizes never fail Gate 2 by themselves
+    (project / "tiny.py").write_text(TINY)
     _, out, _ = verdict(capsys, "tiny.py", "--format", "json")
     report = json.loads(out)
     gate2 = next(g for g in report["sections"]["decision_framework"]["gates"] if g["number"] == 2)
-    assert gate2["status"] == "✗" and "256 elements" in gate2["reason"]
+    assert gate2["status"] == "uncertain" and "256 elements" in gate2["reason"]
     assert "tiny.py:2" in gate2["evidence"]
+    assert report["verdict"] == "READY"
+    (note,) = report["sections"]["verdict"]["notes"]
+    assert "256 elements, tiny.py:2" in note and "the verdict is NOT RECOMMENDED; give --elements" in note
+    _, markdown, _ = verdict(capsys, "tiny.py")
+    assert f"> {note}" in markdown.split("## 2.")[0]
+
+
+def test_the_users_small_size_fails_gate2(project, capsys):
+    (project / "tiny.py").write_text(TINY)
+    _, out, _ = verdict(capsys, "tiny.py", "--format", "json", "--elements", "256", "--gpus", "1")
+    report = json.loads(out)
+    assert report["verdict"] == "NOT RECOMMENDED" and report["decision"]["rule"] == "gate2-size"
+    assert report["sections"]["verdict"]["notes"] == []
 
 
 # ------------------------------------------------- Gate 5: compute in plain Python

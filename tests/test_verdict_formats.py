@@ -130,7 +130,7 @@ def test_sarif_notebook_results_name_the_cell(tmp_path, sarif_schema):
     log = json.loads(proc.stdout)
     _validate(sarif_schema, log, jsonschema.Draft4Validator)
     result = log["runs"][0]["results"][0]
-    assert result["message"]["text"].startswith("CPN102 cell 1, line 2:")
+    assert result["message"]["text"].startswith("CPN102 cell 1:line 2:")  # one format everywhere (issue 25 §5)
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 1  # a one-line notebook file
 
 

@@ -169,10 +169,19 @@ def _small(*sizes: int, unknown: bool = False) -> SizeEvidence:
     return SizeEvidence(tuple(SizedArray(f"a.py:{i + 1}", f"np.zeros({n})", n) for i, n in enumerate(sizes)), unknown)
 
 
-def test_gate2_fails_on_literal_evidence_when_every_hot_array_is_small():
+def test_gate2_small_literal_shapes_make_it_uncertain_never_failed():
+    # SPEC §4 (revised 2026-11-26): the code's own sizes are demo sizes until the user says otherwise
     gate = g.gate2_size(Context(), _small(9, 4096, 65_535))
-    assert gate.status is Status.FAIL
+    assert gate.status is Status.UNCERTAIN and "give --elements" in gate.reason
     assert gate.evidence == ("a.py:1", "a.py:2", "a.py:3")
+    line = g.small_code_sizes(Context(), _small(9, 4096, 65_535))
+    assert line is not None and "a.py:3" in line and "65,535 elements" in line
+    assert "if production runs are this small, the verdict is NOT RECOMMENDED; give --elements" in line
+
+
+def test_gate2_small_literal_shapes_say_nothing_once_the_user_gives_a_size():
+    ctx = Context(elements=40_000_000, sources={"elements": "command line"})
+    assert g.small_code_sizes(ctx, _small(100)) is None
 
 
 def test_gate2_literal_evidence_needs_every_hot_array_known():
@@ -184,8 +193,10 @@ def test_gate2_one_large_hot_array_passes():
 
 
 def test_gate2_literal_sizes_are_divided_by_the_given_gpus():
-    assert g.gate2_size(Context(gpus=4, sources={"gpus": "command line"}), _small(200_000)).status is Status.FAIL
-    assert g.gate2_size(Context(), _small(200_000)).status is not Status.FAIL
+    four = Context(gpus=4, sources={"gpus": "command line"})
+    assert g.gate2_size(four, _small(200_000)).status is Status.UNCERTAIN  # 50,000 per GPU, but only literals
+    assert g.small_code_sizes(four, _small(200_000)) is not None
+    assert g.gate2_size(Context(), _small(200_000)).status is Status.PASS
 
 
 def test_gate2_given_size_beats_literal_evidence_but_mentions_it():
@@ -276,6 +287,43 @@ def test_report_rejected_argument_form_in_a_loop_demotes_like_a_missing_api():
     assert report_for({"a.py": [finding("CPN404", 5, in_loop=False)]}).verdict is Verdict.READY
     report = report_for({"a.py": [finding("CPN404", 5, in_loop=True)]})
     assert report.verdict is Verdict.LIGHT and report.decision.demoted
+
+
+def test_report_recurrence_loops_count_their_iterations_never_zero():
+    # SPEC §4: a program whose array work is mostly recurrence loops (an IIR filter, an EWMA) fails Gate 4
+    recurrences = [finding("CPN410", 21, in_loop=True, kind="recurrence", regions=[[21, 22]], library_work=0),
+                   finding("CPN410", 29, in_loop=True, kind="recurrence", regions=[[29, 30]], library_work=0)]
+    report = report_for({"filters.py": [*recurrences, finding("CPN921", 36)]})
+    assert report.decision.rule == "gate4-pattern" and "67% of the array work" in report.gates[3].reason
+    # one small recurrence beside a dense time loop stays a minor part
+    dense = [finding("CPN921", line, in_loop=True) for line in range(40, 50)]
+    report = report_for({"sim.py": [recurrences[0], *dense]})
+    assert report.gates[3].status is Status.PARTIAL and "2% of the array work" in report.gates[3].reason
+
+
+def test_report_small_literal_sizes_leave_the_verdict_to_the_default_sizes():
+    # a demo script (N = 100) is not NOT RECOMMENDED by default; the verdict section says so in one line
+    report = report_for({"a.py": [finding("CPN921", 3)]}, size_evidence=_small(100, 300))
+    assert report.verdict is Verdict.READY and report.gates[1].status is Status.UNCERTAIN
+    assert report.verdict_notes == [g.small_code_sizes(Context(), _small(100, 300))]
+    assert "a.py:2" in report.verdict_notes[0]
+
+
+def test_report_only_the_users_numbers_fail_gate2():
+    ctx = Context(elements=8192, gpus=1, sources={"elements": "command line", "gpus": "command line"})
+    report = report_for({"a.py": [finding("CPN921", 3)]}, ctx, size_evidence=_small(8192))
+    assert report.verdict is Verdict.NOT_RECOMMENDED and report.decision.rule == "gate2-size"
+    assert report.verdict_notes == []
+
+
+def test_report_a_hot_element_loop_is_one_blocks_code_but_named_as_the_main_work():
+    # SPEC §4 (clarified 2026-11-26): the "hot element loop => SIGNIFICANT" rule is withdrawn
+    loop = finding("CPN101", 12, in_loop=True, repeated_by=9)
+    report = report_for({"a.py": [loop]})
+    assert report.verdict is Verdict.LIGHT and report.decision.rule == "few-blocks"
+    assert report.verdict_notes == ["The element loop at a.py:12 runs on every pass of the loop at line 9: it is the "
+                                    "program's main work, one element at a time, and must go first."]
+    assert report.next_steps[0].title == "Apply RR-loop" and report.next_steps[0].citations == ("a.py:12",)
 
 
 def test_report_counts_distinct_blocks_codes_across_files():

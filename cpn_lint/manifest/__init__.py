@@ -376,6 +376,8 @@ def load(path: str | Path) -> Manifest:
         raise ManifestError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ManifestError(f"{path}: not UTF-8 text") from None
+    except ValueError:  # a NUL byte in the name
+        raise ManifestError(f"cannot read {str(path)!r}: no such file") from None
     return Manifest.from_json(text, str(path))
 
 
@@ -435,7 +437,7 @@ def resolve(path: str | Path | None = None) -> Manifest:
 def _mtime(path: Path) -> int:
     try:
         return path.stat().st_mtime_ns
-    except OSError:
+    except (OSError, ValueError):
         return 0
 
 

@@ -364,7 +364,7 @@ class FileModel:
         while isinstance(base, ast.Attribute):
             parts.append(base.attr)
             base = base.value
-        if not isinstance(base, ast.Name) or self.lookup(base) is not None:
+        if not isinstance(base, ast.Name) or self.lookup(base) is not None or base.id in self.imports.star_builtins:
             return None
         for module in reversed(self.imports.star_imports):
             root, _, tail = module.partition(".")

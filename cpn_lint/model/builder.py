@@ -33,6 +33,22 @@ _LEAF_TYPES = frozenset({ast.Name, ast.Constant})
 
 Child = tuple[ast.AST, Scope, "LoopFrame | None"]
 
+# Array methods: evidence that the receiver is an array, unless it is also
+# used as a container or a namespace (d.copy(), xp.reshape(a, s), xp.sum(a)).
+_ARRAY_METHODS = frozenset({"dot", "reshape", "ravel", "flatten", "sum", "copy"})
+# Methods of lists, dicts and sets that arrays do not have.
+_CONTAINER_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "items", "keys", "values", "get", "update",
+    "setdefault", "popitem", "add", "discard", "index", "count",
+})
+# What an array namespace has and an array does not (xp.asarray, xp.float64).
+_NAMESPACE_ATTRIBUTES = frozenset({
+    "asarray", "array", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "concatenate",
+    "stack", "zeros_like", "ones_like", "empty_like", "full_like", "float64", "float32", "int64",
+    "int32", "complex128", "newaxis", "pi", "nan", "inf", "linalg", "fft", "random", "finfo", "iinfo",
+    "isnan", "isfinite", "sqrt", "exp", "log", "sin", "cos", "where", "abs", "asnumpy",
+})
+
 
 def _child_fields(node_type: type) -> tuple[str, ...]:
     names = tuple(name for name in reversed(node_type._fields) if name not in _SINGLETON_FIELDS)  # type: ignore[attr-defined]
@@ -99,6 +115,7 @@ class ModelBuilder:
         visitors: dict[type, Any] = {
             ast.Subscript: self._visit_subscript,
             ast.Attribute: self._visit_attribute,
+            ast.BinOp: self._visit_binop,
             ast.Call: self._visit_call,
             ast.Assign: self._visit_assign,
             ast.AnnAssign: self._visit_ann_assign,
@@ -124,10 +141,13 @@ class ModelBuilder:
 
     # ------------------------------------------------------------- evidence
     def _visit_subscript(self, node: ast.Subscript, scope: Scope, loop: LoopFrame | None) -> None:
-        if isinstance(node.value, ast.Name):
+        held = _evidence_holder(node.value, scope)
+        if held is not None:
             index = node.slice
             if isinstance(index, ast.Tuple) and len(index.elts) >= 2:
-                scope.function_like().array_evidence.setdefault(node.value.id, node)
+                held[0].array_evidence.setdefault(held[1], node)
+            elif isinstance(index, ast.Constant) and isinstance(index.value, str):
+                held[0].non_array_evidence.setdefault(held[1], node)  # d["key"]
 
     def _visit_attribute(self, node: ast.Attribute, scope: Scope, loop: LoopFrame | None) -> None:
         if node.attr in SPARSE_ONLY_ATTRIBUTES:
@@ -135,21 +155,52 @@ class ModelBuilder:
             if isinstance(base, ast.Name):
                 scope.function_like().sparse_evidence.setdefault(base.id, node)
             return
-        if isinstance(node.value, ast.Name) and node.attr in ("ndim", "dtype", "shape", "T"):
+        if node.attr in _NAMESPACE_ATTRIBUTES:
+            held = _evidence_holder(node.value, scope)
+            if held is not None:
+                held[0].non_array_evidence.setdefault(held[1], node)
+            return
+        if node.attr in ("ndim", "dtype", "shape", "T", "flat"):
+            held = _evidence_holder(node.value, scope)
+            if held is None:
+                return
             if node.attr == "shape" and "pandas" in self.model.imports.imported_roots():
                 return  # DataFrames have .shape too
-            scope.function_like().array_evidence.setdefault(node.value.id, node)
+            held[0].array_evidence.setdefault(held[1], node)
+
+    def _visit_binop(self, node: ast.BinOp, scope: Scope, loop: LoopFrame | None) -> None:
+        if isinstance(node.op, ast.MatMult):  # a @ b: both are arrays
+            for operand, table in ((node.left, "array_evidence"), (node.right, "partner_evidence")):
+                held = _evidence_holder(operand, scope)
+                if held is not None:
+                    getattr(held[0], table).setdefault(held[1], node)
 
     def _visit_call(self, node: ast.Call, scope: Scope, loop: LoopFrame | None) -> None:
-        first = node.args[0] if node.args else None
-        if not isinstance(first, ast.Name):
-            return
-        if callee_name(node.func) in SPARSE_PREDICATES:
-            # sparse.issparse(x): x may be a sparse matrix
-            scope.function_like().sparse_evidence.setdefault(first.id, node)
-        elif isinstance(node.func, ast.Attribute):
-            # Resolved later (imports may follow); keep the candidate.
-            scope.function_like().first_argument_of.setdefault(first.id, node)
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            held = _evidence_holder(func.value, scope)
+            if held is not None:
+                method = func.attr
+                if method in _ARRAY_METHODS:
+                    held[0].method_evidence.setdefault(held[1], node)
+                    argument = _evidence_holder(node.args[0], scope) if method == "dot" and node.args else None
+                    if argument is not None:
+                        argument[0].partner_evidence.setdefault(argument[1], node)  # a.dot(x): x too
+                elif method in _CONTAINER_METHODS:
+                    held[0].non_array_evidence.setdefault(held[1], node)
+        for position, argument in enumerate(node.args[:2]):
+            held = _evidence_holder(argument, scope)
+            if held is None:
+                continue
+            owner, name = held
+            if position == 0 and isinstance(argument, ast.Name) and callee_name(func) in SPARSE_PREDICATES:
+                # sparse.issparse(x): x may be a sparse matrix
+                owner.sparse_evidence.setdefault(name, node)
+            elif isinstance(func, ast.Attribute):
+                # Resolved later (imports may follow); keep the candidates.
+                if position == 0 and isinstance(argument, ast.Name):
+                    owner.first_argument_of.setdefault(name, node)
+                owner.array_arguments.setdefault(name, []).append((node, position))
 
     # ------------------------------------------------------------- bindings
     def _visit_assign(self, node: ast.Assign, scope: Scope, loop: LoopFrame | None) -> None:
@@ -348,9 +399,27 @@ class ModelBuilder:
                     self._bind(scope, elt.id, BindKind.COUNTER, None, elt, frame)
                 elif source is not None:
                     self._bind(scope, elt.id, BindKind.ELEMENT, source, elt, frame)
+                    if fname == "enumerate" and isinstance(source, ast.Name):
+                        # for i, row in enumerate(x): numbered rows of a matrix
+                        # (a plain loop over a list of arrays is more common)
+                        scope.function_like().items_of.setdefault(source.id, []).append(elt.id)
                 else:
                     self._bind(scope, elt.id, BindKind.ELEMENT, iterable, elt, frame, index=i)
             elif source is not None:
                 self._bind_iteration(elt, source, scope, frame)
             else:
                 self._bind_opaque(elt, scope, frame)
+
+
+def _evidence_holder(node: ast.expr, scope: Scope) -> tuple[Scope, str] | None:
+    """Where evidence about ``node``'s value is kept: a name's function (or
+    module) scope, or, for ``self.x`` in a method, the class under ``x``."""
+    if isinstance(node, ast.Name):
+        return scope.function_like(), node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        method = scope.function_like()
+        cls = method.parent
+        if method.kind is ScopeKind.FUNCTION and method.params and node.value.id == method.params[0] \
+                and cls is not None and cls.kind is ScopeKind.CLASS:
+            return cls, node.attr
+    return None

@@ -5,9 +5,10 @@ file:
 
 * which of the file's functions does a call invoke (``step(u)``, and
   ``self.step(u)`` inside a method of the same class)?
-* what do the call sites pass for a parameter — an untyped helper parameter
-  is an array when every call site passes one (``def solve(t, e): ...``
-  called as ``solve(x, np.ones(100))``);
+* what does a call site pass for a parameter (:meth:`CallGraph.argument`;
+  the value engine makes an untyped helper parameter an array when every
+  call site passes one: ``def solve(t, e): ...`` called as
+  ``solve(x, np.ones(100))``);
 * which loop repeats a function — a helper called every time step is in that
   loop's context, so its allocation or host conversion happens every
   iteration of the caller's loop.
@@ -26,10 +27,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import shapes
-from .kinds import Kind, join
 from .scopes import Binding, BindKind, ScopeKind
-from .shapes import MaybeShape
 from .syntax import names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +38,6 @@ _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Modules that are never the project's own (the standard library and the
 # array stack), even when a file of that name sits beside the code.
 _KNOWN_LIBRARIES = frozenset(sys.stdlib_module_names) | {"numpy", "cupynumeric", "scipy", "matplotlib"}
-_DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT)
 
 
 class CallGraph:
@@ -56,6 +53,8 @@ class CallGraph:
         self._uses: dict[str, list[ast.AST]] | None = None
         self._callees: dict[int, "Scope | None"] = {}
         self._calling_loops: dict[int, "tuple[LoopFrame, ast.Call] | None"] = {}
+        self._classes: dict[int, "Scope"] | None = None
+        self._constructors: dict[int, tuple[list[ast.Call], bool]] = {}
 
     # ------------------------------------------------------------- callees
     def callee(self, call: ast.Call) -> "Scope | None":
@@ -262,8 +261,76 @@ class CallGraph:
         return found
 
     def caller_offset(self, call: ast.Call, scope: "Scope") -> int:
-        """1 when ``self.method(...)`` supplies the first parameter itself."""
-        return 1 if isinstance(call.func, ast.Attribute) else 0
+        """1 when ``self.method(...)`` supplies the first parameter itself,
+        and for ``Particle(...)`` calling ``Particle.__init__``."""
+        return 1 if isinstance(call.func, ast.Attribute) or scope.name == "__init__" else 0
+
+    # -------------------------------------------------------- constructors
+    def argument_sites(self, scope: "Scope") -> list[ast.Call]:
+        """The calls that hand the function ``scope`` its arguments: its call
+        sites, and for a class's ``__init__`` the calls of the class
+        (``Particle(np.zeros(2), v)``). Not a loop's context: building an
+        object in a loop is not the constructor's work repeated."""
+        cls = self._constructed_class(scope)
+        if cls is None:
+            return self.sites(scope)
+        return sorted(self.sites(scope) + self._constructor_calls(cls), key=lambda c: (c.lineno, c.col_offset))
+
+    def arguments_escape(self, scope: "Scope") -> bool:
+        """Can the function receive arguments from calls out of sight (it is
+        used as a value, or, for ``__init__``, its class is)?"""
+        cls = self._constructed_class(scope)
+        return self.escapes(scope) or (cls is not None and self._class_escapes(cls))
+
+    def classes(self) -> dict[int, "Scope"]:
+        """The file's class scopes by the id of their ``ClassDef``."""
+        if self._classes is None:
+            self._classes = {id(s.node): s for s in self.model.scopes if s.kind is ScopeKind.CLASS}
+        return self._classes
+
+    def class_of(self, reference: ast.expr) -> "Scope | None":
+        """The file's class a name surely refers to (bound once, by its ``class``)."""
+        if not isinstance(reference, ast.Name):
+            return None
+        owner = self.model.lookup(reference)
+        bindings = owner.bindings.get(reference.id, ()) if owner is not None else ()
+        if len(bindings) != 1 or not isinstance(bindings[0].node, ast.ClassDef):
+            return None
+        return self.classes().get(id(bindings[0].node))
+
+    def _constructed_class(self, scope: "Scope") -> "Scope | None":
+        if scope.name != "__init__" or self._class_of_method(scope) is None:
+            return None
+        return scope.parent
+
+    def _constructor_uses(self, cls: "Scope") -> tuple[list[ast.Call], bool]:
+        """The calls of class ``cls`` in the file, and whether it is also
+        used otherwise than called, tested with isinstance or read from
+        (passed on, stored, subclassed: calls out of sight may build it)."""
+        key = id(cls)
+        found = self._constructors.get(key)
+        if found is None:
+            model = self.model
+            calls: list[ast.Call] = []
+            escapes = False
+            for use in model.names_by_id().get(cls.name, ()):
+                if not isinstance(use.ctx, ast.Load) or self.class_of(use) is not cls:
+                    continue
+                parent = model.parent(use)
+                if isinstance(parent, ast.Call) and parent.func is use:
+                    calls.append(parent)
+                elif isinstance(parent, ast.Attribute) or _tested_type(model, use):
+                    continue
+                else:
+                    escapes = True
+            found = self._constructors[key] = (calls, escapes)
+        return found
+
+    def _constructor_calls(self, cls: "Scope") -> list[ast.Call]:
+        return self._constructor_uses(cls)[0]
+
+    def _class_escapes(self, cls: "Scope") -> bool:
+        return self._constructor_uses(cls)[1]
 
     def argument(self, call: ast.Call, scope: "Scope", name: str) -> ast.expr | None:
         """The expression a call site gives parameter ``name`` (its default
@@ -296,46 +363,6 @@ class CallGraph:
         if name in kwonly:
             return args.kw_defaults[kwonly.index(name)]
         return None
-
-    def argument_kind(self, param: Binding) -> Kind:
-        """What the call sites pass for a parameter: their joined kind when
-        every site tells; UNKNOWN when there are none or one cannot tell. For
-        a function that escapes, only an array is worth knowing (it can
-        receive one); anything else may come from the unseen callers."""
-        scope = param.scope
-        if param.kind is not BindKind.PARAM or self.is_receiver(param):
-            return Kind.UNKNOWN
-        sites = self.sites(scope)
-        if not sites:
-            return Kind.UNKNOWN
-        values = self.model.values
-        kinds: list[Kind] = []
-        for call in sites:
-            given = self.argument(call, scope, param.name)
-            if given is None:
-                return Kind.UNKNOWN
-            kinds.append(values.kind(given))
-        result = join(kinds)
-        if self.escapes(scope) and not result.is_array:
-            return Kind.UNKNOWN
-        return result if result in _DEFINITE else Kind.UNKNOWN
-
-    def argument_shape(self, param: Binding) -> MaybeShape:
-        scope = param.scope
-        sites = self.sites(scope)
-        if not sites or self.escapes(scope):
-            return None
-        values = self.model.values
-        merged: MaybeShape = None
-        for i, call in enumerate(sites):
-            given = self.argument(call, scope, param.name)
-            if given is None:
-                return None
-            shape = values.shape(given)
-            merged = shape if i == 0 else shapes.merge(merged, shape)
-            if merged is None:
-                return None
-        return merged
 
     def is_receiver(self, param: Binding) -> bool:
         """``self``/``cls`` of a method: ``self.shape`` is an attribute of the
@@ -381,6 +408,16 @@ class CallGraph:
                     seen.add(id(caller))
                     queue.append(caller)
         return None
+
+
+def _tested_type(model: "FileModel", use: ast.Name) -> bool:
+    """``use`` names a type an ``isinstance``/``issubclass`` test checks against."""
+    node: ast.AST = use
+    parent = model.parent(node)
+    if isinstance(parent, ast.Tuple):
+        node, parent = parent, model.parent(parent)
+    return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+            and parent.func.id in ("isinstance", "issubclass") and len(parent.args) == 2 and parent.args[1] is node)
 
 
 def _plain_index(expr: ast.expr) -> bool:

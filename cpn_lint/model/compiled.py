@@ -139,7 +139,9 @@ def _gather_evidence(model: "FileModel", compiled: CompiledFunction, functions: 
     scope = compiled.scope
     outside = [site for site in model.calls.sites(scope) if not any(f.contains_line(site.lineno) for f in functions)]
     for name in scope.params:
-        if name in scope.array_evidence or any(_passes_device(model, site, scope, name) for site in outside):
+        # the body's own use (not what its callers pass: inside compiled code an element is a float)
+        used_as_array = model.values.has_array_evidence(scope, name)
+        if used_as_array or any(_passes_device(model, site, scope, name) for site in outside):
             compiled.array_params.append(name)
     # (said in the message only: what it returns is an array because of what it takes or makes)
     compiled.returns_array = any(model.is_array(value) for value in scope.returns if value is not None)

@@ -38,9 +38,10 @@ from typing import TYPE_CHECKING
 
 from .iteration import fresh_in_iteration
 from .kinds import Kind
-from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, mentions
+from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, hot_loop, mentions
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
+from .spatial import Linear, counter_step, direction, linear, offset_from
 from .syntax import index_components, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -100,7 +101,9 @@ class DependenceAnalysis:
 
     def _classify(self, frame: "LoopFrame") -> Role:
         model = self.model
-        if frame.iter_kind is IterKind.SMALL_CONSTANT or not self._may_matter(frame):
+        if frame.iter_kind is IterKind.SMALL_CONSTANT:
+            return Role.ELEMENT_LOOP if self._small_element_nest(frame) else Role.OTHER
+        if not self._may_matter(frame):
             return Role.OTHER
         if self.recurrences(frame):
             return Role.RECURRENCE
@@ -116,6 +119,28 @@ class DependenceAnalysis:
         if self._steps_around_element_loops(frame):
             return Role.OTHER
         return Role.ELEMENT_LOOP
+
+    def _small_element_nest(self, frame: "LoopFrame") -> bool:
+        """A loop over a handful of indices (``for i in range(4)``) that picks
+        elements by them inside a hot loop that is not itself an element loop
+        or a recurrence: every pass of the hot loop runs these element
+        operations one by one, so the nest is an element loop of its own.
+        (Over whole slabs, ``for axis in range(3): u[axis] = ...``, it is not.)"""
+        model = self.model
+        hot = hot_loop(frame.parent)
+        if hot is None or not frame.index_vars or frame.is_comprehension:
+            return False
+        if any(self.role(outer) in (Role.ELEMENT_LOOP, Role.RECURRENCE) for outer in frame.chain()[1:] if outer.iter_kind is not IterKind.SMALL_CONSTANT):
+            return False
+        work = model.work(frame)
+        if work.work is not Work.ELEMENT or not work.own_picks or self.carries_slab(frame):
+            return False
+        # only picks shown to be single elements (a known rank, or a 0-d
+        # value): conc[s] of an array of unknown rank may be a whole row
+        for pick in work.own_picks:
+            if model.kind(pick) is not Kind.DEVICE_SCALAR and model.shape(pick) != ():
+                return False
+        return not self._array_recurrences(frame)
 
     def _may_matter(self, frame: "LoopFrame") -> bool:
         """A cheap syntactic gate before any kind is asked: an element loop
@@ -145,10 +170,27 @@ class DependenceAnalysis:
             if inner.iter_kind is IterKind.SMALL_CONSTANT:
                 continue
             inner_own = model.loop_indices(inner)
-            picks = [p for p in model.work(inner).picks if mentions(p.slice, inner_own)]
-            if picks and not any(chain_mentions(model, p, own) for p in picks):
+            # (any pick of the inner loop by the outer indices makes one nest:
+            # acc[i, 0] += ... pos[j, 0] in an all-pairs loop)
+            every = model.work(inner).picks
+            picks = [p for p in every if mentions(p.slice, inner_own)]
+            if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) for p in every):
                 return True
         return False
+
+    def _piece_of(self, pick: ast.Subscript, frame: "LoopFrame", own: frozenset[str]) -> bool:
+        """Is ``pick`` taken from a piece ``frame`` picks by its own indices
+        (``kernel[k]`` after ``kernel = image[i - d:i + d + 1, j - d:j + d + 1]``)?"""
+        base = pick.value
+        while isinstance(base, ast.Subscript):
+            base = base.value
+        if not isinstance(base, ast.Name):
+            return False
+        bindings = self.model.reaching_bindings(base)
+        return bool(bindings) and all(
+            b.kind is BindKind.VALUE and b.value is not None and b.loop is not None and frame.contains(b.loop) and mentions(b.value, own)
+            for b in bindings
+        )
 
     # ----------------------------------------------------------- recurrences
     def recurrences(self, frame: "LoopFrame") -> list[Recurrence]:
@@ -195,29 +237,127 @@ class DependenceAnalysis:
 
     def _array_recurrences(self, frame: "LoopFrame") -> list[tuple[ast.stmt, str, bool]]:
         """(statement, array, element-sized?) for writes that read what an
-        earlier iteration of ``frame`` wrote, by its own index variables."""
+        earlier iteration of ``frame`` wrote, by its own index variables:
+        an element (``y[n - 1]``; ``y[i + 1]`` in a loop that counts down)
+        or a window of the last few (``y[n - 3:n]``), also through a view
+        made before the loop (``d1 = d0[1:, 1:]``; ``d1[i, j] += min(d0[i,
+        j], ...)``). A growing prefix (``x[:i]`` in forward substitution) is
+        not element-sized state: such a loop is a spatial element loop."""
         model = self.model
-        index_vars = frame.index_vars
+        index_vars = set(frame.index_vars)
+        if frame.iter_kind is IterKind.WHILE:
+            index_vars |= {v for v in model.loop_varying(frame) if counter_step(model, frame, v) is not None}
         if not index_vars:
             return []
+        index_vars |= self._shifted_indices(frame, index_vars)
         inner_indices = {name for f in model.loops_within(frame) for name in model.loop_indices(f)}
         found: list[tuple[ast.stmt, str, bool]] = []
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
             value = stmt.value  # type: ignore[attr-defined]
             for target in targets:
-                if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+                root = _chain_base(target)
+                if root is None:
                     continue
-                name = target.value.id
-                if not model.is_array(target.value):
+                name = root.id
+                if not model.is_array(root):
                     continue
+                written = self._view_forms(target, frame)
+                if written is None:
+                    continue
+                base = written[0]
                 reads = [target] if isinstance(stmt, ast.AugAssign) else []
-                reads += [r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and r.value.id == name]
-                for var in index_vars:
-                    if any(_flow_distance(target, read, var) for read in reads if read is not target):
+                reads += [r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and _chain_base(r) is not None
+                          and not isinstance(model.parent(r), ast.Subscript)]
+                read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
+                for var in sorted(index_vars):
+                    step = direction(model, frame, var)
+                    lags = self._inner_lags(frame)
+                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
                         found.append((stmt, name, self._element_sized(target, var, inner_indices)))
                         break
         return found
+
+    def _shifted_indices(self, frame: "LoopFrame", index_vars: set[str]) -> set[str]:
+        """Names the body binds once to an index plus an amount the loop does
+        not change (``n_offset = n + len(history)``): they step with it."""
+        model = self.model
+        found: set[str] = set()
+        for binding in model.bindings_in_loop(frame):
+            if binding.kind is not BindKind.VALUE or binding.value is None or binding.loop is not frame:
+                continue
+            for var in index_vars:
+                rest = offset_from(binding.value, var)
+                if rest is not None and not names_in(binding.value) - {var} & model.loop_varying(frame):
+                    if len(model.scope_of(binding.node).function_like().bindings.get(binding.name, ())) == 1:
+                        found.add(binding.name)
+        return found
+
+    def _inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
+        """The smallest positive value each index of a loop inside ``frame``
+        takes (``for k in range(1, taps)``: 1; ``range(taps)``: 1 as well,
+        once it gets past 0), for reads such as ``y[n - k]``."""
+        from .spatial import range_of
+
+        model = self.model
+        lags: dict[str, int] = {}
+        for inner in model.loops_within(frame):
+            call, step = range_of(model, inner)
+            target = getattr(inner.node, "target", None)
+            if call is None or step < 0 or not isinstance(target, ast.Name):
+                continue
+            start = model.const_int(call.args[0]) if len(call.args) >= 2 else 0
+            stop = model.const_int(call.args[1] if len(call.args) >= 2 else call.args[0])
+            if start is None or start < 0:
+                continue
+            least = max(start, 1)
+            if stop is not None and stop <= least:
+                continue
+            lags[target.id] = least
+        return lags
+
+    def _view_forms(self, sub: ast.Subscript, frame: "LoopFrame") -> "tuple[str, list[_Form]] | None":
+        """The array ``sub`` reads or writes and its index as forms over that
+        array's own axes: through a view made before the loop with constant
+        starts (``d1 = d0[1:, 1:]``: ``d1[i, j]`` is ``d0[i + 1, j + 1]``)."""
+        root = _chain_base(sub)
+        if root is None:
+            return None
+        name = root.id
+        forms = [_form(c) for c in _chain_components(sub)]
+        view = self._view_of(root, frame)
+        if view is None:
+            return name, forms
+        base, starts = view
+        if len(forms) > len(starts):
+            return None
+        shifted = [f.shifted(start) for f, start in zip(forms, starts)]
+        return base, shifted
+
+    def _view_of(self, name: ast.Name, frame: "LoopFrame") -> tuple[str, list[int]] | None:
+        """``(d0, [1, 1])`` when every binding of ``name`` that reaches it is
+        ``d0[1:, 1:]`` (basic slices with constant starts, no steps), made
+        outside ``frame``."""
+        if not hasattr(name, "lineno"):
+            return None  # a pick a helper makes, rewritten in this loop's names
+        bindings = self.model.reaching_bindings(name)
+        if len(bindings) != 1:
+            return None
+        binding = bindings[0]
+        value = binding.value
+        if binding.kind is not BindKind.VALUE or not isinstance(value, ast.Subscript) or not isinstance(value.value, ast.Name):
+            return None
+        if binding.loop is not None and frame.contains(binding.loop):
+            return None
+        starts: list[int] = []
+        for part in index_components(value):
+            if not isinstance(part, ast.Slice) or part.step is not None:
+                return None
+            start = 0 if part.lower is None else self.model.const_int(part.lower)
+            if start is None or start < 0:
+                return None
+            starts.append(start)
+        return value.value.id, starts
 
     def _reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int = 0) -> list[ast.AST]:
         """The nodes ``value`` reads, and those read by the values of names it
@@ -243,7 +383,7 @@ class DependenceAnalysis:
         coordinates of a Lorenz state, `w[:, i + 1]` of a 3-row array)."""
         shape = self.model.shape(target)
         few = shape is not None and (literal_size(shape) or SMALL_PICK + 1) <= SMALL_PICK
-        for component in index_components(target):
+        for component in _chain_components(target):
             if var in names_in(component):
                 continue
             if names_in(component) & inner_indices or (isinstance(component, ast.Slice) and not few):
@@ -255,8 +395,9 @@ class DependenceAnalysis:
         that works on device values element by element."""
         model = self.model
         found: list[Recurrence] = []
+        coupled = self._coupled(frame)
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
-            for name in _self_updated_names(stmt):
+            for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ())]:
                 if not self._small_state(name, stmt) or self._restarted(frame, name):
                     continue
                 if self._accumulated_by_helper(stmt, name):
@@ -264,6 +405,49 @@ class DependenceAnalysis:
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
                 break
         return found if found and self._touches_device_values(frame) else []
+
+    def _coupled(self, frame: "LoopFrame") -> dict[int, list[str]]:
+        """Names a loop adds to (``v = v + a * dt``, ``r += v * dt``) whose
+        added term depends, through what the iteration computes, on state
+        the loop carries in a cycle: ``a`` is computed from ``r`` and ``r``
+        from ``v`` — a leapfrog step, not a sum ``np.sum`` could replace.
+        (A clock, ``t += dt``, depends on nothing carried; a sum of a clock,
+        ``s += f(t)``, closes no cycle.) Keyed by statement id."""
+        model = self.model
+        updates: dict[str, list[tuple[ast.stmt, set[str]]]] = {}
+        statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
+        for stmt in statements:
+            for name, term in _additive_updates(stmt):
+                updates.setdefault(name, []).append((stmt, self._term_names(term, frame, stmt)))
+        if not updates:
+            return {}
+        carried = set(updates)
+        for stmt in statements:
+            carried.update(_self_updated_names(stmt))
+        edges = {name: {n for _, deps in items for n in deps} & carried for name, items in updates.items()}
+        found: dict[int, list[str]] = {}
+        for name, items in updates.items():
+            if _on_cycle(name, edges):
+                for stmt, _ in items:
+                    found.setdefault(id(stmt), []).append(name)
+        return found
+
+    def _term_names(self, term: ast.expr, frame: "LoopFrame", stmt: ast.stmt, depth: int = 0) -> set[str]:
+        """The names ``term`` reads, and those the values it reads were
+        computed from earlier in the same iteration."""
+        model = self.model
+        names = names_in(term)
+        if depth >= 3:
+            return names
+        found = set(names)
+        for node in ast.walk(term):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+                continue
+            for binding in model.reaching_bindings(node):
+                if binding.kind in (BindKind.VALUE, BindKind.ELEMENT) and binding.value is not None and binding.loop is not None \
+                        and frame.contains(binding.loop) and binding.pos < (node.lineno, node.col_offset):
+                    found |= self._term_names(binding.value, frame, stmt, depth + 1)
+        return found
 
     def _accumulated_by_helper(self, stmt: ast.stmt, name: str) -> bool:
         """``flow = count_crossing(speed, x, flow)`` where the function of the
@@ -429,29 +613,158 @@ class DependenceAnalysis:
         return None
 
 
-def _flow_distance(write: ast.Subscript, read: ast.Subscript, var: str) -> bool:
-    """Does ``read`` read, in a later iteration of the loop over ``var``,
-    the element ``write`` wrote? Components that do not use ``var`` must be
-    the same expression; those that do must all be ``var`` plus a constant,
-    with the write ahead of the read by the same positive distance."""
-    written, read_at = index_components(write), index_components(read)
-    if len(written) != len(read_at):
+@dataclass(frozen=True)
+class _Form:
+    """One index component as a linear form (an index) or a pair of bounds
+    (a slice; None for an open bound), or, for anything else, its dump."""
+
+    index: Linear | None = None
+    lower: Linear | None = None
+    upper: Linear | None = None
+    is_slice: bool = False
+    text: str = ""
+
+    def shifted(self, start: int) -> "_Form":
+        if not start:
+            return self
+        if self.index is not None:
+            return _Form(index=Linear(self.index.terms, self.index.const + start))
+        if self.is_slice:
+            low = self.lower if self.lower is not None else Linear((), 0)
+            return _Form(lower=Linear(low.terms, low.const + start),
+                         upper=Linear(self.upper.terms, self.upper.const + start) if self.upper is not None else None,
+                         is_slice=True)
+        return _Form(text=f"{self.text}+{start}")
+
+    def mentions(self, var: str) -> bool:
+        key = _var_key(var)
+        return any(f is not None and f.coef(key) for f in (self.index, self.lower, self.upper)) or f"'{var}'" in self.text
+
+
+def _chain_base(sub: ast.Subscript) -> ast.Name | None:
+    """``score`` for ``score[i][j]`` (picks by numbers, one after another) and
+    for ``score[i, j]``; None for a chain through slices or a computed base."""
+    node: ast.expr = sub
+    while isinstance(node, ast.Subscript):
+        if node is not sub and any(isinstance(c, ast.Slice) for c in index_components(node)):
+            return None
+        node = node.value
+    return node if isinstance(node, ast.Name) else None
+
+
+def _chain_components(sub: ast.Subscript) -> list[ast.expr]:
+    """``[i, j]`` for ``score[i][j]`` and for ``score[i, j]``."""
+    parts: list[list[ast.expr]] = []
+    node: ast.expr = sub
+    while isinstance(node, ast.Subscript):
+        parts.append(index_components(node))
+        node = node.value
+    return [c for part in reversed(parts) for c in part]
+
+
+def _with_lags(forms: "list[_Form]", var: str, lags: dict[str, int]) -> "list[_Form]":
+    """``y[n - k]`` with ``k`` an inner index that reaches ``lags[k]``: the
+    read ``y[n - lags[k]]`` it makes on the way (the last few outputs)."""
+    if not lags:
+        return forms
+    keys = {_var_key(name): value for name, value in lags.items() if name != var}
+    result: list[_Form] = []
+    for form in forms:
+        index = form.index
+        if index is not None and index.coef(_var_key(var)) and any(k in keys for k, _ in index.terms):
+            terms = tuple((k, c) for k, c in index.terms if k not in keys)
+            const = index.const + sum(c * keys[k] for k, c in index.terms if k in keys)
+            form = _Form(index=Linear(terms, const))
+        result.append(form)
+    return result
+
+
+def _form(part: ast.expr) -> _Form:
+    if isinstance(part, ast.Slice):
+        if part.step is not None:
+            return _Form(text=ast.dump(part))
+        return _Form(lower=linear(part.lower), upper=linear(part.upper), is_slice=True)
+    return _Form(index=linear(part))
+
+
+def _var_key(var: str) -> str:
+    return ast.dump(ast.Name(id=var, ctx=ast.Load()))
+
+
+def _offset(form: Linear | None, var: str) -> int | None:
+    """``c`` for ``var + c``; None for anything else."""
+    if form is None:
+        return None
+    key = _var_key(var)
+    if form.coef(key) != 1:
+        return None
+    rest = form.without(key)
+    return rest.const if not rest.terms else None
+
+
+def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int) -> bool:
+    """Does ``read`` read, in a later iteration of the loop over ``var``
+    (which moves by ``step``'s sign), what ``written`` wrote? Components
+    that do not use ``var`` must be the same; those that do must be ``var``
+    plus a constant, with the write ahead of the read by the same positive
+    distance, or a window of fixed width that moves with ``var`` and covers
+    the element the previous iteration wrote (``y[n - 3:n]`` beside ``y[n]``)."""
+    if len(written) != len(read):
         return False
     distance: int | None = None
-    for w, r in zip(written, read_at):
-        uses = var in names_in(w) or var in names_in(r)
-        if not uses:
-            if ast.dump(w) != ast.dump(r):
+    ranged = False
+    for w, r in zip(written, read):
+        if not w.mentions(var) and not r.mentions(var):
+            if w != r:
                 return False
             continue
-        w_off, r_off = offset_of(w, var), offset_of(r, var)
-        if w_off is None or r_off is None:
+        w_off = _offset(w.index, var) if not w.is_slice else None
+        if w_off is None:
             return False
-        if distance is None:
-            distance = w_off - r_off
-        elif distance != w_off - r_off:
+        if r.is_slice:
+            if not _covers_previous(r, var, w_off, step):
+                return False
+            if not (r.lower is not None and r.lower.coef(_var_key(var)) and r.upper is not None and r.upper.coef(_var_key(var))):
+                # a prefix or suffix (x[:i] in forward substitution) carries a
+                # growing part of the result, not element-sized state: the
+                # loop is a spatial element loop (SPEC §3), not a recurrence
+                return False
+            ranged = True
+            continue
+        r_off = _offset(r.index, var)
+        if r_off is None:
             return False
-    return distance is not None and distance > 0
+        d = (w_off - r_off) * step
+        if distance is not None and d != distance:
+            return False
+        distance = d
+    if distance is not None:
+        return distance > 0
+    return ranged
+
+
+def _covers_previous(read: _Form, var: str, w_off: int, step: int) -> bool:
+    """Does the slice ``read`` contain the element the previous iteration
+    wrote (at ``var - step + w_off``)? A bound that does not move with
+    ``var`` is taken to lie beyond it (``x[:i]``, ``x[i + 1:]``, ``x[0:i]``)."""
+    position = w_off - step  # relative to var
+    low = _offset(read.lower, var) if read.lower is not None and read.lower.coef(_var_key(var)) else None
+    high = _offset(read.upper, var) if read.upper is not None and read.upper.coef(_var_key(var)) else None
+    low_moves = read.lower is not None and bool(read.lower.coef(_var_key(var)))
+    high_moves = read.upper is not None and bool(read.upper.coef(_var_key(var)))
+    if (low_moves and low is None) or (high_moves and high is None):
+        return False
+    if not low_moves and not high_moves:
+        return False
+    if low_moves and low > position:  # type: ignore[operator]
+        return False
+    if high_moves and high <= position:  # type: ignore[operator]
+        return False
+    # the slice must reach back, not only forward: a suffix in a loop that
+    # counts up (x[i + 1:] beside x[i]) reads what later iterations write
+    if step > 0:
+        return high_moves
+    return low_moves
 
 
 def _self_updated_names(stmt: ast.stmt) -> list[str]:
@@ -481,9 +794,62 @@ def _self_updated_names(stmt: ast.stmt) -> list[str]:
     return found
 
 
+_EXTREMA = frozenset({"max", "min", "maximum", "minimum", "fmax", "fmin"})
+
+
+def _additive_updates(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
+    """(name, added term) for ``name += term`` and ``name = name + term``
+    (``-`` too) where the term does not mention the name."""
+    if isinstance(stmt, ast.AugAssign):
+        if isinstance(stmt.target, ast.Name) and isinstance(stmt.op, (ast.Add, ast.Sub)) and stmt.target.id not in names_in(stmt.value):
+            return [(stmt.target.id, stmt.value)]
+        return []
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return []
+    name, value = stmt.targets[0].id, stmt.value
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)) and _is_reduction_step(value, name):
+        term = value.right if _is_name(value.left, name) else value.left
+        return [(name, term)]
+    return []
+
+
+def _on_cycle(start: str, edges: dict[str, set[str]]) -> bool:
+    """Can ``start`` reach itself along ``edges``?"""
+    stack = list(edges.get(start, ()))
+    seen: set[str] = set()
+    while stack:
+        node = stack.pop()
+        if node == start:
+            return True
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(edges.get(node, ()))
+    return False
+
+
+def _is_extremum_step(value: ast.expr, name: str) -> bool:
+    """``max(name, term)``, ``np.minimum(term, name)``: a running maximum or
+    minimum, which ``np.max``/``np.min`` replace."""
+    if not isinstance(value, ast.Call) or len(value.args) != 2 or value.keywords:
+        return False
+    func = value.func
+    word = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    if word not in _EXTREMA:
+        return False
+    first, second = value.args
+    for own, term in ((first, second), (second, first)):
+        if _is_name(own, name) and name not in names_in(term):
+            return True
+    return False
+
+
 def _is_reduction_step(value: ast.expr, name: str) -> bool:
     """``name op term`` (or ``term op name``) with one arithmetic operator
-    and ``name`` nowhere in the term: an accumulation, not a recurrence."""
+    and ``name`` nowhere in the term, or a running extremum: an
+    accumulation, not a recurrence."""
+    if _is_extremum_step(value, name):
+        return True
     if not isinstance(value, ast.BinOp) or not isinstance(value.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
         return False
     for own, term in ((value.left, value.right), (value.right, value.left)):

@@ -10,7 +10,11 @@ format, ``x[0] += draw`` and a store through a 0-d index raise
 
 :class:`DrawTracker` answers "is this value such a draw?" for a call, for
 arithmetic on one with numbers, and for a name every reaching binding of
-which is one.
+which is one. Names feed each other (``x = x * 0.5`` in a loop), so each
+plain assignment's answer is a variable of a monotone system ("a draw"
+only when everything that makes it is one), solved on demand from "no
+draw" (:class:`~cpn_lint.model.fixpoint.Solver`): its least fixpoint,
+whichever question comes first.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ import ast
 from typing import TYPE_CHECKING
 
 from . import numpy_api as api
+from .fixpoint import Solver
 from .kinds import Kind
-from .scopes import BindKind
+from .scopes import Binding, BindKind
 from .syntax import positional_or_keyword
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,15 +36,17 @@ if TYPE_CHECKING:  # pragma: no cover
 # result would be an array, and the uses this module serves (float() of
 # it, an update of one element with it) fail for an array as well.
 _OPERAND_KINDS = (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN)
-_MAX_DEPTH = 12  # names bound to names bound to draws: deeper is not worth following
 
 
 class DrawTracker:
-    """Finds the size-less draws of one file's values (memoised per node)."""
+    """Finds the size-less draws of one file's values."""
 
     def __init__(self, model: "FileModel") -> None:
         self.model = model
+        # plain assignments -> the draw behind their value (None: no draw)
+        self._solver: Solver[Binding, ast.Call | None] = Solver(self._evaluate, None, None)
         self._memo: dict[ast.expr, ast.Call | None] = {}
+        self._epoch = 0
 
     def draw_name(self, call: ast.Call) -> str | None:
         """``normal`` for ``np.random.normal(...)`` or ``rng.normal(...)`` (a
@@ -57,33 +64,53 @@ class DrawTracker:
             return func.attr
         return None
 
-    def unit_draw(self, expr: ast.expr | None, depth: int = 0) -> ast.Call | None:
+    def unit_draw(self, expr: ast.expr | None) -> ast.Call | None:
         """The draw behind ``expr`` when ``expr`` is a one-element device
         array made by a random draw without ``size``; None otherwise."""
-        if expr is None or depth > _MAX_DEPTH:
+        solver = self._solver
+        while True:
+            epoch = solver.epoch
+            found = self._draw(expr)
+            solver.drain()
+            if solver.epoch == epoch:
+                return found
+
+    def _evaluate(self, binding: Binding) -> ast.Call | None:
+        return self._draw(binding.value)
+
+    def _draw(self, expr: ast.expr | None) -> ast.Call | None:
+        if expr is None:
             return None
+        solver = self._solver
+        if self._epoch != solver.epoch:
+            self._memo = {}
+            self._epoch = solver.epoch
         if expr in self._memo:
             return self._memo[expr]
-        self._memo[expr] = None  # a cycle through names is no draw
-        found = self._unit_draw(expr, depth)
-        self._memo[expr] = found
+        epoch = solver.epoch
+        try:
+            found = self._unit_draw(expr)
+        except RecursionError:
+            return None  # a pathologically deep expression: no draw found
+        if solver.epoch == epoch:
+            self._memo[expr] = found
         return found
 
-    def _unit_draw(self, expr: ast.expr, depth: int) -> ast.Call | None:
+    def _unit_draw(self, expr: ast.expr) -> ast.Call | None:
         if isinstance(expr, ast.Call):
             return expr if self._is_sizeless_draw(expr) else None
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-            return self.unit_draw(expr.operand, depth + 1)
+            return self._draw(expr.operand)
         if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
-            return self._arithmetic(expr, depth)
+            return self._arithmetic(expr)
         if isinstance(expr, ast.Name):
-            return self._name(expr, depth)
+            return self._name(expr)
         return None
 
-    def _arithmetic(self, expr: ast.BinOp, depth: int) -> ast.Call | None:
+    def _arithmetic(self, expr: ast.BinOp) -> ast.Call | None:
         """A draw combined with numbers stays one element: ``2 * draw + 1``."""
-        left = self.unit_draw(expr.left, depth + 1)
-        right = self.unit_draw(expr.right, depth + 1)
+        left = self._draw(expr.left)
+        right = self._draw(expr.right)
         if left is None and right is None:
             return None
         other = expr.right if left is not None else expr.left
@@ -91,12 +118,12 @@ class DrawTracker:
             return left or right
         return None
 
-    def _name(self, name: ast.Name, depth: int) -> ast.Call | None:
+    def _name(self, name: ast.Name) -> ast.Call | None:
         """A name whose every reaching binding is a plain assignment of a draw."""
         bindings = self.model.reaching_bindings(name)
         if not bindings or any(b.kind is not BindKind.VALUE or b.value is None for b in bindings):
             return None
-        draws = [self.unit_draw(b.value, depth + 1) for b in bindings]
+        draws = [self._solver.value(b) for b in bindings]
         return draws[0] if all(d is not None for d in draws) else None
 
     def _is_sizeless_draw(self, call: ast.Call) -> bool:

@@ -34,6 +34,13 @@ TRACKED_ROOTS = (
 )
 
 
+# ``from pylab import *`` (or matplotlib.pylab): NumPy's names with pyplot's.
+PYLAB_MODULES = frozenset({"pylab", "matplotlib.pylab"})
+_PYLAB_STARS = ("numpy", "numpy.fft", "numpy.random", "numpy.linalg")  # in pylab's order: later ones win
+_PYLAB_ALIASES = {"np": "numpy", "ma": "numpy.ma", "plt": "matplotlib.pyplot", "mpl": "matplotlib"}
+_PYLAB_BUILTINS = frozenset({"bytes", "abs", "bool", "max", "min", "pow", "round"})
+
+
 @dataclass
 class ImportRecord:
     node: ast.stmt
@@ -48,6 +55,8 @@ class ImportTable:
     aliases: dict[str, str] = field(default_factory=dict)
     records: list[ImportRecord] = field(default_factory=list)
     star_imports: list[str] = field(default_factory=list)
+    # names a star import binds to Python's builtins again (pylab's max, abs, ...)
+    star_builtins: frozenset[str] = frozenset()
     # imported_roots() memo, keyed by how many imports it has seen (rules ask
     # for the device root once per call they inspect)
     _roots: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
@@ -67,9 +76,21 @@ class ImportTable:
             return  # relative imports never name a tracked library
         for alias in node.names:
             if alias.name == "*":
-                self.star_imports.append(node.module)
+                self._star(node, node.module)
                 continue
             self._bind(node, f"{node.module}.{alias.name}", alias.asname or alias.name)
+
+    def _star(self, node: ast.ImportFrom, module: str) -> None:
+        self.star_imports.append(module)
+        if module in PYLAB_MODULES:
+            # pylab star-imports NumPy and three of its submodules, binds np
+            # and ma, and puts a few Python builtins back over NumPy's
+            self.star_imports.extend(_PYLAB_STARS)
+            for local, qualname in _PYLAB_ALIASES.items():
+                self._bind(node, qualname, local)
+            self.star_builtins |= _PYLAB_BUILTINS
+        elif module.partition(".")[0] in DEVICE_ROOTS:
+            self.star_builtins -= _PYLAB_BUILTINS  # NumPy's own names again
 
     def _bind(self, node: ast.stmt, qualname: str, local: str, full: str | None = None) -> None:
         self.aliases[local] = qualname

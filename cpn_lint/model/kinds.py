@@ -15,6 +15,11 @@ class Kind(enum.Enum):
     SCALAR = "python-number"  # a Python number: a literal, len(x), float(x), arithmetic on them
     NOT = "not-array"  # list, dict, set, str, range, module, function, ...
     UNKNOWN = "unknown"
+    # Inside the value engine's solve only: "no information yet" (a binding
+    # of a cycle not evaluated so far). Never an answer: every public query
+    # reads it as UNKNOWN. Distinct from UNKNOWN so that a cycle's first
+    # round cannot lower what the other bindings of the cycle decide.
+    BOTTOM = "no-information-yet"
 
     # Members are singletons compared by identity; Enum's own __hash__ runs
     # Python code, and the value engine hashes kinds hundreds of thousands of times.
@@ -41,10 +46,18 @@ def join(kinds: list[Kind]) -> Kind:
     is the accumulator idiom: ``err`` is a device scalar); anything certainly
     not an array wins, so a name that is sometimes a list stays quiet. A
     device array and a device scalar join to a device array of unknown rank.
+    BOTTOM (no information yet) adds nothing; only BOTTOM joins to BOTTOM.
     """
     first = kinds[0] if kinds else None
     if first is not None and all(k is first for k in kinds):
         return first  # the common case: one binding, or all alike (same answer as below)
+    if any(k is Kind.BOTTOM for k in kinds):
+        kinds = [k for k in kinds if k is not Kind.BOTTOM]
+        if not kinds:
+            return Kind.BOTTOM
+        first = kinds[0]
+        if all(k is first for k in kinds):
+            return first
     # Identity tests, not set membership: hashing an Enum member runs Python code.
     informative = {k for k in kinds if k is not Kind.SCALAR and k is not Kind.UNKNOWN}
     if not informative:

@@ -35,6 +35,7 @@ from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
+from .spatial import SliceForm, index_loop, picks_axis_by, sized_by_data, slice_form, unit_step, walks_data, writes_piece_by
 from .syntax import is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -132,6 +133,8 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
     if isinstance(iterable, ast.Call):
         func = iterable.func
         fname = func.id if isinstance(func, ast.Name) and model.lookup(func) is None else None
+        if fname == "reversed" and len(iterable.args) == 1 and not iterable.keywords:
+            return _classify_iteration(model, target, iterable.args[0])  # the same items, backwards
         qual = model.qualname(func) or ""
         if fname == "range":
             if _is_small_range(model, iterable):
@@ -141,8 +144,13 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
             return IterKind.INDEX_PRODUCT, names, set()
         if qual.endswith(".ndindex") and qual.partition(".")[0] in DEVICE_ROOTS:
             return IterKind.INDEX_PRODUCT, names, set()
+        if _array_walker(model, iterable) is not None:
+            if qual.endswith(".ndenumerate") and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                index = names_in(target.elts[0])  # for idx, v in np.ndenumerate(a): idx picks, v is an item
+                return IterKind.ARRAY, index, names - index
+            return IterKind.ARRAY, set(), names  # np.nditer(a): item by item
         if fname == "enumerate" and iterable.args:
-            inner_kind = model.kind(iterable.args[0])
+            inner_kind = Kind.DEVICE if _array_walker(model, iterable.args[0]) is not None else model.kind(iterable.args[0])
             first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
             idx = {first.id} if isinstance(first, ast.Name) else set()
             if inner_kind is Kind.DEVICE or _zips_device_array(model, iterable.args[0]):
@@ -154,10 +162,57 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
             return IterKind.ARRAY, set(), names  # item by item, however few (CPN103)
         if fname == "zip" and any(_few_literal_items(model, a) for a in iterable.args):
             return IterKind.SMALL_CONSTANT, set(), set()  # zip stops with its shortest argument
+    if _array_walker(model, iterable) is not None:
+        return IterKind.ARRAY, set(), names  # for v in a.flat
     if model.kind(iterable) is Kind.DEVICE:
         # the items of an integer np.arange are indices as well as items
         return IterKind.ARRAY, names if _holds_integer_range(model, iterable) else set(), names
     return IterKind.OTHER, set(), set()
+
+
+def _array_walker(model: "FileModel", expr: ast.expr) -> ast.expr | None:
+    """The device array ``expr`` walks item by item without being an array
+    itself: ``np.ndenumerate(a)``, ``np.nditer(a)`` (or its first operand,
+    ``np.nditer([a, b])``), ``a.flat``; None otherwise."""
+    if isinstance(expr, ast.Attribute) and expr.attr == "flat":
+        return expr.value if model.kind(expr.value) is Kind.DEVICE else None
+    if not (isinstance(expr, ast.Call) and expr.args):
+        return None
+    qual = model.qualname(expr.func) or ""
+    root, _, tail = qual.rpartition(".")
+    if tail not in ("ndenumerate", "nditer") or root.partition(".")[0] not in DEVICE_ROOTS:
+        return None
+    flags = next((k.value for k in expr.keywords if k.arg == "flags"), expr.args[1] if tail == "nditer" and len(expr.args) > 1 else None)
+    if flags is not None and any(isinstance(n, ast.Constant) and n.value == "external_loop" for n in ast.walk(flags)):
+        return None  # nditer(a, flags=['external_loop']) hands out whole 1-D chunks, not items
+    first = expr.args[0]
+    if isinstance(first, (ast.List, ast.Tuple)) and first.elts:
+        first = first.elts[0]
+    return first if model.kind(first) is Kind.DEVICE else None
+
+
+def walked_arrays(model: "FileModel", frame: LoopFrame) -> list[ast.expr]:
+    """The device arrays a loop walks item by item (CPN103's subject): the
+    iterable itself, what ``enumerate``/``zip`` wrap, and the array under
+    ``np.ndenumerate``, ``np.nditer`` and ``.flat``."""
+    if frame.iter_kind is not IterKind.ARRAY:
+        return []
+    node = frame.node
+    iterables = [node.iter] if isinstance(node, (ast.For, ast.AsyncFor)) else [g.iter for g in node.generators]  # type: ignore[attr-defined]
+    found: list[ast.expr] = []
+    for iterable in iterables:
+        wrapped = model.progress_wrapped(iterable)
+        stack = [wrapped if wrapped is not None and wrapped is not iterable else iterable]
+        while stack:
+            expr = stack.pop()
+            walker = _array_walker(model, expr)
+            if walker is not None:
+                found.append(walker)
+            elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("enumerate", "zip") and model.lookup(expr.func) is None:
+                stack.extend(reversed(expr.args[:1] if expr.func.id == "enumerate" else expr.args))
+            elif model.kind(expr) is Kind.DEVICE:
+                found.append(expr)
+    return found
 
 
 def _few_literal_items(model: "FileModel", expr: ast.expr) -> bool:
@@ -281,11 +336,16 @@ class WorkAnalysis:
         self.model = model
         self._work: dict[int, LoopWork] = {}
         self._function_work: dict[int, Work] = {}
-        self._expr_work: dict[int, Work] = {}
+        # keyed by (expression, loop): the same value is element work seen from
+        # the loop that binds its operands and slab work from a loop inside it
+        self._expr_work: dict[tuple[int, int], Work] = {}
         self._own: dict[int, frozenset[str]] = {}
         self._index_names: dict[int, frozenset[str]] = {}
         self._varying: dict[int, frozenset[str]] = {}
         self._one_element: set[int] | None = None  # ids of name uses proven one element
+        self._spatial_index: dict[tuple[int, str, str], bool] = {}
+        self._attribute_arrays: dict[tuple[int, str, str], bool] = {}
+        self._all: dict[int, frozenset[str]] = {}
 
     # ---------------------------------------------------------------- public
     def of(self, frame: LoopFrame) -> LoopWork:
@@ -406,8 +466,8 @@ class WorkAnalysis:
                 continue
             picked = mentions(sub.slice, names)
             if picked:
-                work = self._pick_work(sub, names)
-                if work is Work.ROW and not chain_mentions(model, sub, own):
+                work = self._pick_work(sub, names, frame)
+                if work is Work.ROW and not chain_mentions(model, sub, own) and not self._kernel_operand(sub, frame, names, own):
                     # theta[k, :] inside `for i`: the loops around this one pick
                     # the row, so every iteration of this loop works on all of it
                     result.whole.append(sub)
@@ -418,12 +478,16 @@ class WorkAnalysis:
                     result.own_picks.append(sub)
             else:
                 work = self._whole_subscript_work(sub, frame)
+                if work is Work.SLAB and self._kernel_operand(sub, frame, names):
+                    continue  # w[None] beside a window: the filter, read whole every pass
                 if work is Work.SLAB:
                     result.whole.append(sub)
             result.work = max(result.work, work)
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue
+            if self._kernel_operand(node, frame, names):
+                continue  # a filter or weights combined with a window the index picks
             helper_work = self._picked_in_helper(node, frame) if isinstance(node, ast.Name) else None
             if helper_work is not None:
                 result.work = max(result.work, helper_work)
@@ -500,53 +564,343 @@ class WorkAnalysis:
         model = self.model
         found: set[int] = set()
         for call in model.nodes_in_loop(frame, ast.Call):
+            if isinstance(call.func, ast.Name) and call.func.id in _COMPUTING_BUILTINS:
+                continue  # max(delta, abs(V[i, i] - 1.0)): Python computes on the elements
             if id(call) not in found and model.is_host_call(call):
                 for argument in [*call.args, *(k.value for k in call.keywords)]:
                     found.update(id(n) for n in ast.walk(argument))
         return found
 
     def _all_indices(self, frame: LoopFrame) -> frozenset[str]:
-        """Everything that varies per iteration of ``frame`` or of a loop around it."""
-        names: set[str] = set()
-        current: LoopFrame | None = frame
-        while current is not None:
-            names |= self.varying(current)
-            current = current.parent
-        return frozenset(names)
+        """Everything that varies per iteration of ``frame`` or of a loop
+        around it, and the indices of the loops inside it (``jj = j * s`` of
+        an inner ``for j``, whatever kind ``s`` has)."""
+        key = id(frame)
+        found = self._all.get(key)
+        if found is None:
+            names: set[str] = set()
+            current: LoopFrame | None = frame
+            while current is not None:
+                names |= self.varying(current)
+                current = current.parent
+            for inner in self.model.loops_within(frame):
+                names |= self.own_indices(inner)
+            found = self._all[key] = frozenset(names)
+        return found
 
-    def _pick_work(self, sub: ast.Subscript, names: frozenset[str]) -> Work:
-        """The work of an access the iteration picks: an element, a row, or a slab."""
+    def _pick_work(self, sub: ast.Subscript, names: frozenset[str], frame: LoopFrame | None = None) -> Work:
+        """The work of an access the iteration picks: an element, a row, or a
+        slab. Besides indices, the pieces an index picks are windows,
+        prefixes and row segments (see :mod:`.spatial`); what the index
+        leaves whole decides the size, except that a pixel picked along two
+        axes across a batch (``out[:, i, j, :]``) is one batched element."""
         model = self.model
         outer, parent = sub, model.parent(sub)
         while isinstance(parent, ast.Subscript) and parent.value is outer and mentions(parent.slice, names):
             outer, parent = parent, model.parent(parent)
         if outer is not sub:
-            return self._pick_work(outer, names)  # T[i][j]: the chain picks what its last pick picks
+            return self._pick_work(outer, names, frame)  # T[i][j]: the chain picks what its last pick picks
         kind = model.kind(sub)
         if kind is Kind.DEVICE_SCALAR:
             return Work.ELEMENT
-        components = list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        widths = [self._slice_width(c, names) for c in components if isinstance(c, ast.Slice) and mentions(c, names)]
-        if any(w is None or w > SMALL_SLICE for w in widths):
+        components = _components(sub)
+        pieces = self._pieces(sub, components, names, frame)
+        if pieces is None:
             return Work.SLAB  # x[i:i + chunk], x[:, k:k + n]: a block per iteration
+        picked, windows, partial, literal_only = pieces
+        batched = _pixel(components, names)  # a pixel (or cell) across the batch axes the index leaves
         shape = model.shape(sub)
         if shape is not None:
             size = literal_size(shape)
             if size is not None and size <= SMALL_PICK:
                 return Work.ELEMENT
-            if widths and len(shape) <= 1:
+            if windows and literal_only and len(shape) <= 1:
                 return Work.ELEMENT  # a[i:i + 2]
-            return Work.ROW if len(shape) <= 1 else Work.SLAB
-        if widths:
+            added = sum(1 for c in components if isinstance(c, ast.Constant) and c.value is None)
+            # a window of a few literal elements beside whole axes (points[i:i + 1, :])
+            # is judged by its rank, as before windows were pieces
+            rest = len(shape) - added - (0 if literal_only else windows)
+            if rest <= 0:
+                return Work.ELEMENT
+            return Work.ROW if rest <= 1 or batched else Work.SLAB
+        if windows and literal_only and not partial:
             return Work.ELEMENT
-        free = self._free_axes(components)
+        free = self._free_axes(components) + partial
         parent = model.parent(sub)
-        if not free and not (isinstance(parent, ast.Subscript) and parent.value is sub):
+        if not free and not windows and not (isinstance(parent, ast.Subscript) and parent.value is sub):
             # np.zeros((k, m, *grid))[i]: at least the axes the index leaves
             # (not in a chain, E[i][j][0], which goes on picking)
             free = max(0, _least_rank(model, sub.value) - len(components))
         # a[:, :, k] of an array of unknown rank is still a matrix per iteration
-        return Work.SLAB if free >= 2 else Work.ROW if free else Work.ELEMENT
+        if free >= 2 and not batched:
+            return Work.SLAB
+        return Work.ROW if free else Work.ELEMENT
+
+    def _pieces(self, sub: ast.Subscript, components: list[ast.expr], names: frozenset[str],
+                frame: LoopFrame | None) -> tuple[set[str], int, int, bool] | None:
+        """(names that pick an axis, window axes, partial axes, all windows of
+        literal width) of a picked access; None when a slice the index moves
+        is a block of unknown size (a chunk, a shift by a tap)."""
+        model = self.model
+        picked: set[str] = set()
+        windows = partial = 0
+        literal_only = True
+        blocks: list[str] = []
+        array = sub.value.id if isinstance(sub.value, ast.Name) else None
+        for axis, part in enumerate(components):
+            if not mentions(part, names):
+                continue
+            if not isinstance(part, ast.Slice):
+                if frame is not None and self._whole_mask(part, frame, names):
+                    return None  # X[labels == k]: a mask over every point, as big as the data
+                picked |= names_in(part) & names
+                continue
+            width = self._slice_width(part, names)
+            if width is not None and width <= SMALL_SLICE:
+                windows += 1
+                picked |= names_in(part) & names
+                continue
+            literal_only = False
+            form = slice_form(part, names)
+            if form is None and frame is not None:
+                form = slice_form(self._bounds_bound_in(part, frame), names)
+            if form is None and self._bounded_by_pick(part, names):
+                partial += 1  # hist[:image[i, j]]: a prefix as long as a value the index picks
+                continue
+            if form is None or frame is None:
+                return None
+            loop = index_loop(model, frame, form.var)
+            if loop is None:
+                return None  # moved by a number the body computes (a random start): size unknown
+            if form.form is SliceForm.SEGMENT:
+                partial += 1
+            elif form.form is SliceForm.PREFIX:
+                # (of a row computed from a pick by the same index, (a[k] * s)[k:],
+                # the row is classified on its own)
+                computed = not isinstance(sub.value, ast.Name) and any(
+                    isinstance(n, ast.Subscript) and form.var in names_in(n.slice) for n in ast.walk(sub.value))
+                if not computed and not self._walks_axis(loop, form.var, array, axis):
+                    return None
+                partial += 1
+            elif form.form is SliceForm.WINDOW:
+                if not self._slides(loop, form.var) or self._shift_of_data(part, form.var, loop):
+                    return None
+                windows += 1
+                picked.add(form.var)
+            else:
+                blocks.append(form.var)
+        if blocks:
+            # blocks along two axes at once (pooling); along one, a minibatch
+            if len(picked | set(blocks)) < 2 or not all(self._slides(index_loop(model, frame, v), v, blocks=True) for v in blocks):  # type: ignore[arg-type]
+                return None
+            windows += len(blocks)
+            picked |= set(blocks)
+        return picked, windows, partial, literal_only
+
+    def _whole_mask(self, part: ast.expr, frame: LoopFrame, names: frozenset[str], depth: int = 0) -> bool:
+        """A boolean mask the loop computes from an array its index does not
+        pick (``labels == k``, or a name bound in the loop to it): selecting
+        with it reads the whole array every pass."""
+        model = self.model
+        if isinstance(part, ast.Name) and depth < 2:
+            bindings = model.reaching_bindings(part)
+            return bool(bindings) and all(
+                b.kind is BindKind.VALUE and b.value is not None and b.loop is not None and frame.contains(b.loop)
+                and self._whole_mask(b.value, frame, names, depth + 1)
+                for b in bindings
+            )
+        if isinstance(part, ast.BinOp) and isinstance(part.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            return self._whole_mask(part.left, frame, names, depth) or self._whole_mask(part.right, frame, names, depth)
+        if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Invert):
+            return self._whole_mask(part.operand, frame, names, depth)
+        if not isinstance(part, ast.Compare):
+            return False
+        for operand in (part.left, *part.comparators):
+            if mentions(operand, names) or isinstance(operand, ast.Constant):
+                continue
+            if model.kind(operand) in (Kind.DEVICE, Kind.HOST, Kind.UNKNOWN) and not model.values.small_by_construction(operand):
+                return True
+        return False
+
+    def _bounded_by_pick(self, part: ast.Slice, names: frozenset[str]) -> bool:
+        """``hist[:image[i, j]]``: one bound open or fixed, the other an element
+        of a device array the index picks (a level, a count): the piece is
+        at most the array's length, a row, however the value falls."""
+        if part.step is not None:
+            return False
+        bounds = [b for b in (part.lower, part.upper) if b is not None and mentions(b, names)]
+        fixed = [b for b in (part.lower, part.upper) if b is not None and not mentions(b, names)]
+        if len(bounds) != 1 or any(not isinstance(b, ast.Constant) for b in fixed):
+            return False
+        bound = bounds[0]
+        return isinstance(bound, ast.Subscript) and mentions(bound.slice, names) and self.model.kind(bound.value) is Kind.DEVICE \
+            and not any(isinstance(c, ast.Slice) for c in _components(bound))
+
+    def _shift_of_data(self, part: ast.Slice, var: str, loop: LoopFrame) -> bool:
+        """``img[:, di:di + oh]`` with ``oh = H - kh + 1`` in ``for di in
+        range(kh)``: the width is an extent of the data and the trip count
+        is not — the loop shifts a whole image once per tap (im2col by
+        taps), the opposite of a window sliding over the data."""
+        model = self.model
+        width = [n for n in ast.walk(part.upper) if isinstance(n, (ast.Name, ast.Attribute, ast.Call))] if part.upper is not None else []
+        data_width = any(
+            sized_by_data(model, n) for n in width if not (isinstance(n, ast.Name) and n.id == var)
+        )
+        return data_width and not walks_data(model, loop, var)
+
+    def _bounds_bound_in(self, part: ast.Slice, frame: LoopFrame) -> ast.Slice:
+        """``start:end`` with ``start = ptr[i]`` and ``end = ptr[i + 1]``
+        bound once in the loop: the slice with those values written in."""
+        bounds = []
+        changed = False
+        for bound in (part.lower, part.upper):
+            if isinstance(bound, ast.Name):
+                bindings = self.model.reaching_bindings(bound)
+                if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and bindings[0].value is not None \
+                        and bindings[0].loop is not None and frame.contains(bindings[0].loop):
+                    bounds.append(bindings[0].value)
+                    changed = True
+                    continue
+            bounds.append(bound)
+        return ast.Slice(lower=bounds[0], upper=bounds[1], step=part.step) if changed else part
+
+    def _slides(self, loop: LoopFrame | None, var: str, blocks: bool = False) -> bool:
+        """Does ``loop`` move a window by ``var`` one step at a time and store
+        what it computes into pieces the iteration picks (``y[i] = ...``,
+        ``out[:, i, j, :] = ...``, ``out[o] = ...`` by a counter)? A tap loop
+        shifting a whole array into an accumulator (``acc += w[k] * u[k:k + n]``)
+        does not."""
+        if loop is None:
+            return False
+        key = (id(loop), var, "blocks" if blocks else "slides")
+        found = self._spatial_index.get(key)
+        if found is None:
+            model = self.model
+            # a comprehension builds its result one item per pass: each item is the piece
+            stores = loop.is_comprehension or writes_piece_by(model, loop, self.varying(loop))
+            found = (blocks or unit_step(model, loop, var)) and stores
+            self._spatial_index[key] = found
+        return found
+
+    def _walks_axis(self, loop: LoopFrame, var: str, array: str | None, axis: int) -> bool:
+        """A prefix ``x[:i]`` is a piece of an axis ``i`` walks: the loop
+        picks that axis of the same array by ``i`` (``x[i]``, ``L[i, i]``).
+        (A lag loop over ``x[k:]`` and ``x[:-k]``, or over the taps of a
+        filter ``b[m + 1:]``, does not: a whole-array product per lag.)"""
+        key = (id(loop), var, f"axis {array} {axis}")
+        found = self._spatial_index.get(key)
+        if found is None:
+            model = self.model
+            found = unit_step(model, loop, var) and array is not None and picks_axis_by(model, loop, array, axis, var)
+            self._spatial_index[key] = found
+        return found
+
+    def _kernel_operand(self, node: ast.expr, frame: LoopFrame, names: frozenset[str], rows_of: frozenset[str] = frozenset()) -> bool:
+        """Is ``node`` (an array read whole every pass) a small operand of a
+        piece the index picks: a filter or weights combined with a window
+        (``img[i:i + 3, j:j + 3] * k``, ``inp[:, i:i + K, j:j + K, :, None] *
+        w[None]``, ``np.dot(b, x[n - M:n])``), or the other vector of a dot
+        product that gives one element (``y[i] = np.dot(w, X[i])``)? Its
+        size is bounded by the piece's, so it adds no whole-array work.
+        With ``rows_of`` (the loop's own indices), a row the loops around
+        fix is such an operand too when it is multiplied by a row those
+        indices pick (``lo[i, :i] * up[:i, j]`` inside ``for j``: one dot
+        product per element, as in a matrix product by loops)."""
+
+        model = self.model
+        if self._stored_into_piece(node, frame, names):
+            return True
+        child, parent = _through_views(model, node)
+        partners: list[ast.expr]
+        contraction = False
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)):
+            partners = [parent.right if parent.left is child else parent.left]
+            contraction = isinstance(parent.op, ast.MatMult)
+        elif isinstance(parent, ast.Call) and child in parent.args and model.call_api(parent) in _COMBINERS:
+            partners = [a for a in parent.args if a is not child]
+            contraction = model.call_api(parent) in _CONTRACTIONS
+        else:
+            return False
+        for partner in partners:
+            pick = self._picked_piece(partner, frame, names)
+            if pick is None:
+                continue
+            if _has_window(pick, names):
+                return True
+            if rows_of and isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult) and mentions(pick.slice, rows_of) \
+                    and self._pick_work(pick, names, frame) is Work.ROW:
+                return True
+            if contraction and (model.kind(parent) is Kind.DEVICE_SCALAR or _element_target(model, parent, names)
+                                or self._dot_of_vectors(child, pick, names, frame) or self._feeds_elements(parent, frame, names)):
+                return True
+        return False
+
+    def _dot_of_vectors(self, whole: ast.expr, pick: ast.Subscript, names: frozenset[str], frame: LoopFrame) -> bool:
+        """``np.dot(lu[row], z)`` with ``z`` a vector: the product of a row and
+        a vector of its length is one number, so ``z`` is row-sized."""
+        shape = self.model.shape(whole)
+        return shape is not None and len(shape) == 1 and self._pick_work(pick, names, frame) is Work.ROW
+
+    def _feeds_elements(self, value: ast.AST, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """``sub = np.dot(lu[row], z)`` whose every use in the loop is stored
+        element-wise into one element the index picks (``z[row] = b[row] -
+        sub``): the product is one number."""
+        model = self.model
+        stmt = model.statement_of(value)
+        if not (isinstance(stmt, ast.Assign) and stmt.value is value and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+            return False
+        name = stmt.targets[0].id
+        uses = [n for n in model.nodes_in_loop(frame, ast.Name) if n.id == name and isinstance(n.ctx, ast.Load)
+                and any(b.node is stmt.targets[0] for b in model.reaching_bindings(n))]
+        return bool(uses) and all(self._stored_into_piece(use, frame, names, Work.ELEMENT) for use in uses)
+
+    def _stored_into_piece(self, node: ast.expr, frame: LoopFrame, names: frozenset[str], at_most: Work = Work.ROW) -> bool:
+        """``w[:, c] = t``, ``y[i] = a + b``: an array whose value reaches a
+        store into a piece the index picks through element-wise steps only
+        must broadcast into that piece, so it is no larger than it."""
+        model = self.model
+        child: ast.AST = node
+        parent = model.parent(child)
+        while True:
+            if isinstance(parent, ast.BinOp) and not isinstance(parent.op, ast.MatMult):
+                pass
+            elif isinstance(parent, ast.UnaryOp) and not isinstance(parent.op, ast.Not):
+                pass
+            elif isinstance(parent, ast.Call) and child in parent.args and _is_elementwise(model.call_api(parent)):
+                pass
+            elif isinstance(parent, ast.IfExp) and child is not parent.test:
+                pass
+            else:
+                break
+            child, parent = parent, model.parent(parent)
+        if not (isinstance(parent, (ast.Assign, ast.AugAssign)) and parent.value is child):
+            return False
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        return all(
+            isinstance(t, ast.Subscript) and mentions(t.slice, names) and model.kind(t.value) is Kind.DEVICE
+            and self._pick_work(t, names, frame) <= at_most
+            for t in targets
+        )
+
+    def _picked_piece(self, expr: ast.expr, frame: LoopFrame, names: frozenset[str], depth: int = 0) -> ast.Subscript | None:
+        """The access the index picks that ``expr`` is (through ``[None]``,
+        ``.T`` and a name bound in the loop to it: ``patch = img[i:i + 3]``),
+        when it is no larger than a row."""
+        model = self.model
+        while True:
+            if isinstance(expr, ast.Subscript) and _only_new_axes(expr.slice):
+                expr = expr.value
+            elif isinstance(expr, ast.Attribute) and expr.attr == "T":
+                expr = expr.value
+            else:
+                break
+        if isinstance(expr, ast.Subscript) and mentions(expr.slice, names) and model.kind(expr.value) is Kind.DEVICE:
+            return expr if self._pick_work(expr, names, frame) <= Work.ROW else None
+        if isinstance(expr, ast.Name) and depth < 2:
+            bindings = model.reaching_bindings(expr)
+            if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and bindings[0].value is not None and bindings[0].loop is not None and frame.contains(bindings[0].loop):
+                return self._picked_piece(bindings[0].value, frame, names, depth + 1)
+        return None
 
     def _free_axes(self, components: list[ast.expr]) -> int:
         """How many axes the index leaves whole (``a[:, k]``: one)."""
@@ -600,7 +954,25 @@ class WorkAnalysis:
             return False
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("len", "print", "id", "type", "isinstance"):
             return False
-        return model.kind(node) is Kind.DEVICE
+        kind = model.kind(node)
+        if kind is Kind.UNKNOWN and isinstance(node, ast.Attribute):
+            return self._attribute_used_as_array(node)
+        return kind is Kind.DEVICE
+
+    def _attribute_used_as_array(self, node: ast.Attribute) -> bool:
+        """``self.X`` of unknown kind (set in another module) that the class
+        uses as an array somewhere (``self.X.shape``, ``self.X[i, j]``,
+        ``self.X @ w``, ``self.X.sum()``): an array whose size the file does
+        not state, as SPEC §3 says of parameters used as arrays."""
+        key = _attribute_key(self.model, node)
+        if key is None:
+            return False
+        found = self._attribute_arrays.get(key)
+        if found is None:
+            found = self._attribute_arrays[key] = any(
+                _array_evidence(self.model, use) for use in self.model.nodes(ast.Attribute) if _attribute_key(self.model, use) == key
+            )
+        return found
 
     def _name_work(self, node: ast.Name | ast.Attribute, frame: LoopFrame) -> Work:
         """A whole-value use of an array inside ``frame``: as much work as the
@@ -673,8 +1045,10 @@ class WorkAnalysis:
         return found
 
     def _expr_work_of(self, expr: ast.expr, frame: LoopFrame) -> Work:
-        """The work of computing ``expr`` (a value bound inside the loop)."""
-        key = id(expr)
+        """The work of computing ``expr`` (a value bound inside the loop), as
+        seen from ``frame``: what varies and what is bound inside depend on
+        the loop asked about, so the answer is kept per (expression, loop)."""
+        key = (id(expr), id(frame))
         if key in self._expr_work:
             return self._expr_work[key]
         self._expr_work[key] = Work.NONE  # a value that refers to itself adds nothing
@@ -685,9 +1059,13 @@ class WorkAnalysis:
             work = Work.SLAB  # V = np.where(c[t] > C, c[t], V * df): as big as operands nothing sizes
         for node in ast.walk(expr):
             if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
-                work = max(work, self._pick_work(node, names) if mentions(node.slice, names) else self._whole_subscript_work(node, frame))
+                if mentions(node.slice, names):
+                    work = max(work, self._pick_work(node, names, frame))
+                elif not self._kernel_operand(node, frame, names):
+                    work = max(work, self._whole_subscript_work(node, frame))
             elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and self._is_array_use(node):
-                work = max(work, self._name_work(node, frame))
+                if not self._kernel_operand(node, frame, names):
+                    work = max(work, self._name_work(node, frame))
             elif isinstance(node, ast.Call):
                 work = max(work, self._call_work(node))
         self._expr_work[key] = work
@@ -734,6 +1112,120 @@ class WorkAnalysis:
         if tail in CONVERSIONS and any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
             return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
         return self._size_work(call, Work.SLAB)
+
+
+# Builtins that compute with the device values they are given (CPN110's
+# subject) rather than show or store them: their arguments are the loop's work.
+_COMPUTING_BUILTINS = frozenset({"min", "max", "sum"})
+
+# NumPy calls that combine their array arguments element by element or by a
+# contraction: a filter or weights passed beside a window is bounded by it.
+_CONTRACTIONS = frozenset({"dot", "matmul", "inner", "vdot", "tensordot", "einsum"})
+_COMBINERS = _CONTRACTIONS | frozenset({"multiply", "add", "subtract", "divide", "true_divide", "convolve", "correlate", "kron"})
+
+
+_ARRAY_EVIDENCE_METHODS = frozenset({"sum", "mean", "dot", "reshape", "copy", "astype", "ravel", "flatten", "transpose", "std", "var", "cumsum", "argmax", "argmin"})
+
+
+def _attribute_key(model: "FileModel", node: ast.Attribute) -> tuple[int, str, str] | None:
+    """(class, receiver, attribute) for ``self.X`` inside a method: the same
+    attribute wherever the class's methods use it."""
+    if not isinstance(node.value, ast.Name):
+        return None
+    for ancestor in model.ancestors(node):
+        if isinstance(ancestor, ast.ClassDef):
+            return id(ancestor), node.value.id, node.attr
+    return None
+
+
+def _array_evidence(model: "FileModel", use: ast.Attribute) -> bool:
+    """Is this use of a value one only arrays support (``.shape``, ``.T``,
+    ``[i, j]``, ``@``, an array method, the array argument of a NumPy call)?"""
+    parent = model.parent(use)
+    if isinstance(parent, ast.Attribute) and parent.value is use:
+        if parent.attr in ("shape", "ndim", "dtype", "T"):
+            return True
+        return parent.attr in _ARRAY_EVIDENCE_METHODS and isinstance(model.parent(parent), ast.Call)
+    if isinstance(parent, ast.Subscript) and parent.value is use:
+        return isinstance(parent.slice, ast.Tuple) and len(parent.slice.elts) >= 2
+    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
+        return True
+    if isinstance(parent, ast.Call) and parent.args and parent.args[0] is use:
+        from .numpy_api import NOT_ARRAY_FIRST_ARGUMENT
+
+        api = model.call_api(parent)
+        return api is not None and api not in NOT_ARRAY_FIRST_ARGUMENT and not api.startswith("random.")
+    return False
+
+
+def _is_elementwise(api: str | None) -> bool:
+    from .numpy_api import ELEMENTWISE
+
+    return api is not None and api in ELEMENTWISE
+
+
+def _only_new_axes(index: ast.expr) -> bool:
+    """``[None]``, ``[:, None]``, ``[..., np.newaxis]``, ``[::-1]``: a view
+    of the whole array with axes added or reversed."""
+    parts = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+    for part in parts:
+        if isinstance(part, ast.Constant) and part.value in (None, Ellipsis):
+            continue
+        if isinstance(part, ast.Attribute) and part.attr == "newaxis":
+            continue
+        if isinstance(part, ast.Slice) and part.lower is None and part.upper is None:
+            continue
+        return False
+    return True
+
+
+def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AST | None]:
+    """``node`` and its parent, after climbing views of the whole array
+    (``w[None]``, ``w.T``, ``w[::-1]``, ``w.reshape(...)``)."""
+    child: ast.expr = node
+    parent = model.parent(child)
+    while True:
+        if isinstance(parent, ast.Subscript) and parent.value is child and _only_new_axes(parent.slice):
+            child, parent = parent, model.parent(parent)
+        elif isinstance(parent, ast.Attribute) and parent.value is child and parent.attr == "T":
+            child, parent = parent, model.parent(parent)
+        elif (isinstance(parent, ast.Attribute) and parent.value is child and parent.attr in ("reshape", "ravel", "flatten")
+              and isinstance(model.parent(parent), ast.Call)):
+            child = model.parent(parent)  # type: ignore[assignment]
+            parent = model.parent(child)
+        else:
+            return child, parent
+
+
+def _pixel(components: list[ast.expr], names: frozenset[str]) -> bool:
+    """Two neighbouring axes picked by two different indices (or windows
+    they move), beside axes left whole: ``out[:, i, j, :]``,
+    ``inp[:, i:i + K, j:j + K, :]`` — one pixel of an image across the
+    batch and channel axes."""
+    picked = [names_in(c) & names if mentions(c, names) else set() for c in components]
+    return any(a and b and len(a | b) >= 2 for a, b in zip(picked, picked[1:]))
+
+
+def _has_window(sub: ast.Subscript, names: frozenset[str]) -> bool:
+    """Does the access pick a window or block (a slice the index moves with
+    both bounds), rather than elements, rows or prefixes?"""
+    for part in _components(sub):
+        if isinstance(part, ast.Slice) and part.lower is not None and part.upper is not None and mentions(part, names):
+            form = slice_form(part, names)
+            if form is not None and form.form in (SliceForm.WINDOW, SliceForm.BLOCK):
+                return True
+    return False
+
+
+def _element_target(model: "FileModel", node: ast.AST, names: frozenset[str]) -> bool:
+    """Is ``node`` computed for an element the index picks (``y[i] = ...``)?"""
+    stmt = model.statement_of(node)
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AugAssign) else []
+    for target in targets:
+        if isinstance(target, ast.Subscript) and mentions(target.slice, names):
+            if not any(isinstance(c, ast.Slice) for c in _components(target)):
+                return True
+    return False
 
 
 _TRUTH_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)

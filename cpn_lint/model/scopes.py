@@ -45,13 +45,31 @@ class Scope:
     parent: "Scope | None"
     name: str = ""
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    # names the scope uses in ways only arrays support (a[i, j], a.shape, a.T)
+    # names the scope uses in ways only arrays support (a[i, j], a.shape, a.T,
+    # a @ b); for a class, the attributes its methods use so (self.u[i, j]),
+    # which its instances' attributes share
     array_evidence: dict[str, ast.AST] = field(default_factory=dict)
+    # names with an array method (a.reshape(...), a.dot(b), a.sum(), a.copy()):
+    # evidence unless the name is also used otherwise (below)
+    method_evidence: dict[str, ast.AST] = field(default_factory=dict)
+    # names a product contracts with an array (the x of a @ x, a.dot(x),
+    # np.dot(a, x)): arrays, held back for now (see values.has_array_evidence)
+    partner_evidence: dict[str, ast.AST] = field(default_factory=dict)
+    # names used as Python containers (d["key"], xs.append(v), d.items()) or
+    # as an array namespace (xp.asarray(x), xp.float64): what has those
+    # methods too (xp.reshape(a, s), d.copy()) is not an array
+    non_array_evidence: dict[str, ast.AST] = field(default_factory=dict)
     # names the scope uses as SciPy sparse matrices (x.toarray(), issparse(x))
     sparse_evidence: dict[str, ast.AST] = field(default_factory=dict)
     # names passed first to a method-style call (np.sum(x), lib.f(x)); whether
     # that is array evidence is decided once the imports are all known
     first_argument_of: dict[str, ast.Call] = field(default_factory=dict)
+    # every (call, position) a name is passed at as one of the first two
+    # arguments of a method-style call (np.shape(x), np.dot(a, x))
+    array_arguments: dict[str, list[tuple[ast.Call, int]]] = field(default_factory=dict)
+    # names whose numbered items a loop binds to other names: for i, row in
+    # enumerate(x) (x -> ["row"]); rows used as arrays make x an array
+    items_of: dict[str, list[str]] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     global_names: set[str] = field(default_factory=set)
     returns: list[ast.expr] = field(default_factory=list)

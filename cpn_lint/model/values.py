@@ -1,7 +1,6 @@
 """The value engine: what each expression is once cuPyNumeric runs it.
 
-For every expression it can, the engine answers two questions, lazily and
-memoised per node:
+For every expression it can, the engine answers two questions:
 
 * **kind** — a Python number, a 0-d device scalar, a device array, a host
   array (the host alias beside cupynumeric), a CuPy array, a sequence of
@@ -16,6 +15,16 @@ Names are followed through their reaching bindings (:mod:`.reaching`),
 parameters through the file's call sites (:mod:`.calls`), and calls of the
 file's own functions through their ``return`` statements.
 
+Solve first, then answer. Before the first question, the kind and shape of
+every binding of the file (parameters and ``self.x`` attributes included)
+and the return summary of every function are solved together, in source
+order, by :class:`~cpn_lint.model.fixpoint.Solver`: acyclic dependencies
+in dependency order, cycles (``u = step(u)``, a helper's parameter fed by
+its own result) iterated from BOTTOM, "no information yet", until nothing
+changes. Questions then read the solved tables, so an answer cannot depend
+on which rule asks first. The small-array check is solved the same way, on
+first use (it is monotone, so its least fixpoint is unique).
+
 Runtime facts (cuPyNumeric 26.6.1, kept as an oracle test): NumPy math on
 Python numbers (``np.sqrt(2)``), a reduction without ``axis``, a scalar
 index (``a[3]``) and a random draw without ``size`` are device scalars;
@@ -26,13 +35,14 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Union
 
 from . import numpy_api as api
 from . import shapes
+from .fixpoint import Solver, headroom
 from .imports import DEVICE_ROOTS
 from .kinds import Kind, join
-from .scopes import Binding, BindKind
+from .scopes import Binding, BindKind, ScopeKind
 from .shapes import SCALAR_SHAPE, Extent, MaybeShape
 from .syntax import callee_name, literal_length, positional_or_keyword
 
@@ -44,10 +54,29 @@ _ARRAYS = (Kind.DEVICE, Kind.HOST, Kind.CUPY)
 # joining functions -> the axis their parts are joined along
 _JOIN_AXES = {"concatenate": 0, "hstack": 1, "vstack": 0, "row_stack": 0, "stack": 0}
 _NUMBERS = (Kind.SCALAR, Kind.DEVICE_SCALAR)
-_MAX_SHAPE_DEPTH = 24
+_COMPARED_WITH_NUMBER = (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN)
+_DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT)
 SMALL_ARRAY = 64  # at most this many elements, written as literals where the array is made: a few numbers
 SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
 _NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
+_DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_MAX_PACKING_DEPTH = 4  # names and call sites followed back to the tuple written out
+_MAX_INSTANCE_DEPTH = 60  # a guard against deep recursion while following names back to Particle(...)
+
+
+class _Pending:
+    """The shape of a binding whose kind is not known yet (BOTTOM)."""
+
+    def __repr__(self) -> str:
+        return "PENDING"
+
+
+_PENDING = _Pending()
+# A solved variable: a binding's kind and shape, or a function's return summary.
+Value = tuple[Kind, Union[MaybeShape, _Pending]]
+_BOTTOM: Value = (Kind.BOTTOM, _PENDING)
+_TOP: Value = (Kind.UNKNOWN, None)
 
 
 class ValueEngine:
@@ -55,72 +84,154 @@ class ValueEngine:
 
     def __init__(self, model: "FileModel") -> None:
         self.model = model
-        # Bindings (and functions) whose kind or shape is being computed. A
-        # question that meets one of them treats it as "no information yet"
-        # (an optimistic fixpoint step); answers reached that way are kept in
-        # the transient tables until the outermost question is answered, and
-        # only answers reached with nothing pending are memoised for good, so
-        # the order in which rules ask cannot change an answer.
-        self._in_progress: set[tuple[str, int]] = set()
-        self._name_kinds: dict[ast.Name, Kind] = {}
-        self._kinds: dict[ast.expr, Kind] = {}  # every expression asked about, once its answer is final
-        self._binding_kinds: dict[int, Kind] = {}
-        self._transient_kinds: dict[int, Kind] = {}
-        self._shapes: dict[int, MaybeShape] = {}
-        self._binding_shapes: dict[int, MaybeShape] = {}
-        self._transient_shapes: dict[int, MaybeShape] = {}
-        self._pending_hits = 0  # how often a question met something pending
-        self._provisional_total = 0  # provisional binding answers made in this file
-        self._warm: set[int] = set()  # scopes whose bindings were decided in source order
-        self._comprehensions: dict[int, list[Scope]] | None = None
-        self._shape_depth = 0
-        self._small: dict[int, _Small] = {}
-        self._small_pending: set[int] = set()
+        # bindings -> (kind, shape); function scopes -> (kind, shape) of their returns
+        self._solver: Solver[object, Value] = Solver(self._evaluate, _BOTTOM, _TOP)
+        self._solved = False
+        # answers per expression, valid while no solved value changes
+        self._kinds: dict[ast.expr, Kind] = {}
+        self._shapes: dict[ast.expr, MaybeShape] = {}
+        self._memo_epoch = 0
+        self._bottom_reads = 0  # reads of a value not known yet, in the evaluation under way
+        self._closing = False  # settling a cycle: what it leaves undecided reads as unknown
+        self._small_solver: Solver[object, _Small] = Solver(self._evaluate_small, _Small.PENDING, _Small.NO)
+        self._small: dict[ast.expr, _Small] = {}
+        self._small_epoch = 0
+        # instances of the file's classes, per binding (static: no solved value is read)
+        self._classes: dict[tuple[int, object], object] = {}
+
+    # ================================================================ solving
+    def solve(self) -> None:
+        """Solve every binding, parameter, attribute and return summary of
+        the file, in source order (once; every question calls it first)."""
+        if self._solved:
+            return
+        self._solved = True
+        variables = self._variables()
+        solver = self._solver
+        solver.solve_all(variables)
+        # What a cycle leaves without information (``a = b`` and ``b = a``
+        # and nothing else; a shape only such a cycle makes) is unknown:
+        # settle where such cycles start (in source order), solve what they
+        # feed again with that, and repeat until nothing waits.
+        with headroom():
+            while True:
+                waiting = [v for v in variables if solver.known(v)[1] is _PENDING]
+                if not waiting:
+                    break
+                for variable in solver.sources(waiting):
+                    if solver.known(variable)[1] is _PENDING:
+                        solver.settle(variable, self._closed(variable))
+
+    def _closed(self, variable: object) -> Value:
+        """``variable``'s value with what its cycle leaves undecided read as
+        unknown: a parameter only its own recursive calls feed (``f(x[0::2])``
+        inside ``f``) falls back on how the function uses it, as one with
+        no call site does."""
+        self._closing = True
+        try:
+            kind, shape = self._evaluate(variable)
+        finally:
+            self._closing = False
+        return (Kind.UNKNOWN if kind is Kind.BOTTOM else kind, None if shape is _PENDING else shape)
+
+    def _variables(self) -> list[object]:
+        """Every variable of the kind/shape system, in source order: the
+        bindings of every scope, the ``self.x = ...`` of methods, and each
+        function's return summary (placed where its body ends)."""
+        entries: list[tuple[tuple[int, int], object]] = []
+        for scope in self.model.scopes:
+            for group in scope.bindings.values():
+                entries.extend((b.pos, b) for b in group)
+            node = scope.node
+            if scope.kind is ScopeKind.FUNCTION and isinstance(node, _DEF_TYPES):
+                entries.append(((node.end_lineno or node.lineno, node.end_col_offset or 0), scope))
+        for group in self.model._class_attrs.values():
+            entries.extend((b.pos, b) for b in group)
+        entries.sort(key=lambda entry: entry[0])  # stable: ties keep the walk's order
+        return [variable for _, variable in entries]
+
+    def _evaluate(self, variable: object) -> Value:
+        outer = self._bottom_reads
+        self._bottom_reads = 0  # this evaluation's own reads of values not known yet
+        try:
+            if isinstance(variable, Binding):
+                kind = self._compute_binding_kind(variable)
+                if kind is Kind.BOTTOM:
+                    return _BOTTOM
+                shape = self._compute_binding_shape(variable, kind)
+            else:
+                kind, shape = self._evaluate_returns(variable)  # type: ignore[arg-type]
+            if shape is None and kind in _ARRAYS and self._bottom_reads:
+                # unknown only for want of a shape not known yet: no
+                # information yet, or a cycle's first round would make it
+                # unknown for good (a merge with "unknown" stays unknown)
+                return kind, _PENDING
+            return kind, shape
+        finally:
+            self._bottom_reads = outer
+
+    def _evaluate_returns(self, scope: "Scope") -> Value:
+        """A function's return summary: the join of its returns' kinds and
+        the shape they agree on (returns not known yet add nothing)."""
+        kinds = [self._kind(r) for r in scope.returns]
+        kind = join(kinds) if kinds else Kind.NOT
+        found = [self._shape(r) for r, k in zip(scope.returns, kinds) if k is not Kind.BOTTOM]
+        shape: MaybeShape = found[0] if found else None
+        for other in found[1:]:
+            shape = shapes.merge(shape, other)
+        return kind, shape
+
+    def _read(self, variable: object) -> Value:
+        """A solved variable (solved now when it is not yet)."""
+        if not self._solved:
+            self.solve()
+        value = self._solver.value(variable)
+        if value[1] is _PENDING:
+            if self._closing:
+                return _TOP if value[0] is Kind.BOTTOM else (value[0], None)
+            self._bottom_reads += 1
+        return value
+
+    def _fresh_memo(self) -> None:
+        """Forget answers derived before a solved value changed."""
+        if self._memo_epoch != self._solver.epoch:
+            self._kinds = {}
+            self._shapes = {}
+            self._memo_epoch = self._solver.epoch
 
     # ================================================================== kinds
     def kind(self, expr: ast.expr | None) -> Kind:
         """What ``expr`` evaluates to (see :class:`Kind`)."""
+        if not self._solved:
+            self.solve()
+        found = self._kind(expr)
+        return Kind.UNKNOWN if found is Kind.BOTTOM else found
+
+    def _kind(self, expr: ast.expr | None) -> Kind:
+        """As :meth:`kind`, BOTTOM included (inside the solve, and for the
+        bindings of a cycle nothing else decides)."""
         if expr is None:
             return Kind.UNKNOWN
+        if self._memo_epoch != self._solver.epoch:
+            self._fresh_memo()
         known = self._kinds.get(expr)
         if known is not None:
             return known
-        scope = self.model.scope_of(expr).function_like()
-        if id(scope) not in self._warm:
-            self._warm_up(scope)
         method = _KIND_METHODS.get(type(expr))
         if method is None:
             return Kind.UNKNOWN
-        hits = self._pending_hits
+        solver = self._solver
+        epoch, bottoms = solver.epoch, self._bottom_reads
         try:
             result = method(self, expr)
         except RecursionError:
             # A pathologically deep expression: know nothing rather than fail.
             return Kind.UNKNOWN
-        if self._pending_hits == hits or not self._in_progress:
-            self._kinds[expr] = result  # final: nothing pending was met, or nothing is pending
+        if solver.epoch == epoch and (bottoms == self._bottom_reads or not solver.busy) and not self._closing:
+            # derived from values that did not change meanwhile (and, inside
+            # the solve, from known ones: a reader must see what it waits for)
+            self._kinds[expr] = result
         return result
-
-    def _warm_up(self, scope: "Scope") -> None:
-        """Decide the kind of every binding of a function (or the module)
-        once, in source order, before the first question about it: answers
-        inside cycles rest on what is decided first, so a fixed order makes
-        them the same whichever rule asks first."""
-        self._warm.add(id(scope))
-        bindings = [b for s in self._scopes_within(scope) for group in s.bindings.values() for b in group]
-        bindings.sort(key=lambda b: b.pos)
-        for binding in bindings:
-            self._binding_kind(binding)
-
-    def _scopes_within(self, scope: "Scope") -> list["Scope"]:
-        """``scope`` and the comprehensions whose bindings it owns."""
-        table = self._comprehensions
-        if table is None:
-            table = self._comprehensions = {}
-            for s in self.model.scopes:
-                if s.parent is not None and s is not s.function_like():
-                    table.setdefault(id(s.function_like()), []).append(s)
-        return [scope, *table.get(id(scope), ())]
 
     def _kind_Constant(self, expr: ast.Constant) -> Kind:
         if isinstance(expr.value, (bool, int, float, complex)):
@@ -136,12 +247,14 @@ class ValueEngine:
         return Kind.UNKNOWN
 
     def _kind_NamedExpr(self, expr: ast.NamedExpr) -> Kind:
-        return self.kind(expr.value)
+        return self._kind(expr.value)
 
     def _kind_BinOp(self, expr: ast.BinOp) -> Kind:
-        left, right = self.kind(expr.left), self.kind(expr.right)
+        left, right = self._kind(expr.left), self._kind(expr.right)
         combined = _combine([left, right])
         if combined is Kind.DEVICE and isinstance(expr.op, ast.MatMult):
+            if Kind.BOTTOM in (left, right):
+                return Kind.BOTTOM  # a vector product is a device scalar: wait for both ranks
             if shapes.matmul(self._operand_shape(expr.left), self._operand_shape(expr.right)) == SCALAR_SHAPE:
                 return Kind.DEVICE_SCALAR  # v @ w of two vectors
         return combined
@@ -149,17 +262,27 @@ class ValueEngine:
     def _kind_UnaryOp(self, expr: ast.UnaryOp) -> Kind:
         if isinstance(expr.op, ast.Not):
             return Kind.NOT
-        return self.kind(expr.operand)
+        return self._kind(expr.operand)
 
     def _kind_Compare(self, expr: ast.Compare) -> Kind:
         if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
             return Kind.NOT
-        combined = _combine([self.kind(expr.left)] + [self.kind(c) for c in expr.comparators])
+        kinds = [self._kind(expr.left)] + [self._kind(c) for c in expr.comparators]
+        combined = _combine(kinds)
+        if combined is Kind.UNKNOWN and Kind.DEVICE_SCALAR in kinds and all(k in _COMPARED_WITH_NUMBER for k in kinds):
+            # err > tol for a parameter tol: on the device whatever tol is (a
+            # number gives a 0-d result, an array an array a test cannot take)
+            return Kind.DEVICE_SCALAR
         return Kind.NOT if combined is Kind.SCALAR else combined  # a Python bool
 
     def _kind_IfExp(self, expr: ast.IfExp) -> Kind:
-        a, b = self.kind(expr.body), self.kind(expr.orelse)
+        a, b = self._kind(expr.body), self._kind(expr.orelse)
         if a is b:
+            return a
+        # a branch not known yet adds nothing (x0 if first else step(x) in a cycle)
+        if a is Kind.BOTTOM:
+            return b
+        if b is Kind.BOTTOM:
             return a
         if {a, b} == {Kind.DEVICE, Kind.DEVICE_SCALAR}:
             return Kind.DEVICE
@@ -175,14 +298,26 @@ class ValueEngine:
                 return Kind.SCALAR
             return Kind.NOT  # a module, function, class or index helper
         if expr.attr in api.ARRAY_METADATA:
-            if expr.attr in api.NUMERIC_METADATA and self.kind(expr.value) in _ARRAYS + (Kind.DEVICE_SCALAR,):
-                return Kind.SCALAR
+            if expr.attr in api.NUMERIC_METADATA:
+                base = self._kind(expr.value)
+                if base is Kind.BOTTOM:
+                    return Kind.BOTTOM
+                if base in _ARRAYS or base is Kind.DEVICE_SCALAR:
+                    return Kind.SCALAR
             return Kind.NOT
-        if isinstance(expr.value, ast.Name):
-            attr_kind = self._self_attribute_kind(expr)
+        cls = self._attribute_class(expr)
+        if cls is not None:
+            bindings = self.model._class_attrs.get((id(cls), expr.attr))
+            attr_kind = join([self._read(b)[0] for b in bindings]) if bindings else None
+            if attr_kind is not None and attr_kind is not Kind.UNKNOWN:
+                return attr_kind
+            if self.has_array_evidence(cls, expr.attr):
+                return Kind.DEVICE  # self.x set from a parameter, or elsewhere, and used as an array
             if attr_kind is not None:
                 return attr_kind
-        base = self.kind(expr.value)
+        base = self._kind(expr.value)
+        if base is Kind.BOTTOM:
+            return Kind.BOTTOM
         if expr.attr in api.ARRAY_VALUE_ATTRIBUTES and (base in _ARRAYS or base is Kind.DEVICE_SCALAR):
             return Kind.DEVICE if expr.attr == "flat" and base is Kind.DEVICE_SCALAR else base
         return Kind.UNKNOWN
@@ -201,9 +336,11 @@ class ValueEngine:
                 return Kind.HOST if head == "numpy" else Kind.UNKNOWN
             return Kind.UNKNOWN  # typing generics and the like
         if isinstance(value, ast.Attribute) and value.attr == "shape" and not isinstance(expr.slice, ast.Slice):
-            if self.kind(value.value).is_array:
+            if self._kind(value.value).is_array:
                 return Kind.SCALAR  # a.shape[0]
-        base = self.kind(value)
+        base = self._kind(value)
+        if base is Kind.BOTTOM:
+            return Kind.BOTTOM
         if base in _ARRAYS:
             result = self._index_shape(value, expr.slice)
             if result == SCALAR_SHAPE:
@@ -228,7 +365,9 @@ class ValueEngine:
                     return builtin
             return self._user_call_kind(expr)
         if isinstance(func, ast.Attribute):
-            receiver = self.kind(func.value)
+            receiver = self._kind(func.value)
+            if receiver is Kind.BOTTOM:
+                return Kind.BOTTOM
             if receiver in _ARRAYS or receiver is Kind.DEVICE_SCALAR:
                 return self._method_kind(receiver, func.attr, expr)
             if receiver is Kind.GENERATOR:
@@ -242,12 +381,17 @@ class ValueEngine:
     def _builtin_call_kind(self, name: str, call: ast.Call) -> Kind | None:
         args = call.args
         if name == "abs" and args:
-            return self.kind(args[0])
+            return self._kind(args[0])
         if name in ("min", "max", "sum"):
             if len(args) >= 2 and name != "sum":
-                return _combine([self.kind(a) for a in args])
-            if len(args) == 1 and self.kind(args[0]) in (Kind.DEVICE, Kind.SEQ):
-                return Kind.DEVICE_SCALAR if self.shape(args[0]) is not None and len(self.shape(args[0]) or ()) == 1 else Kind.DEVICE
+                return _combine([self._kind(a) for a in args])
+            if len(args) == 1:
+                kind = self._kind(args[0])
+                if kind is Kind.BOTTOM:
+                    return Kind.BOTTOM
+                if kind in (Kind.DEVICE, Kind.SEQ):
+                    shape = self._shape(args[0])
+                    return Kind.DEVICE_SCALAR if shape is not None and len(shape) == 1 else Kind.DEVICE
             return Kind.UNKNOWN
         if name in api.NUMBER_BUILTINS:
             return Kind.SCALAR if name not in ("any", "all", "bool") else Kind.NOT
@@ -271,8 +415,11 @@ class ValueEngine:
             if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
                 return receiver if any(k.arg == "keepdims" for k in call.keywords) else Kind.DEVICE_SCALAR
             return Kind.DEVICE_SCALAR if self.call_shape(call) == SCALAR_SHAPE else receiver
-        if receiver is Kind.DEVICE and method == "dot" and self.call_shape(call) == SCALAR_SHAPE:
-            return Kind.DEVICE_SCALAR
+        if receiver is Kind.DEVICE and method == "dot":
+            if call.args and self._kind(call.args[0]) is Kind.BOTTOM:
+                return Kind.BOTTOM
+            if self.call_shape(call) == SCALAR_SHAPE:
+                return Kind.DEVICE_SCALAR
         return receiver
 
     def _library_call_kind(self, qual: str, call: ast.Call) -> Kind:
@@ -300,9 +447,11 @@ class ValueEngine:
             if head == device:
                 if tail.startswith("random."):
                     return self._draw_kind(tail[len("random."):], call, generator=False)
-                return Kind.DEVICE_SCALAR if self._call_is_scalar(tail, call) else Kind.DEVICE
+                scalar = self._call_is_scalar(tail, call)
+                return Kind.BOTTOM if scalar is None else Kind.DEVICE_SCALAR if scalar else Kind.DEVICE
             if head == "numpy" and device == "cupynumeric":
-                return Kind.SCALAR if self._call_is_scalar(tail, call) else Kind.HOST
+                scalar = self._call_is_scalar(tail, call)
+                return Kind.BOTTOM if scalar is None else Kind.SCALAR if scalar else Kind.HOST
             return Kind.UNKNOWN
         if head == "cupy":
             return Kind.HOST if tail == "asnumpy" else Kind.CUPY
@@ -315,11 +464,12 @@ class ValueEngine:
                 return Kind.NOT
         return Kind.UNKNOWN
 
-    def _call_is_scalar(self, tail: str, call: ast.Call) -> bool:
+    def _call_is_scalar(self, tail: str, call: ast.Call) -> bool | None:
         """Does a NumPy call return a 0-d value (a reduction of everything,
         math on numbers, a product of two vectors)? Decided from the
         operands' kinds where they suffice; shapes only when the rank
-        matters (a reduction along an axis, a product)."""
+        matters (a reduction along an axis, a product). None while an
+        operand that decides it is not known yet."""
         if tail in api.BUILDERS or tail.startswith("random."):
             return False
         if tail in api.SCALAR_RESULTS:
@@ -328,14 +478,22 @@ class ValueEngine:
             operands = [a for a in call.args if not isinstance(a, ast.Starred)]
             if tail == "clip":
                 operands = operands[:1]
-            kinds = [self.kind(a) for a in operands]
+            kinds = [self._kind(a) for a in operands]
+            if any(k in _ARRAYS for k in kinds):
+                return False
+            if Kind.BOTTOM in kinds:
+                return None
             return bool(kinds) and all(k in _NUMBERS for k in kinds)
         if tail in api.REDUCTIONS:
             axis = positional_or_keyword(call, api.REDUCTION_AXIS_POSITION.get(tail, 1), "axis")
             if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
                 return not any(k.arg == "keepdims" for k in call.keywords)
+            if call.args and self._kind(call.args[0]) is Kind.BOTTOM:
+                return None
             return self.call_shape(call) == SCALAR_SHAPE
         if tail in api.MATMUL_APIS:
+            if any(self._kind(a) is Kind.BOTTOM for a in call.args[:2]):
+                return None
             return self.call_shape(call) == SCALAR_SHAPE
         return False
 
@@ -357,9 +515,11 @@ class ValueEngine:
         parameters = [a for a in call.args[:position]] + [k.value for k in call.keywords if k.arg not in ("size", "dtype", "endpoint", "replace", "p", "axis", "shuffle")]
         if name == "choice" and parameters:
             parameters = parameters[1:]  # choice(a) draws one item of a
-        kinds = [self.kind(p) for p in parameters]
+        kinds = [self._kind(p) for p in parameters]
         if any(k in _ARRAYS for k in kinds) or any(isinstance(p, (ast.List, ast.Tuple)) for p in parameters):
             return Kind.DEVICE  # broadcast over array parameters
+        if Kind.BOTTOM in kinds:
+            return Kind.BOTTOM
         # A parameter of unknown kind (``sigma`` passed in) is taken for a
         # number: distribution parameters are numbers in nearly all code, and
         # an array one is seen as an array where it is made.
@@ -372,135 +532,131 @@ class ValueEngine:
         scope = self.model.calls.callee(call)
         if scope is None:
             return Kind.UNKNOWN
-        key = ("returns", id(scope))
-        if key in self._in_progress:
-            self._pending_hits += 1  # a recursive question: no answer yet, not a final "unknown"
-            return Kind.UNKNOWN
-        self._in_progress.add(key)
-        try:
-            kinds = [self.kind(r) for r in scope.returns]
-        finally:
-            self._in_progress.discard(key)
-        result = join(kinds) if kinds else Kind.NOT
+        result = self._read(scope)[0]
+        if result is Kind.BOTTOM:
+            return Kind.BOTTOM
         return result if result in _ARRAYS or result is Kind.DEVICE_SCALAR else Kind.UNKNOWN
 
-    def _self_attribute_kind(self, expr: ast.Attribute) -> Kind | None:
-        """Kind of ``self.x`` from every ``self.x = ...`` in the class."""
-        bindings = self.model.class_attribute_bindings(expr)
-        if bindings is None:
+    def _attribute_class(self, expr: ast.Attribute) -> "Scope | None":
+        """The file's class whose attribute ``expr`` reads: ``self.x`` in a
+        method, or ``p.x`` for an instance (``p = Particle(...)``, ``for p
+        in particles`` over a list of them, a parameter every call passes
+        one); None for anything else."""
+        if not self.model._class_attrs and not self.model.calls.classes():
             return None
-        return join([k for k in (self._binding_kind(b) for b in bindings) if k is not None])
+        return self._self_class(expr) or self._instance_class(expr.value, 0)
+
+    def _instance_class(self, expr: ast.expr, depth: int) -> "Scope | None":
+        """The file's class ``expr`` is surely an instance of. Bindings are
+        memoised; one met again while it is followed (a cycle) is no
+        instance, so every binding of the cycle is none, whichever is asked
+        first ("all sources agree" holds at its least fixpoint)."""
+        if depth > _MAX_INSTANCE_DEPTH:
+            return None  # a safety net against deep recursion only
+        calls = self.model.calls
+        if isinstance(expr, ast.Call):
+            return calls.class_of(expr.func)
+        if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, ast.Slice):
+            return _one_class(self._item_classes(expr.value, depth + 1))  # particles[i]
+        if not isinstance(expr, ast.Name):
+            return None
+        return _one_class([self._binding_class(b, depth + 1) for b in self.model.reaching_bindings(expr)])
+
+    def _binding_class(self, binding: Binding, depth: int) -> object:
+        key = (id(binding), "instance")
+        memo = self._classes
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # a cycle: no instance
+        value = binding.value
+        found: list[object]
+        if binding.kind is BindKind.VALUE and value is not None:
+            found = [self._instance_class(value, depth + 1)]
+        elif binding.kind is BindKind.ELEMENT and binding.index is None and value is not None and self._iterated_by(binding, value):
+            found = self._item_classes(value, depth + 1)  # for p in particles
+        elif binding.kind is BindKind.PARAM and value is None:
+            found = self._passed(binding, lambda given: [self._instance_class(given, depth + 1)])
+        else:
+            found = [None]
+        result = memo[key] = _one_class(found)
+        return result
+
+    def _item_classes(self, container: ast.expr, depth: int) -> list[object]:
+        """The classes of what a list holds ([Particle(...) for _ in
+        range(n)], a display, a name bound to one and grown with append),
+        _NO_ITEMS for an empty display, None for anything not known."""
+        if depth > _MAX_INSTANCE_DEPTH:
+            return [None]
+        if isinstance(container, (ast.List, ast.Tuple, ast.Set)):
+            if any(isinstance(e, ast.Starred) for e in container.elts):
+                return [None]
+            return [self._instance_class(e, depth + 1) for e in container.elts] or [_NO_ITEMS]
+        if isinstance(container, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return [self._instance_class(container.elt, depth + 1)]
+        if not isinstance(container, ast.Name):
+            return [None]
+        model = self.model
+        found: list[object] = []
+        for binding in model.reaching_bindings(container):
+            found += self._binding_items(binding, depth + 1)
+        owner = model.lookup(container)
+        key = (id(owner), container.id)
+        appended = self._classes.get(key)
+        if appended is None:
+            self._classes[key] = [None]  # a cycle through appends: nothing known
+            appended = []
+            for use in model.names_by_id().get(container.id, ()):
+                parent = model.parent(use)
+                call = model.parent(parent) if isinstance(parent, ast.Attribute) else None
+                if isinstance(call, ast.Call) and call.func is parent and parent.attr in ("append", "insert") and call.args \
+                        and model.lookup(use) is owner:
+                    appended.append(self._instance_class(call.args[-1], depth + 1))
+            self._classes[key] = appended
+        return found + appended  # type: ignore[operator]
+
+    def _binding_items(self, binding: Binding, depth: int) -> list[object]:
+        key = (id(binding), "items")
+        memo = self._classes
+        if key in memo:
+            return memo[key]  # type: ignore[return-value]
+        memo[key] = [None]  # a cycle: nothing known
+        if binding.kind is BindKind.VALUE and binding.value is not None:
+            found = self._item_classes(binding.value, depth + 1)
+        elif binding.kind is BindKind.PARAM and binding.value is None:
+            found = self._passed(binding, lambda given: self._item_classes(given, depth + 1))
+        else:
+            found = [None]
+        memo[key] = found
+        return found
+
+    def _passed(self, param: Binding, each: Callable[[ast.expr], list[object]]) -> list[object]:
+        """``each`` applied to what every call site passes for ``param``."""
+        calls = self.model.calls
+        sites = calls.argument_sites(param.scope)
+        if not sites or calls.arguments_escape(param.scope):
+            return [None]
+        found: list[object] = []
+        for call in sites:
+            given = calls.argument(call, param.scope, param.name)
+            found += each(given) if given is not None else [None]
+        return found
 
     def _kind_Name(self, expr: ast.Name) -> Kind:
-        known = self._name_kinds.get(expr)
-        if known is not None:
-            return known
-        hits = self._pending_hits
         model = self.model
         scope = model.lookup(expr)
         if scope is None:
-            result = Kind.UNKNOWN
-        elif (uniform := self._uniform_final_kind(scope.bindings.get(expr.id))) is not None:
-            result = uniform
-        else:
-            bindings = model._reaching.bindings(scope, expr)
-            kinds = [k for k in (self._binding_kind(b) for b in bindings) if k is not None]
-            result = join(kinds) if kinds else Kind.UNKNOWN
-        if self._pending_hits == hits or not self._in_progress:
-            self._name_kinds[expr] = result  # final: nothing pending was met, or nothing is pending
-        return result
-
-    def _uniform_final_kind(self, bindings: list[Binding] | None) -> Kind | None:
-        """The kind every binding of a name has, when all are decided for good
-        and agree: whichever of them reach a use, they join to it, so the
-        reaching walk can be skipped. None otherwise (a few bindings only:
-        the check must stay cheaper than the walk)."""
-        if not bindings or len(bindings) > _UNIFORM_CHECK_LIMIT:
-            return None
-        final = self._binding_kinds
-        first = final.get(id(bindings[0]))
-        if first is None:
-            return None
-        for binding in bindings[1:]:
-            if final.get(id(binding)) is not first:
-                return None
-        return first
+            return Kind.UNKNOWN
+        bindings = model._reaching.bindings(scope, expr)
+        if not bindings:
+            return Kind.UNKNOWN
+        read = self._read
+        return join([read(b)[0] for b in bindings])
 
     # ------------------------------------------------------------ bindings
     def binding_kind(self, binding: Binding) -> Kind:
         """The kind of value ``binding`` gives its name."""
-        kind = self._binding_kind(binding)
-        return Kind.UNKNOWN if kind is None else kind
-
-    def _binding_kind(self, binding: Binding) -> Kind | None:
-        """As :meth:`binding_kind`; None while the binding is being computed."""
-        scope = binding.scope.function_like()
-        if id(scope) not in self._warm:
-            self._warm_up(scope)
-        key = id(binding)
-        cached = self._binding_kinds.get(key)
-        if cached is not None:
-            return cached
-        cached = self._transient_kinds.get(key)
-        if cached is not None:
-            self._pending_hits += 1  # a transient answer: what uses it is not final either
-            return None if cached is _NO_INFO else cached
-        marker = ("kind", key)
-        if marker in self._in_progress:
-            self._pending_hits += 1  # a cycle: no information yet (joins as neutral)
-            return None
-        hits = self._pending_hits
-        self._in_progress.add(marker)
-        try:
-            result = self._compute_binding_kind(binding)
-        finally:
-            self._in_progress.discard(marker)
-        if result is Kind.UNKNOWN and self._pending_hits > hits and self._in_progress:
-            # unknown only because what it needs is still being decided (the
-            # other half of ``side = sideo2; sideo2 = side // 2``): no
-            # information yet rather than "unknown", so that the cycle's other
-            # bindings decide it; the outermost question is answered with
-            # nothing pending and memoised for good
-            self._transient_kinds[key] = _NO_INFO  # type: ignore[assignment]
-            return None
-        self._remember(self._binding_kinds, self._transient_kinds, key, result, hits)
-        return result
-
-    def _remember(self, final: dict, transient: dict, key: int, value: object, hits: int) -> None:
-        """Memoise for good when the answer met nothing pending (``hits``:
-        the count of pending meetings before it was computed); else until
-        the outermost question is answered."""
-        if self._pending_hits == hits or not self._in_progress:
-            final[key] = value
-        else:
-            transient[key] = value
-        if not self._in_progress:
-            provisional = len(self._transient_kinds) + len(self._transient_shapes)
-            self._provisional_total += provisional
-            if provisional > PROMOTE_AFTER:
-                self._promote_transient(settle=self._provisional_total > PROVISIONAL_BUDGET)
-            self._transient_kinds.clear()
-            self._transient_shapes.clear()
-
-    def _promote_transient(self, settle: bool) -> None:
-        """Keep the answers of a question that needed very many provisional
-        ones, so that later questions do not derive them again. Code where
-        each of hundreds of calls feeds the next (``leb, start = step(leb,
-        start)`` six hundred times) otherwise re-derives the whole chain for
-        every later question: minutes for one file. Once a file has spent
-        PROVISIONAL_BUDGET provisional answers, ``settle`` also keeps the
-        "no information yet" ones, as unknown: the model then stays quiet on
-        that chain rather than slow."""
-        for key, kind in self._transient_kinds.items():
-            if kind is not _NO_INFO:
-                self._binding_kinds.setdefault(key, kind)
-            elif settle:
-                self._binding_kinds.setdefault(key, Kind.UNKNOWN)
-        for key, shape in self._transient_shapes.items():
-            if shape is not _PENDING:
-                self._binding_shapes.setdefault(key, shape)
-            elif settle:
-                self._binding_shapes.setdefault(key, None)
+        kind = self._read(binding)[0]
+        return Kind.UNKNOWN if kind is Kind.BOTTOM else kind
 
     def _compute_binding_kind(self, b: Binding) -> Kind:
         if b.kind is BindKind.NOT_ARRAY:
@@ -510,10 +666,13 @@ class ValueEngine:
         if b.kind is BindKind.OPAQUE:
             return Kind.UNKNOWN
         if b.kind is BindKind.VALUE:
-            kind = self.kind(b.value)
+            kind = self._kind(b.value)
+            if kind is Kind.BOTTOM:
+                return kind  # not yet: the evidence below only stands in for "unknown"
             # `A = A.toarray()` is dense whatever else the name held before
             densified = isinstance(b.value, ast.Call) and callee_name(b.value.func) in api.DENSIFY_METHODS
-            if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and self.has_array_evidence(b.scope.function_like(), b.name, densified):
+            if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and not self._returns_no_array(b.value) \
+                    and self.has_array_evidence(b.scope.function_like(), b.name, densified):
                 return Kind.DEVICE  # x = load(...) later used as x[i, j] / x.ndim
             return kind
         if b.kind is BindKind.AUG:
@@ -524,16 +683,24 @@ class ValueEngine:
             return self._parameter_kind(b)
         return Kind.UNKNOWN
 
+    def _returns_no_array(self, call: ast.Call) -> bool:
+        """A call of the file's function whose returns are certainly not
+        arrays (a list it builds): how the result is used does not change that."""
+        scope = self.model.calls.callee(call)
+        return scope is not None and self._read(scope)[0] is Kind.NOT
+
     def _aug_kind(self, b: Binding) -> Kind:
         """``x op= value``: an array stays itself (``u *= 0.5`` updates in
         place); a number becomes a device scalar when a device scalar is
         added to it (``t += dt`` with ``dt = np.sqrt(2) * dx``)."""
-        value = self.kind(b.value)
+        value = self._kind(b.value)
         prior = self._kind_Name(b.node) if isinstance(b.node, ast.Name) else Kind.UNKNOWN
         if prior.is_array:
             return prior
         if value.is_array:
             return value
+        if value is Kind.BOTTOM or prior is Kind.BOTTOM:
+            return Kind.BOTTOM  # a number, or an array once the rest is known: not yet
         if value in _NUMBERS and prior in _NUMBERS and Kind.DEVICE_SCALAR in (value, prior):
             return Kind.DEVICE_SCALAR
         if value is Kind.DEVICE_SCALAR and self._prior_is_scalar(b, allow_device=True):
@@ -557,6 +724,62 @@ class ValueEngine:
             items.append(returned.elts[index])
         return items
 
+    def _unpacked_items(self, b: Binding) -> list[ast.expr] | None:
+        """The expressions item ``b.index`` of what ``b`` unpacks comes from:
+        a function's returned tuples (``a, b = f(...)``), or a tuple written
+        out and handed over by name or by argument (``state = (x, v)`` ...
+        ``step(state)`` ... ``x, v = state``). None when any source is not
+        such a tuple."""
+        source = b.value
+        if source is None or b.index is None:
+            return None
+        returned = self._returned_items(source, b.index)
+        if returned is not None or self._iterated_by(b, source):
+            return returned
+        return self._packed_items(source, b.index, 0)
+
+    def _packed_items(self, expr: ast.expr, index: int, depth: int) -> list[ast.expr] | None:
+        if depth > _MAX_PACKING_DEPTH:
+            return None
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            if index >= len(expr.elts) or any(isinstance(e, ast.Starred) for e in expr.elts):
+                return None
+            return [expr.elts[index]]
+        if isinstance(expr, ast.Call):
+            scope = self.model.calls.callee(expr)
+            if scope is None or not scope.returns:
+                return None
+            return self._all_packed(scope.returns, index, depth)
+        if not isinstance(expr, ast.Name):
+            return None
+        model = self.model
+        sources: list[ast.expr] = []
+        for binding in model.reaching_bindings(expr):
+            if binding.kind is BindKind.VALUE and binding.value is not None:
+                sources.append(binding.value)
+            elif binding.kind is BindKind.PARAM and binding.value is None:
+                calls = model.calls
+                sites = calls.argument_sites(binding.scope)
+                if not sites or calls.arguments_escape(binding.scope):
+                    return None
+                for call in sites:
+                    given = calls.argument(call, binding.scope, binding.name)
+                    if given is None:
+                        return None
+                    sources.append(given)
+            else:
+                return None
+        return self._all_packed(sources, index, depth) if sources else None
+
+    def _all_packed(self, sources: list[ast.expr], index: int, depth: int) -> list[ast.expr] | None:
+        found: list[ast.expr] = []
+        for source in sources:
+            items = self._packed_items(source, index, depth + 1)
+            if items is None:
+                return None
+            found += items
+        return found
+
     def _prior_is_scalar(self, b: Binding, allow_device: bool = False) -> bool:
         """Every other binding reaching an augmented assignment holds a number."""
         if not isinstance(b.node, ast.Name):
@@ -565,7 +788,7 @@ class ValueEngine:
         scope = model.lookup(b.node)
         others = [o for o in model._reaching.bindings(scope, b.node) if o is not b] if scope is not None else []
         allowed = _NUMBERS if allow_device else (Kind.SCALAR,)
-        kinds = [k for k in (self._binding_kind(o) for o in others) if k is not None]
+        kinds = [k for k in (self._read(o)[0] for o in others) if k is not Kind.BOTTOM]
         return bool(kinds) and all(k in allowed for k in kinds)
 
     def _element_kind(self, b: Binding) -> Kind:
@@ -573,9 +796,9 @@ class ValueEngine:
         source = b.value
         if source is None:
             return Kind.UNKNOWN
-        returned = self._returned_items(source, b.index)
-        if returned is not None:
-            kinds = [self.kind(item) for item in returned]
+        unpacked = self._unpacked_items(b)
+        if unpacked is not None:
+            kinds = [self._kind(item) for item in unpacked]
             return join(kinds) if kinds else Kind.UNKNOWN
         wrapped = self.model.progress_wrapped(source)  # for m in tqdm(range(n)), trange(n)
         if wrapped is source:
@@ -588,9 +811,11 @@ class ValueEngine:
             return Kind.SCALAR  # n, m = a.shape
         if isinstance(source, (ast.List, ast.Tuple, ast.Set)) and self._iterated_by(b, source):
             return self._display_item_kind(source, b.index)
-        kind = self.kind(source)
+        kind = self._kind(source)
+        if kind is Kind.BOTTOM:
+            return kind
         if kind in _ARRAYS:
-            source_shape = self.shape(source)
+            source_shape = self._shape(source)
             if kind is Kind.DEVICE and source_shape is not None and len(source_shape) == 1:
                 return Kind.DEVICE_SCALAR  # the items of a vector
             return kind  # rows of an array, or items unpacked from it
@@ -605,6 +830,8 @@ class ValueEngine:
             node = self.model.parent(node) if node is not None else None
             if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 return node.iter is source
+            if isinstance(node, _COMPREHENSIONS):  # the model's parent of a generator's target
+                return any(g.iter is source for g in node.generators)  # type: ignore[attr-defined]
         return False
 
     def _display_item_kind(self, source: ast.List | ast.Tuple | ast.Set, index: int | None) -> Kind:
@@ -617,64 +844,145 @@ class ValueEngine:
             items = [i.elts[index] for i in items]  # type: ignore[attr-defined]
         if not items or any(isinstance(i, ast.Starred) for i in items):
             return Kind.UNKNOWN
-        return join([self.kind(i) for i in items])
+        return join([self._kind(i) for i in items])
 
     def _parameter_kind(self, b: Binding) -> Kind:
         annotated = _annotation_kind(b.value)
         if annotated is not None:
+            if not annotated and _annotated_number(b.value):
+                return Kind.SCALAR  # level: float
             return Kind.DEVICE if annotated else Kind.NOT
         if b.kind is BindKind.ANNOTATION:
             return Kind.UNKNOWN
-        passed = self.model.calls.argument_kind(b)
+        passed = self._argument_kind(b)
+        if passed is Kind.BOTTOM:
+            return passed  # not yet: the evidence below only stands in for "unknown"
         if passed is not Kind.UNKNOWN:
             return passed
         if self.has_array_evidence(b.scope, b.name) and not self.model.calls.is_receiver(b):
             return Kind.DEVICE
         return Kind.UNKNOWN
 
-    def has_array_evidence(self, scope: "Scope", name: str, dense: bool = False) -> bool:
-        """Does ``scope`` use ``name`` in a way only arrays support?"""
+    def _argument_kind(self, param: Binding) -> Kind:
+        """What the call sites pass for a parameter: their joined kind when
+        every site tells; UNKNOWN when there are none or one cannot tell. For
+        a function that escapes, only an array is worth knowing (it can
+        receive one); anything else may come from the unseen callers."""
+        calls = self.model.calls
+        scope = param.scope
+        if param.kind is not BindKind.PARAM or calls.is_receiver(param):
+            return Kind.UNKNOWN
+        sites = calls.argument_sites(scope)
+        if not sites:
+            return Kind.UNKNOWN
+        kinds: list[Kind] = []
+        for call in sites:
+            given = calls.argument(call, scope, param.name)
+            if given is None:
+                return Kind.UNKNOWN
+            kinds.append(self._kind(given))
+        result = join(kinds)
+        if result is Kind.BOTTOM:
+            return result
+        if calls.arguments_escape(scope) and not result.is_array:
+            return Kind.UNKNOWN
+        return result if result in _DEFINITE else Kind.UNKNOWN
+
+    def _argument_shape(self, param: Binding) -> MaybeShape:
+        """The shape every call site passes for a parameter, where they agree."""
+        calls = self.model.calls
+        scope = param.scope
+        sites = calls.argument_sites(scope)
+        if not sites or calls.arguments_escape(scope):
+            return None
+        merged: MaybeShape = None
+        for i, call in enumerate(sites):
+            given = calls.argument(call, scope, param.name)
+            if given is None:
+                return None
+            shape = self._shape(given)
+            merged = shape if i == 0 else shapes.merge(merged, shape)
+            if merged is None:
+                return None
+        return merged
+
+    def has_array_evidence(self, scope: "Scope", name: str, dense: bool = False, _depth: int = 0) -> bool:
+        """Does ``scope`` use ``name`` in a way only arrays support (SPEC §3,
+        "Parameters are arrays when the function uses them as arrays")?
+        ``.shape``/``.ndim``/``.dtype``/``.T``, a tuple subscript, ``@``, an
+        array method, the array argument of a NumPy call (``np.sum(x)``,
+        ``np.shape(x)``, either operand of ``np.dot``), or rows a loop takes
+        from it used so (``for i, row in enumerate(x): row @ w``). For a
+        class scope, ``name`` is an attribute its methods use (``self.x``)."""
         if not dense and name in scope.sparse_evidence:
             return False  # .shape, .T and a[i, j] work on a sparse matrix too
         if name in scope.array_evidence:
             return True
-        call = scope.first_argument_of.get(name)
-        tail = self.model.call_api(call) if call is not None else None
-        # np.zeros(shape), np.arange(n), np.save(path, a): the first argument
-        # is a shape, a number or a file, not evidence of an array; and
-        # np.asarray(x) converts x because it may not be an array yet.
-        return (
-            tail is not None
-            and tail not in api.NOT_ARRAY_FIRST_ARGUMENT
-            and tail not in api.CONVERSION_FUNCTIONS
-            and not (tail.startswith("random.") and tail not in api.ARRAY_RANDOM_FUNCTIONS)
-        )
+        if name in scope.method_evidence and name not in scope.non_array_evidence:
+            return True  # x.reshape(..), x.sum(), and never d["key"], xs.append(v) or xp.asarray(v)
+        if CONTRACTION_PARTNERS_ARE_EVIDENCE and name in scope.partner_evidence:
+            return True
+        # a class's attribute: a ufunc's argument may as well be a number
+        # (np.isfinite(self.energy)); a function's parameter: the SPEC's rule
+        scalars_too = scope.kind is ScopeKind.CLASS
+        for call, position in scope.array_arguments.get(name, ()):
+            tail = self.model.call_api(call)
+            if position == 1 and not CONTRACTION_PARTNERS_ARE_EVIDENCE:
+                continue
+            if _is_array_argument(tail, position) and not (scalars_too and tail in api.ELEMENTWISE):
+                return True
+        if _depth < 2:
+            for item in scope.items_of.get(name, ()):
+                if item != name and self.has_array_evidence(scope, item, dense, _depth + 1):
+                    return True
+        return False
+
+    def _attribute_evidence(self, expr: ast.Attribute) -> bool:
+        """``self.x`` whose class's methods use ``self.x`` as an array."""
+        cls = self._self_class(expr)
+        return cls is not None and self.has_array_evidence(cls, expr.attr)
+
+    def _self_class(self, expr: ast.Attribute) -> "Scope | None":
+        """The class of the method ``expr`` (``self.x``) is read in."""
+        if not isinstance(expr.value, ast.Name):
+            return None
+        method = self.model.scope_of(expr).function_like()
+        cls = method.parent
+        if method.kind is not ScopeKind.FUNCTION or not method.params or expr.value.id != method.params[0]:
+            return None
+        if cls is None or cls.kind is not ScopeKind.CLASS:
+            return None
+        decorators = getattr(method.node, "decorator_list", ())
+        return None if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators) else cls
 
     # ================================================================= shapes
     def shape(self, expr: ast.expr | None) -> MaybeShape:
         """The shape of ``expr``'s value when it is a number or an array
         (``()`` for numbers and device scalars), None when unknown."""
+        if not self._solved:
+            self.solve()
+        return self._shape(expr)
+
+    def _shape(self, expr: ast.expr | None) -> MaybeShape:
         if expr is None:
             return None
-        key = id(expr)
-        if key in self._shapes:
-            return self._shapes[key]
-        if self._shape_depth > _MAX_SHAPE_DEPTH:
-            return None
-        hits = self._pending_hits
-        self._shape_depth += 1
+        if self._memo_epoch != self._solver.epoch:
+            self._fresh_memo()
+        shapes_ = self._shapes
+        if expr in shapes_:
+            return shapes_[expr]
+        solver = self._solver
+        epoch, bottoms = solver.epoch, self._bottom_reads
         try:
             result = self._compute_shape(expr)
         except RecursionError:
-            result = None
-        finally:
-            self._shape_depth -= 1
-        if self._pending_hits == hits or not self._in_progress:
-            self._shapes[key] = result  # final: nothing pending was met, or nothing is pending
+            return None
+        if solver.epoch == epoch and (bottoms == self._bottom_reads or not solver.busy) and not self._closing:
+            self._shapes[expr] = result  # as in _kind
         return result
 
     def _compute_shape(self, expr: ast.expr) -> MaybeShape:
-        kind = self.kind(expr)
+        kind = self._kind(expr)
         if kind in _NUMBERS:
             return SCALAR_SHAPE
         if kind not in _ARRAYS:
@@ -687,36 +995,54 @@ class ValueEngine:
                 return shapes.matmul(left, right)
             return shapes.broadcast(left, right)
         if isinstance(expr, ast.UnaryOp):
-            return self.shape(expr.operand)
+            return self._shape(expr.operand)
         if isinstance(expr, ast.Compare):
             return shapes.broadcast_all(self._operand_shape(o) for o in (expr.left, *expr.comparators))
         if isinstance(expr, ast.Subscript):
-            if self.kind(expr.value) is Kind.SEQ and self._index_vectors(expr.value) and self.kind(expr.slice) in _NUMBERS:
+            if self._kind(expr.value) is Kind.SEQ and self._index_vectors(expr.value) and self._kind(expr.slice) in _NUMBERS:
                 return (None,)  # np.nonzero(m)[0]: a vector of positions
             return self._index_shape(expr.value, expr.slice)
         if isinstance(expr, ast.Attribute):
-            base = self.shape(expr.value)
+            base = self._shape(expr.value)
             if expr.attr in ("T", "mT") and base is not None:
                 return tuple(reversed(base)) if expr.attr == "T" else base[:-2] + base[-1:] + base[-2:-1]
             if expr.attr in ("real", "imag"):
                 return base
             if expr.attr == "flat":
-                return (shapes.size_extent(base),) if base is not None else None
-            return None
+                return (shapes.size_extent(base) if base is not None else None,)  # always one axis
+            return self._attribute_shape(expr)
         if isinstance(expr, ast.Call):
             return self.call_shape(expr)
         if isinstance(expr, ast.IfExp):
-            return shapes.merge(self.shape(expr.body), self.shape(expr.orelse))
+            return shapes.merge(self._shape(expr.body), self._shape(expr.orelse))
         if isinstance(expr, ast.NamedExpr):
-            return self.shape(expr.value)
+            return self._shape(expr.value)
         return None
 
+    def _attribute_shape(self, expr: ast.Attribute) -> MaybeShape:
+        """``self.x``/``p.x``: the shape every ``self.x = ...`` of the class agrees on."""
+        cls = self._attribute_class(expr)
+        bindings = self.model._class_attrs.get((id(cls), expr.attr)) if cls is not None else None
+        if not bindings:
+            return None
+        found: list[MaybeShape] = []
+        for binding in bindings:
+            kind, shape = self._read(binding)
+            if len(bindings) > 1 and kind in (Kind.SCALAR, Kind.UNKNOWN):
+                continue  # neutral: self.u = None before self.u = np.zeros(n)
+            if shape is not _PENDING:
+                found.append(shape)  # type: ignore[arg-type]
+        merged: MaybeShape = found[0] if found else None  # type: ignore[assignment]
+        for shape in found[1:]:
+            merged = shapes.merge(merged, shape)  # type: ignore[arg-type]
+        return merged
+
     def _operand_shape(self, expr: ast.expr) -> MaybeShape:
-        kind = self.kind(expr)
+        kind = self._kind(expr)
         if kind in _NUMBERS:
             return SCALAR_SHAPE
         if kind in _ARRAYS:
-            return self.shape(expr)
+            return self._shape(expr)
         return None
 
     def _name_shape(self, expr: ast.Name) -> MaybeShape:
@@ -727,9 +1053,9 @@ class ValueEngine:
         bindings = model._reaching.bindings(scope, expr)
         found: list[MaybeShape] = []
         for binding in bindings:
-            if len(bindings) > 1 and self.binding_kind(binding) in (Kind.SCALAR, Kind.UNKNOWN):
+            kind, shape = self._read(binding)
+            if len(bindings) > 1 and kind in (Kind.SCALAR, Kind.UNKNOWN):
                 continue  # neutral: err = 1.0 before err = np.max(...) adds no shape
-            shape = self._binding_shape(binding)
             if shape is not _PENDING:
                 found.append(shape)  # type: ignore[arg-type]
         if not found:
@@ -741,43 +1067,19 @@ class ValueEngine:
 
     def binding_shape(self, b: Binding) -> MaybeShape:
         """The shape of the value ``b`` gives its name."""
-        shape = self._binding_shape(b)
+        shape = self._read(b)[1]
         return None if shape is _PENDING else shape  # type: ignore[return-value]
 
-    def _binding_shape(self, b: Binding) -> "MaybeShape | _Pending":
-        key = id(b)
-        if key in self._binding_shapes:
-            return self._binding_shapes[key]
-        if key in self._transient_shapes:
-            self._pending_hits += 1  # a transient answer: what uses it is not final either
-            return self._transient_shapes[key]
-        marker = ("shape", key)
-        if marker in self._in_progress:
-            self._pending_hits += 1
-            return _PENDING
-        hits = self._pending_hits
-        self._in_progress.add(marker)
-        try:
-            result = self._compute_binding_shape(b)
-        finally:
-            self._in_progress.discard(marker)
-        if result is None and self._pending_hits > hits and self._in_progress:
-            self._transient_shapes[key] = _PENDING  # type: ignore[assignment]
-            return _PENDING  # unknown only because something it needs is pending
-        self._remember(self._binding_shapes, self._transient_shapes, key, result, hits)
-        return result
-
-    def _compute_binding_shape(self, b: Binding) -> MaybeShape:
-        kind = self.binding_kind(b)
+    def _compute_binding_shape(self, b: Binding, kind: Kind) -> MaybeShape:
         if kind in _NUMBERS:
             return SCALAR_SHAPE
         if kind not in _ARRAYS:
             return None
         if b.kind is BindKind.VALUE:
-            return self.shape(b.value)
+            return self._shape(b.value)
         if b.kind is BindKind.AUG:
             # x op= y keeps x's shape: the shape of the bindings before it
-            found = [self._binding_shape(o) for o in self._other_reaching(b) if o is not b]
+            found = [self._read(o)[1] for o in self._other_reaching(b) if o is not b]
             known = [shape for shape in found if shape is not _PENDING]
             if not known:
                 return None
@@ -786,21 +1088,21 @@ class ValueEngine:
                 merged = shapes.merge(merged, shape)  # type: ignore[arg-type]
             return merged  # type: ignore[return-value]
         if b.kind is BindKind.ELEMENT and b.value is not None:
-            returned = self._returned_items(b.value, b.index)
-            if returned is not None:
-                found = [self.shape(item) for item in returned]
+            unpacked = self._unpacked_items(b)
+            if unpacked is not None:
+                found = [self._shape(item) for item in unpacked]
                 merged = found[0] if found else None
                 for shape in found[1:]:
                     merged = shapes.merge(merged, shape)
                 return merged
             if b.index is None:
-                source = self.shape(b.value)
+                source = self._shape(b.value)
                 return source[1:] if source else None
             grid = self._meshgrid_shape(b.value)
             if grid is not None:
                 return grid
         if b.kind is BindKind.PARAM:
-            return self.model.calls.argument_shape(b)
+            return self._argument_shape(b)
         return None
 
     def _index_vectors(self, value: ast.expr, depth: int = 0) -> bool:
@@ -843,11 +1145,11 @@ class ValueEngine:
     def _index_shape(self, base_expr: ast.expr, index: ast.expr) -> MaybeShape:
         """The shape of ``base[index]`` under NumPy's basic indexing; None
         for advanced (array) indexing or when the base's rank is unknown."""
-        base = self.shape(base_expr)
+        base = self._shape(base_expr)
         if base is None:
             return None
         if not isinstance(index, ast.Tuple) and self._is_boolean_mask(index):
-            mask = self.shape(index)
+            mask = self._shape(index)
             if mask is not None and len(mask) == len(base):
                 return (None,)  # a mask over every axis picks an unknown number of elements
         components = list(index.elts) if isinstance(index, ast.Tuple) else [index]
@@ -868,7 +1170,7 @@ class ValueEngine:
                     return None
                 out.append(self._slice_extent(base[axis], component))
                 axis += 1
-            elif self.kind(component) in _NUMBERS:
+            elif self._kind(component) in _NUMBERS:
                 if axis >= len(base):
                     return None
                 axis += 1
@@ -884,13 +1186,13 @@ class ValueEngine:
         if depth > 4:
             return False
         if isinstance(expr, ast.Compare):
-            return self.kind(expr) is Kind.DEVICE
+            return self._kind(expr) is Kind.DEVICE
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             return self._is_boolean_mask(expr.left, depth + 1) or self._is_boolean_mask(expr.right, depth + 1)
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
             return self._is_boolean_mask(expr.operand, depth + 1)
         if isinstance(expr, ast.Call) and self.model.call_api(expr) in ("logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isfinite", "isinf"):
-            return self.kind(expr) is Kind.DEVICE
+            return self._kind(expr) is Kind.DEVICE
         if isinstance(expr, ast.Name):
             bindings = self.model.reaching_bindings(expr)
             return bool(bindings) and all(b.kind is BindKind.VALUE and b.value is not None
@@ -927,6 +1229,8 @@ class ValueEngine:
     # ---------------------------------------------------------------- calls
     def call_shape(self, call: ast.Call) -> MaybeShape:
         """The shape of a NumPy call's (or an array method's) result."""
+        if not self._solved:
+            self.solve()
         model = self.model
         func = call.func
         qual = model.qualname(func)
@@ -938,7 +1242,7 @@ class ValueEngine:
                 return self._draw_shape(tail[len("random."):], call)
             return self._api_shape(tail, call)
         if isinstance(func, ast.Attribute):
-            receiver = self.kind(func.value)
+            receiver = self._kind(func.value)
             if receiver is Kind.GENERATOR:
                 return self._draw_shape(func.attr, call)
             if receiver in _ARRAYS or receiver is Kind.DEVICE_SCALAR:
@@ -952,19 +1256,8 @@ class ValueEngine:
         scope = self.model.calls.callee(call)
         if scope is None or not scope.returns:
             return None
-        key = ("return-shape", id(scope))
-        if key in self._in_progress:
-            self._pending_hits += 1
-            return None
-        self._in_progress.add(key)
-        try:
-            found = [self.shape(r) for r in scope.returns]
-        finally:
-            self._in_progress.discard(key)
-        result = found[0]
-        for shape in found[1:]:
-            result = shapes.merge(result, shape)
-        return result
+        shape = self._read(scope)[1]
+        return None if shape is _PENDING else shape  # type: ignore[return-value]
 
     def _api_shape(self, tail: str, call: ast.Call) -> MaybeShape:
         args = call.args
@@ -974,6 +1267,8 @@ class ValueEngine:
         if tail in api.LIKE:
             given = positional_or_keyword(call, None, "shape")
             return self.shape_argument(given) if given is not None else self._array_shape(first)
+        if tail in _MATRIX_APIS:
+            return _as_matrix(self._array_shape(first))
         if tail in api.CONVERSIONS:
             return self._array_shape(first)
         if tail in api.AT_LEAST:
@@ -1034,7 +1329,7 @@ class ValueEngine:
         return None
 
     def _method_shape(self, receiver: ast.expr, method: str, call: ast.Call) -> MaybeShape:
-        base = self.shape(receiver)
+        base = self._shape(receiver)
         if method in api.SAME_SHAPE_METHODS:
             return base
         if method in api.REDUCTION_METHODS:
@@ -1070,7 +1365,7 @@ class ValueEngine:
         if not elements:
             return (0,)
         inner = [self._array_shape(e) for e in elements]
-        if SCALAR_SHAPE in inner and all(s == SCALAR_SHAPE or (s is None and self.kind(e) is Kind.UNKNOWN) for s, e in zip(inner, elements)):
+        if SCALAR_SHAPE in inner and all(s == SCALAR_SHAPE or (s is None and self._kind(e) in (Kind.UNKNOWN, Kind.BOTTOM)) for s, e in zip(inner, elements)):
             # [a, 0, 0]: NumPy cannot mix an array with numbers, so ``a`` is a number
             return (len(elements),)
         first = inner[0]
@@ -1143,7 +1438,7 @@ class ValueEngine:
             return tuple(self.extent(a) for a in call.args) if call.args else SCALAR_SHAPE
         if name in api.RANDOM_PERMUTATIONS:
             first = call.args[0] if call.args else None
-            if first is not None and self.kind(first) is Kind.SCALAR:
+            if first is not None and self._kind(first) is Kind.SCALAR:
                 return (self.extent(first),)
             return self._array_shape(first)
         position = api.RANDOM_SIZE_POSITION.get(name)
@@ -1166,6 +1461,8 @@ class ValueEngine:
 
     def shape_argument(self, expr: ast.expr | None) -> MaybeShape:
         """A shape given as an argument: an int, a name, or a tuple/list of them."""
+        if not self._solved:
+            self.solve()
         if expr is None:
             return None
         if isinstance(expr, (ast.Tuple, ast.List)):
@@ -1173,16 +1470,18 @@ class ValueEngine:
                 return None
             return tuple(self.extent(e) for e in expr.elts)
         if isinstance(expr, ast.Attribute) and expr.attr == "shape":
-            return self.shape(expr.value) if self.kind(expr.value).is_array else None
-        kind = self.kind(expr)
+            return self._shape(expr.value) if self._kind(expr.value).is_array else None
+        kind = self._kind(expr)
         if kind is Kind.SCALAR or isinstance(expr, ast.Constant):
             return (self.extent(expr),)
-        if isinstance(expr, ast.Name) and kind is Kind.UNKNOWN:
+        if isinstance(expr, ast.Name) and kind in (Kind.UNKNOWN, Kind.BOTTOM):
             return (self.extent(expr),)  # np.zeros(n) for a parameter n: one axis of n
         return None
 
     def extent(self, expr: ast.expr | None, depth: int = 0) -> Extent:
         """The extent an expression gives: a literal, a symbol, or unknown."""
+        if not self._solved:
+            self.solve()
         if expr is None:
             return None
         value = self.model.const_int(expr)
@@ -1197,12 +1496,12 @@ class ValueEngine:
             return expr.id
         if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
             axis = self.model.const_int(expr.slice)
-            base = self.shape(expr.value.value) if axis is not None else None
+            base = self._shape(expr.value.value) if axis is not None else None
             if base is not None and axis is not None and -len(base) <= axis < len(base):
                 return base[axis]
             return None
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and len(expr.args) == 1:
-            base = self.shape(expr.args[0]) if self.kind(expr.args[0]).is_array else None
+            base = self._shape(expr.args[0]) if self._kind(expr.args[0]).is_array else None
             if base:
                 return base[0]
             if isinstance(expr.args[0], ast.Name):
@@ -1246,29 +1545,47 @@ class ValueEngine:
         (``np.zeros(nx)`` with ``nx = 41``) are problem sizes the user
         scales, never "small" here. A value that flows back into itself (a
         filter's state) is small when everything else that makes it is, and
-        at least one of those is such a constructor."""
-        return self._small_status(expr, 0) is _Small.YES
+        at least one of those is such a constructor.
 
-    def _small_status(self, expr: ast.expr | None, depth: int) -> "_Small":
-        if expr is None or depth > 12:
+        Bindings and return summaries are the variables of a monotone
+        system (a value is as small as the largest thing that makes it),
+        solved on demand from PENDING, its least fixpoint: the same answer
+        whichever question comes first."""
+        if not self._solved:
+            self.solve()
+        solver = self._small_solver
+        while True:
+            epoch = solver.epoch
+            status = self._small_status(expr)
+            solver.drain()
+            if solver.epoch == epoch:
+                return status is _Small.YES
+
+    def _evaluate_small(self, variable: object) -> "_Small":
+        if isinstance(variable, Binding):
+            return self._small_binding(variable)
+        return _all_small(self._small_status(r) for r in variable.returns)  # type: ignore[attr-defined]
+
+    def _small_status(self, expr: ast.expr | None) -> "_Small":
+        if expr is None:
             return _Small.NO
-        key = id(expr)
-        if key in self._small:
-            return self._small[key]
-        if key in self._small_pending:
-            return _Small.PENDING  # decided by the other contributions
-        self._small_pending.add(key)
+        solver = self._small_solver
+        if self._small_epoch != solver.epoch:
+            self._small = {}
+            self._small_epoch = solver.epoch
+        known = self._small.get(expr)
+        if known is not None:
+            return known
+        epoch = solver.epoch
         try:
-            result = self._compute_small(expr, depth)
-        finally:
-            self._small_pending.discard(key)
-        if result is not _Small.PENDING and (result is _Small.NO or not self._small_pending):
-            self._small[key] = result
-        elif result is _Small.PENDING and not self._small_pending:
-            result = self._small[key] = _Small.NO  # a cycle with nothing small behind it
+            result = self._compute_small(expr)
+        except RecursionError:
+            return _Small.NO
+        if solver.epoch == epoch:
+            self._small[expr] = result
         return result
 
-    def _compute_small(self, expr: ast.expr, depth: int) -> "_Small":
+    def _compute_small(self, expr: ast.expr) -> "_Small":
         kind = self.kind(expr)
         if kind in _NUMBERS:
             return _Small.YES
@@ -1277,27 +1594,35 @@ class ValueEngine:
         if isinstance(expr, ast.Name):
             bindings = self.model.reaching_bindings(expr)
             values = [b for b in bindings if self.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN) and b.kind is not BindKind.AUG]
-            return _all_small(self._small_binding(b, depth) for b in values)  # x += y keeps x
+            read = self._small_solver.value
+            return _all_small(read(b) for b in values)  # x += y keeps x
         if isinstance(expr, (ast.BinOp, ast.Compare)):
             operands = [expr.left, expr.right] if isinstance(expr, ast.BinOp) else [expr.left, *expr.comparators]
-            return _all_small(self._small_status(o, depth + 1) for o in operands if self.kind(o) in _ARRAYS)
+            return _all_small(self._small_status(o) for o in operands if self.kind(o) in _ARRAYS)
         if isinstance(expr, ast.UnaryOp):
-            return self._small_status(expr.operand, depth + 1)
+            return self._small_status(expr.operand)
         if isinstance(expr, ast.Subscript):
-            return self._small_status(expr.value, depth + 1)
+            return self._small_status(expr.value)
         if isinstance(expr, ast.Attribute):
-            return self._small_status(expr.value, depth + 1) if expr.attr in api.ARRAY_VALUE_ATTRIBUTES else _Small.NO
+            if expr.attr in api.ARRAY_VALUE_ATTRIBUTES:
+                return self._small_status(expr.value)
+            cls = self._attribute_class(expr)  # self.pos, p.pos: what the class assigns it
+            bindings = self.model._class_attrs.get((id(cls), expr.attr)) if cls is not None else None
+            if not bindings:
+                return _Small.NO
+            read = self._small_solver.value
+            return _all_small(read(b) for b in bindings if self.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN))
         if isinstance(expr, ast.Call):
-            return self._small_call(expr, depth)
+            return self._small_call(expr)
         return _Small.NO
 
-    def _small_binding(self, b: Binding, depth: int) -> "_Small":
+    def _small_binding(self, b: Binding) -> "_Small":
         if b.kind is BindKind.VALUE:
-            return self._small_status(b.value, depth + 1)
+            return self._small_status(b.value)
         if b.kind is BindKind.ELEMENT and b.value is not None:
-            returned = self._returned_items(b.value, b.index)  # x, P = step(x, P)
-            if returned is not None:
-                return _all_small(self._small_status(item, depth + 1) for item in returned)
+            unpacked = self._unpacked_items(b)  # x, P = step(x, P)
+            if unpacked is not None:
+                return _all_small(self._small_status(item) for item in unpacked)
             if b.index is None and self.kind(b.value) is Kind.DEVICE:
                 rows = self.shape(b.value)  # for z in zs: a row of a few literal numbers
                 size = shapes.literal_size(rows[1:]) if rows else None
@@ -1305,16 +1630,16 @@ class ValueEngine:
             return _Small.NO
         if b.kind is BindKind.PARAM:
             calls = self.model.calls
-            sites = calls.sites(b.scope)
-            if not sites or calls.escapes(b.scope):
+            sites = calls.argument_sites(b.scope)
+            if not sites or calls.arguments_escape(b.scope):
                 return _Small.NO
             given = [calls.argument(call, b.scope, b.name) for call in sites]
             if any(g is None for g in given):
                 return _Small.NO
-            return _all_small(self._small_status(g, depth + 1) for g in given)
+            return _all_small(self._small_status(g) for g in given)
         return _Small.NO
 
-    def _small_call(self, call: ast.Call, depth: int) -> "_Small":
+    def _small_call(self, call: ast.Call) -> "_Small":
         model = self.model
         func = call.func
         tail = model.call_api(call)
@@ -1323,11 +1648,11 @@ class ValueEngine:
             tail = f"random.{func.attr}"  # type: ignore[union-attr]
         if tail is None:
             if receiver in _ARRAYS:
-                return self._small_status(func.value, depth + 1)  # type: ignore[union-attr]
+                return self._small_status(func.value)  # type: ignore[union-attr]
             scope = model.calls.callee(call)
             if scope is None or not scope.returns:
                 return _Small.NO
-            return _all_small(self._small_status(r, depth + 1) for r in scope.returns)
+            return self._small_solver.value(scope)
         if tail in api.JOINERS:
             return _Small.NO  # what is joined may grow without bound
         if tail in api.CONVERSIONS and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
@@ -1339,7 +1664,7 @@ class ValueEngine:
                 size = shapes.literal_size(self.call_shape(call))
                 small = bool(arguments) and all(_is_literal_size(a) for a in arguments) and size is not None and size <= SMALL_ARRAY
                 return _Small.YES if small else _Small.NO
-        return _all_small(self._small_status(a, depth + 1) for a in call.args if self.kind(a) in _ARRAYS)
+        return _all_small(self._small_status(a) for a in call.args if self.kind(a) in _ARRAYS)
 
     def _size_arguments(self, tail: str, call: ast.Call) -> list[ast.expr]:
         """The arguments that give a constructor or a draw its size."""
@@ -1359,10 +1684,13 @@ class ValueEngine:
         return [shape] if shape is not None else []
 
 
+
 class _Small(enum.Enum):
     """Whether an array is small by construction: YES (a literal-sized
-    constructor stands behind it), NO, or PENDING (only values still being
-    decided contribute: a cycle, decided by what else makes the value)."""
+    constructor stands behind it), NO, or PENDING (nothing contributes yet:
+    the bottom of the solve; still PENDING once solved, a cycle with nothing
+    behind it, which is not small). Ordered PENDING < YES < NO: a value is
+    as small as the largest thing that makes it."""
 
     YES = "yes"
     NO = "no"
@@ -1370,7 +1698,8 @@ class _Small(enum.Enum):
 
 
 def _all_small(statuses: "Iterable[_Small]") -> _Small:
-    """Every contribution small or pending, and at least one grounded."""
+    """The largest contribution: NO if any is NO, else YES if any is YES
+    (the rest pending), else PENDING (monotone in each contribution)."""
     grounded = False
     for status in statuses:
         if status is _Small.NO:
@@ -1379,20 +1708,63 @@ def _all_small(statuses: "Iterable[_Small]") -> _Small:
     return _Small.YES if grounded else _Small.PENDING
 
 
-class _Pending:
-    """A shape being computed: no information yet."""
+# The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3), but
+# loops.py counts an array a loop does not pick as whole-array work per
+# iteration, while a vector contracted with a row the loop takes is
+# row-sized: made an array here, `for r, row in enumerate(m): out[r] =
+# np.dot(row, w)` and Gauss-Seidel's `s = A[i] @ x - ...` stop being
+# reported. Held back until loops.py sizes a contraction partner of a row
+# the loop takes by that row.
+CONTRACTION_PARTNERS_ARE_EVIDENCE = False
+# NumPy calls whose second argument is an array as well as their first
+_TWO_ARRAY_APIS = frozenset({"dot", "matmul", "vdot", "inner", "outer", "kron", "cross", "tensordot", "linalg.solve", "linalg.lstsq"})
+# NumPy calls that only read an array's metadata: np.shape(x) takes x for one
+_METADATA_APIS = frozenset({"shape", "size", "ndim"})
 
 
-_PENDING = _Pending()
-# Provisional binding answers after which an outermost question's are kept
-# (see ValueModel._promote_transient); ordinary files stay far below it.
-# A name with more bindings than this gets the reaching walk without the
-# agreement check first (the check is linear in its bindings, per use).
-_UNIFORM_CHECK_LIMIT = 8
-PROMOTE_AFTER = 256
-# Provisional answers a file may spend before unresolved chains settle as unknown.
-PROVISIONAL_BUDGET = 100_000
-_NO_INFO = _Pending()  # a binding kind that is "no information yet" until the outermost answer
+def _is_array_argument(tail: str | None, position: int) -> bool:
+    """Is argument ``position`` (0 or 1) of the NumPy call ``tail`` an array?"""
+    if tail is None:
+        return False
+    if position == 1:
+        return tail in _TWO_ARRAY_APIS
+    if tail in _METADATA_APIS:
+        return True
+    # np.zeros(shape), np.arange(n), np.save(path, a): the first argument
+    # is a shape, a number or a file, not evidence of an array; and
+    # np.asarray(x) converts x because it may not be an array yet.
+    return (
+        tail not in api.NOT_ARRAY_FIRST_ARGUMENT
+        and tail not in api.CONVERSION_FUNCTIONS
+        and not (tail.startswith("random.") and tail not in api.ARRAY_RANDOM_FUNCTIONS)
+    )
+
+
+# np.matrix and its kin: a 2-D array whatever it is made from
+_MATRIX_APIS = frozenset({"matrix", "asmatrix", "mat", "bmat"})
+
+
+def _as_matrix(shape: MaybeShape) -> MaybeShape:
+    """The shape ``np.matrix`` gives data of ``shape``: always two axes
+    (a number is 1 x 1, a vector one row); None beyond two axes (an error)."""
+    if shape is None:
+        return (None, None)
+    if len(shape) == 0:
+        return (1, 1)
+    if len(shape) == 1:
+        return (1, shape[0])
+    return shape if len(shape) == 2 else None
+
+
+_NO_ITEMS = object()  # an empty list: holds no instance of any class yet
+
+
+def _one_class(found: list[object]) -> "Scope | None":
+    """The one class every source agrees on (empty lists add nothing)."""
+    classes = [c for c in found if c is not _NO_ITEMS]
+    if not classes or any(c is None or c is not classes[0] for c in classes):
+        return None
+    return classes[0]  # type: ignore[return-value]
 
 
 def _is_literal_size(expr: ast.expr) -> bool:
@@ -1403,10 +1775,13 @@ def _is_literal_size(expr: ast.expr) -> bool:
 
 
 def _combine(kinds: list[Kind]) -> Kind:
-    """The kind of an arithmetic result from its operands' kinds."""
+    """The kind of an arithmetic result from its operands' kinds (an array
+    operand decides it; otherwise an operand not known yet leaves it so)."""
     for array_kind in (Kind.DEVICE, Kind.CUPY, Kind.HOST):
         if array_kind in kinds:
             return array_kind
+    if Kind.BOTTOM in kinds:
+        return Kind.BOTTOM
     if Kind.DEVICE_SCALAR in kinds:
         return Kind.DEVICE_SCALAR if all(k in _NUMBERS for k in kinds) else Kind.UNKNOWN
     if all(k is Kind.SCALAR for k in kinds):
@@ -1438,6 +1813,11 @@ def _annotation_kind(annotation: ast.expr | None) -> bool | None:
     if name in api.NOT_ARRAY_ANNOTATIONS:
         return False
     return None
+
+
+def _annotated_number(annotation: ast.expr | None) -> bool:
+    """``int``, ``float`` or ``complex``: a Python number."""
+    return isinstance(annotation, ast.Name) and annotation.id in ("int", "float", "complex")
 
 
 def isinstance_of_non_array(test: ast.expr, name: str) -> bool:

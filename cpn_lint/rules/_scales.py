@@ -16,7 +16,12 @@ What the pass guarantees, for every site it hands out:
   with the variable of an enclosing element loop (``out[i] = a[i] * 2`` inside
   ``for i in range(n)``, CPN101) or use the item of a loop over an array
   (``for row in a: s = row * 2``, CPN103), and statements with a stepped slice
-  (``a[::2]``, CPN106), are never quoted as what works;
+  (``a[::2]``, CPN106), are never quoted as what works; nor is anything a
+  root cause holds (:func:`._roots.element_level`): the body of an element
+  loop or a recurrence reported as CPN101/CPN410, a Numba-compiled function,
+  or a function such a loop runs every iteration — scalar arithmetic there is
+  part of that root cause, not whole-array work, so flake8
+  ``--cpn-assessment`` and the verdict's "What works" agree;
 * expressions that only feed a host sink are skipped: ``print``, f-strings,
   ``str``/``len``/``sorted``/builtin ``sum``/``max`` (CPN110), host libraries
   (matplotlib, logging, SciPy, pandas, ...) and the host alias, ``np.testing``,
@@ -61,6 +66,7 @@ from ..model.numpy_api import (
 from ..model.scopes import BindKind
 from ..model.syntax import dotted_name
 from ._context import loop_place
+from ._roots import element_level
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import FileModel, LoopFrame
@@ -194,7 +200,8 @@ class ScalesAnalysis:
             return []  # names, constants and attributes only: no idiom to match
         evidence = self._array_results(nodes)
         found: dict[str, Site] = {}
-        in_loop = self.model.in_loop(stmt)
+        # on a loop's every pass: inside it, or in a function a loop of the file calls every iteration
+        in_loop = self.model.in_loop(stmt) or self.model.calling_loop(stmt) is not None
 
         def claim(code: str, node: ast.AST, **facts: Any) -> None:
             if code not in found:
@@ -215,6 +222,8 @@ class ScalesAnalysis:
         # The exclusions are asked last: most statements match nothing.
         if not found or self._is_per_element(stmt, nodes) or self._has_stepped_slice(nodes) or self._makes_objects(nodes):
             return []
+        if element_level(self.model, stmt):
+            return []  # scalar arithmetic of a root cause (an element loop, a recurrence, a compiled kernel)
         if len(found) > 1:
             found.pop("CPN001", None)  # the specific idiom wins
         return sorted(found.values(), key=lambda s: s.code)

@@ -6,8 +6,9 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel, IterKind, LoopFrame, Role, Work
+from ..model import FileModel, IterKind, LoopFrame, Work
 from ..registry import Category, Invalid, Rule, Valid
+from ._roots import element_loop_nests, folded_counts, folded_text, root_at
 
 
 class ElementLoopIndexing(Rule):
@@ -21,6 +22,15 @@ class ElementLoopIndexing(Rule):
     (or `while`) of the outermost such loop, naming the arrays it picks from;
     a row loop gets the broadcasting recipe.
 
+    Spatial loops count too: the pieces an index picks include a prefix
+    along an axis it walks (`L[i, :i] @ x[:i]` in forward substitution, LU
+    and Cholesky by loops), a sliding window (`img[i:i + K, j:j + K]`), a
+    block on two axes (pooling), a row of a compressed sparse layout
+    (`vals[ptr[i]:ptr[i + 1]]`) and a pixel across a batch
+    (`out[:, i, j, :]`). A small operand read whole every pass beside such
+    a piece — a filter, convolution weights, coefficients, a vector stored
+    into the piece — does not make it whole-array work.
+
     A loop whose body does whole-array or slab work (`u[1:-1] = ...`,
     `np.sum(u * u)`, `x[:, k:k + n]`, `out=` updates, a helper called with
     whole arrays) is a time-step or tap loop and is not reported, even when
@@ -28,6 +38,10 @@ class ElementLoopIndexing(Rule):
     row of a pre-drawn array (`noise[t]`) or one tap (`w[k]`). A loop that
     carries element-sized state from one iteration to the next (`y[n]` from
     `y[n - 1]`, a Markov chain) is a recurrence, reported as CPN410.
+    The host conversions, scalar branches, builtin reductions and
+    item-by-item iterations inside the nest (CPN104, CPN105, CPN110, CPN103)
+    go away with it, so they are part of this finding: the message counts
+    them ("it also holds 3 scalar branches") and they are not listed again.
 
     ## Why it does not scale on cuPyNumeric
     cuPyNumeric turns every array operation into a task that the Legate
@@ -113,10 +127,47 @@ class ElementLoopIndexing(Rule):
     category = Category.BLOCKS
     recipe = "RR-loop"
     summary = "Python loop indexing arrays element by element"
-    message = "{loop} indexes {arrays} one {unit} at a time; {fix} (RR-loop)"
+    message = "{loop} indexes {arrays} one {unit} at a time; {fix}{folded} (RR-loop)"
     short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # k-means: every pass selects with a mask over all points
+        Valid("""
+            import numpy as np
+
+            def update(X: np.ndarray, labels: np.ndarray, K: int) -> np.ndarray:
+                centers = np.zeros((K, X.shape[1]))
+                for k in range(K):
+                    mask = labels == k
+                    centers[k] = X[mask].mean(axis=0)
+                return centers
+            """),
+        # im2col by taps: each pass copies a whole shifted image
+        Valid("""
+            import numpy as np
+
+            def im2col(img, kh, kw):
+                C, H, W = img.shape
+                oh, ow = H - kh + 1, W - kw + 1
+                cols = np.empty((C, kh, kw, oh, ow))
+                for di in range(kh):
+                    for dj in range(kw):
+                        cols[:, di, dj, :, :] = img[:, di:di + oh, dj:dj + ow]
+                return cols
+            """),
+        # mixture components against data the class keeps (set in another module)
+        Valid("""
+            import numpy as np
+            from .base import Model
+
+            class GMM(Model):
+                def e_step(self):
+                    resp = np.zeros((self.X.shape[0], self.k))
+                    for c in range(self.k):
+                        diff = self.X - self.mu[c]
+                        resp[:, c] = np.exp(-0.5 * np.sum(diff ** 2, axis=1))
+                    return resp
+            """),
         # the helper works on whole rows of u (slices), so the time loop does slab work
         Valid("""
             import numpy as np
@@ -344,6 +395,63 @@ class ElementLoopIndexing(Rule):
         ),
     )
     invalid = (
+        # forward substitution: row i from the prefix x[:i] the loop has written
+        Invalid("""
+            import numpy as np
+
+            def forward(L, b):
+                x = np.zeros_like(b)
+                for i in range(x.shape[0]):
+                    x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+                return x
+            """, line=5, contains="'L', 'b', 'x' one row at a time"),
+        # per-pixel convolution: a pixel across the batch, weights read whole
+        Invalid("""
+            import numpy as np
+
+            def conv(inp: np.ndarray, w: np.ndarray, K: int) -> np.ndarray:
+                N, H, W, C = inp.shape
+                out = np.zeros((N, H - K + 1, W - K + 1, w.shape[-1]))
+                for i in range(H - K + 1):
+                    for j in range(W - K + 1):
+                        out[:, i, j, :] = np.sum(inp[:, i:i + K, j:j + K, :, None] * w[None], axis=(1, 2, 3))
+                return out
+            """, line=6, contains="'inp', 'out'"),
+        # one row of a CSR matrix per pass
+        Invalid("""
+            import numpy as np
+
+            def csr(vals: np.ndarray, cols: np.ndarray, ptr: np.ndarray, x: np.ndarray) -> np.ndarray:
+                y = np.zeros(len(ptr) - 1)
+                for i in range(len(ptr) - 1):
+                    y[i] = vals[ptr[i]:ptr[i + 1]] @ x[cols[ptr[i]:ptr[i + 1]]]
+                return y
+            """, line=5),
+        # a window loop with its own output counter
+        Invalid("""
+            import numpy as np
+
+            def sums(a: np.ndarray, k: int) -> np.ndarray:
+                out = np.zeros(a.shape[0] - k + 1)
+                i = o = 0
+                while i + k <= a.shape[0]:
+                    out[o] = np.sum(a[i:i + k])
+                    i += 1
+                    o += 1
+                return out
+            """, line=6),
+        # an element nest over a handful of indices, run by every sweep
+        Invalid("""
+            import numpy as np
+            spins = np.ones((64, 64))
+            J = np.random.rand(4, 4)
+            s = np.zeros(4)
+            for sweep in range(1000):
+                spins[1:-1] = 0.5 * (spins[:-2] + spins[2:])
+                for i in range(4):
+                    for j in range(4):
+                        s[i] += J[i, j] * spins[i, j]
+            """, line=7, contains="'for i in range(4)'"),
         # chained picks (T[i][j]) make one nest: reported at its outer loop, by array name
         Invalid("""
             import numpy as np
@@ -614,19 +722,39 @@ class ElementLoopIndexing(Rule):
             line=13,
             contains="'A', 'B', 'mask'",
         ),
+        # a kernel with no caller: np.shape shows the parameter is an array (SPEC §3)
+        Invalid("""
+            import numpy as np
+            def scale(X, c):
+                n, m = np.shape(X)
+                for i in range(n):
+                    for j in range(m):
+                        X[i][j] = X[i][j] * c
+                return X
+            """, line=4, contains="indexes 'X' one element"),
+        # self.W comes from a base class in another module; its uses show it is an array
+        Invalid("""
+            import numpy as np
+            from base import Base
+            class Model(Base):
+                def fit(self):
+                    for i in range(self.W.shape[0]):
+                        self.W[i, 0] = 0.0
+            """, line=5, contains="'self.W'"),
+        # from pylab import * brings NumPy's names: zeros and rand are NumPy's
+        Invalid("""
+            from pylab import *
+            x = zeros(1000)
+            v = rand(1000)
+            for i in range(1000):
+                x[i] = x[i] + v[i] * 0.1
+            """, line=4, contains="'v', 'x'"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        if not model.uses_numpy():
-            return
-        reported: set[int] = set()  # ids of reported frames
-        for frame in model.loops:  # outer loops come before the loops they contain
-            if model.role(frame) is not Role.ELEMENT_LOOP:
-                continue
-            if any(id(outer) in reported for outer in frame.chain()[1:]):
-                continue
-            reported.add(id(frame))
+        for frame in element_loop_nests(model):  # one per nest; none inside a recurrence (CPN410's)
             work = model.work(frame)
+            folded = folded_counts(model, root_at(model, frame, self.code))
             names = sorted({model.segment(_chain_root(sub), 24) for sub in work.picks})
             shown = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
             rows = work.work is Work.ROW
@@ -637,8 +765,9 @@ class ElementLoopIndexing(Rule):
                 arrays=shown,
                 unit="row" if rows else "element",
                 fix="broadcast over the rows instead" if rows else "vectorise the body",
+                folded=folded_text(folded),
                 data={"arrays": names, "accesses": len(work.picks), "work": work.work.name.lower(),
-                      "repeated_by": _repeated_by(model, frame)},
+                      "repeated_by": _repeated_by(model, frame), "folded": folded},
             )
 
 

@@ -8,6 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, IterKind, LoopFrame
 from ..registry import Category, Invalid, Rule, Valid
+from ._roots import unfolded
 
 # NumPy ranges that people iterate as if they were Python ranges.
 _RANGE_BUILDERS = frozenset({"arange", "linspace", "logspace", "geomspace"})
@@ -23,7 +24,8 @@ class IterateOverArray(Rule):
     zipped values is an array, and comprehensions or generator expressions
     that draw from an array (`[f(r) for r in arr]`, `sum(x for x in arr)`).
     The finding is at the `for` (or at the comprehension) and names the array
-    iterated.
+    iterated. Inside an element loop (CPN101) or a recurrence (CPN410) it is
+    part of that loop's finding, which counts it.
 
     ## Why it does not scale on cuPyNumeric
     A cuPyNumeric array lives on the devices, split across GPUs. Python
@@ -186,9 +188,31 @@ class IterateOverArray(Rule):
             line=3,
             contains="Python range",
         ),
+        # numbered rows used as vectors: X is a matrix, whether or not the file calls predict
+        Invalid("""
+            import numpy as np
+            def predict(X, w):
+                out = np.zeros(len(X))
+                for i, row in enumerate(X):
+                    out[i] = row @ w
+                return out
+            """, line=4),
+        # a.flat walks every element of any array (a.flat shows a is one)
+        Invalid("""
+            import numpy as np
+            def count_positive(a):
+                c = 0
+                for v in a.flat:
+                    c += int(v > 0)
+                return c
+            """, line=4, contains="'a.flat'"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
+        # inside an element loop or a recurrence this is part of that loop's finding
+        yield from unfolded(model, self.code)
+
+    def detect(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy():
             return
         for frame in model.loops:

@@ -7,8 +7,10 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel
+from ..model.file_loops import walks_input_files
 from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, NoFix, Rule, Valid
+from ._roots import unfolded
 from ._context import loop_context, where_text
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
@@ -22,7 +24,8 @@ class HostConversionInLoop(Rule):
     `.item()`, `.tolist()`, and `float(...)`, `int(...)`, `bool(...)`,
     `complex(...)` applied to an array, a NumPy reduction (`np.max(r)`) or an
     array element (`a[i]`). The finding is at the call and names the value
-    and the loop.
+    and the loop. Inside an element loop (CPN101) or a recurrence (CPN410)
+    it is part of that loop's finding, which counts it.
 
     ## Why it does not scale on cuPyNumeric
     cuPyNumeric runs ahead of Python: array operations are queued as tasks
@@ -73,6 +76,12 @@ class HostConversionInLoop(Rule):
       (`for axis in range(3)`, `for f in (u, v)`) that no other loop
       repeats. Inside a time loop such a small loop is reported, naming the
       time loop.
+    * A conversion whose loop walks input files or images (`for path in
+      glob.glob("*.npy")`, `for f in sys.argv[1:]`, a body that opens a
+      file named from the loop variable), directly or in the helper such a
+      loop calls, runs once per file: a sync at the pace of the file
+      system, not of a computation, and it is not reported. A time loop
+      inside the file loop is still a hot loop.
     * Conversions of metadata (`int(a.shape[0])`, `len(a)`), of Python
       numbers (`float(step)`) and of host-alias arrays (`onp`) are quiet, as
       are f-strings and `print` of an array (not conversions this rule
@@ -150,6 +159,31 @@ class HostConversionInLoop(Rule):
                 print(f'{u}')
             """),
     )
+    valid = valid + (
+        Valid("""
+            import glob
+            import sys
+            import numpy as np
+
+            def summarise(path):
+                data = np.load(path)
+                return int(np.argmax(data)), float(np.mean(data))
+
+            for path in sorted(glob.glob("runs/*.npy")):
+                peak, mean = summarise(path)
+                print(path, peak, mean)
+            for n in range(1, len(sys.argv)):
+                field = np.load(sys.argv[n])
+                print(float(field.max()))
+            """),
+        Valid("""
+            import numpy as np
+            a = np.arange(10)
+            for i in range(10):  # CPN101 holds it: "it also holds 1 host conversion"
+                if int(a[i]) > 3:
+                    print(i)
+            """),
+    )
     invalid = (
         Invalid(
             """
@@ -206,10 +240,21 @@ class HostConversionInLoop(Rule):
         Invalid("""
             import numpy as np
             a = np.arange(10)
-            for i in range(10):
-                if int(a[i]) > 3:
-                    print(i)
-            """, line=4, contains="'a[i]'"),
+            for step in range(10):
+                a = a * 2
+                if int(a[0]) > 3:
+                    print(step)
+            """, line=5, contains="'a[0]'"),
+        Invalid("""
+            import glob
+            import numpy as np
+            for path in glob.glob("*.npy"):
+                u = np.load(path)
+                for step in range(100):
+                    u = 0.5 * (u + np.roll(u, 1))
+                    if float(np.max(u)) < 1e-3:
+                        print(step)
+            """, line=7, contains="inside the loop at line 5"),
         Invalid("""
             import numpy as np
             parts = np.split(np.ones(6), 3)
@@ -262,6 +307,10 @@ class HostConversionInLoop(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
+        # inside an element loop or a recurrence this is part of that loop's finding
+        yield from unfolded(model, self.code)
+
+    def detect(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy():
             return
         for call in model.nodes(ast.Call):
@@ -272,6 +321,8 @@ class HostConversionInLoop(Rule):
             context = loop_context(model, call)
             if context is None or not is_device_value(model, value):
                 continue
+            if walks_input_files(model, context.loop):
+                continue  # once per input file or image, at the pace of the file system: not a hot-loop sync
             # A modulo guard anywhere inside the hot loop throttles; a branch
             # ending in `break` leaves only the loop the break belongs to.
             site = context.call or call

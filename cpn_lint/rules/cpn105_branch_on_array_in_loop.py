@@ -9,6 +9,7 @@ from ..findings import Finding
 from ..model import FileModel, LoopFrame
 from ..model.hostsync import hot_loop, is_device_value, is_modulo_check, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, Rule, Valid
+from ._roots import unfolded, whole_array_test
 from ._context import loop_context, where_text
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -26,6 +27,9 @@ class BranchOnArrayInLoop(Rule):
     (`if np.sum(v) > 0:`, `if mask.any():`, `if np.allclose(a, b):`,
     `if a[i] > 0:`). The finding is at the `if`/`elif`/`while` keyword (at
     the expression for the conditional and the filter) and quotes the test.
+    Inside an element loop (CPN101) or a recurrence (CPN410) a test on
+    elements is part of that loop's finding, which counts it; a test on a
+    whole-array value (`np.any(u < 0)`) stays a finding of its own.
 
     ## Why it does not scale on cuPyNumeric
     Python can only branch on a Python `bool`. To get one from a cuPyNumeric
@@ -169,6 +173,16 @@ class BranchOnArrayInLoop(Rule):
             """
         ),
     )
+    valid = valid + (
+        Valid("""
+            import numpy as np
+            a = np.arange(10.0)
+            count = 0
+            for i in range(10):  # CPN101 holds it: "it also holds 1 scalar branch"
+                if a[i] > 4:
+                    count += 1
+            """),
+    )
     invalid = (
         Invalid(
             """
@@ -199,12 +213,13 @@ class BranchOnArrayInLoop(Rule):
             import numpy as np
             a = np.arange(10.0)
             count = 0
-            for i in range(10):
-                if a[i] > 4:
+            for step in range(10):
+                a = a * 1.5
+                if a[3] > 4:
                     count += 1
             """,
-            line=5,
-            contains="'a[i] > 4'",
+            line=6,
+            contains="'a[3] > 4'",
         ),
         Invalid(
             """
@@ -285,9 +300,25 @@ class BranchOnArrayInLoop(Rule):
             line=4,
             contains="in 'check', called every iteration of the loop at line 8",
         ),
+        # device scalars packed into a tuple stay device scalars in the helper that unpacks it
+        Invalid("""
+            import numpy as np
+            def energy(state):
+                x, v = state
+                return 0.5 * v * v + 0.5 * x * x
+            a = np.random.rand(1000)
+            state = (np.sum(a), np.mean(a))
+            for k in range(100):
+                if energy(state) > 1.0:
+                    break
+            """, line=8),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
+        # inside an element loop or a recurrence this is part of that loop's finding
+        yield from unfolded(model, self.code)
+
+    def detect(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy():
             return
         for node, test, construct, frame in _branches(model):
@@ -315,7 +346,7 @@ class BranchOnArrayInLoop(Rule):
                 subject="an array value" if value is test else f"array '{model.segment(value, 40)}'",
                 where=where,
                 fix=_fix(model, value),
-                data={"construct": construct, "loop_line": loop_line},
+                data={"construct": construct, "loop_line": loop_line, "whole_array": whole_array_test(model, value)},
             )
 
 

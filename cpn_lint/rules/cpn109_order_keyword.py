@@ -151,7 +151,7 @@ class OrderKeyword(Rule):
         Valid("""
             import numpy as np
             def view(x, order):
-                return x.reshape(-1, order=order)
+                return x.astype(float, order=order)
             """),
     )
     invalid = (
@@ -188,6 +188,11 @@ class OrderKeyword(Rule):
             import numpy as np
             def as_matrix(x, order='C'):
                 return np.asarray(x, order=order)
+            """, line=3, contains="not known"),
+        Invalid("""
+            import numpy as np
+            def view(x, order):
+                return x.reshape(-1, order=order)
             """, line=3, contains="not known"),
     )
 

@@ -8,6 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
+from ._roots import unfolded
 
 # Builtins that consume an iterable, with the NumPy way to say the same thing.
 _CONSUMERS: dict[str, str] = {
@@ -52,7 +53,8 @@ class BuiltinOnArray(Rule):
     `max(a, b)` compares two values and does not iterate.
 
     `len(a)` is not reported: it reads the length from the array's shape and
-    touches no data.
+    touches no data. Inside an element loop (CPN101) or a recurrence
+    (CPN410) the call is part of that loop's finding, which counts it.
 
     ## Why it does not scale on cuPyNumeric
     A Python builtin knows nothing about arrays: it asks the array for its
@@ -269,6 +271,10 @@ class BuiltinOnArray(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
+        # inside an element loop or a recurrence this is part of that loop's finding
+        yield from unfolded(model, self.code)
+
+    def detect(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy():
             return
         star_numpy = any(m.split(".", 1)[0] in ("numpy", "cupynumeric") for m in model.imports.star_imports)

@@ -195,7 +195,9 @@ def _evidence(compiled: CompiledFunction) -> tuple[str, str]:
     """What ties the function to the program's arrays: for the message, and
     a few words for the headline."""
     parts: list[str] = []
-    if compiled.array_params:
+    if compiled.compiler in ("vectorize", "guvectorize") and (compiled.array_params or compiled.callers):
+        parts.append("is applied to arrays")  # a ufunc: its parameters are elements, its callers pass arrays
+    elif compiled.array_params:
         listed = ", ".join(f"'{name}'" for name in compiled.array_params)
         parts.append(f"takes array{'s' if len(compiled.array_params) > 1 else ''} {listed}")
     elif compiled.callers:
@@ -204,5 +206,6 @@ def _evidence(compiled: CompiledFunction) -> tuple[str, str]:
         parts.append("returns an array")
     if compiled.device_calls:
         parts.append(f"calls {', '.join(compiled.device_calls[:3])} inside")
-    brief = "takes arrays" if compiled.array_params or compiled.callers else "calls NumPy inside"
+    brief = ("is applied to arrays" if parts and parts[0] == "is applied to arrays" else
+             "takes arrays" if compiled.array_params or compiled.callers else "calls NumPy inside")
     return " and ".join(parts), brief

@@ -8,9 +8,10 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
-from ..model.dependence import Recurrence, Role, offset_of
+from ..model.dependence import Recurrence, offset_of
 from ..model.syntax import names_in
 from ..registry import Category, Invalid, Rule, Valid
+from ._roots import folded_counts, folded_text, recurrence_loops, root_at
 from ._api_support import hot_loop
 
 # Module prefixes whose import is evidence, most specific first.
@@ -47,12 +48,12 @@ _IMPORT_KINDS: tuple[tuple[str, str], ...] = (
     ("jax.value_and_grad", "ml"),
 )
 
-# Data utilities of ML libraries: making, splitting, scaling and scoring data
-# is no training or inference (scripts that write their own model in NumPy
-# import them for test data).
+# Data utilities of ML libraries: making, splitting and scaling data is no
+# training or inference (scripts that write their own model in NumPy import
+# them for test data). Metrics are not among them: SPEC §4 names "ML
+# estimators and metrics" as Gate 4 evidence (pairwise similarity is compute).
 _DATA_UTILITIES: tuple[str, ...] = (
     "sklearn.datasets",
-    "sklearn.metrics",
     "sklearn.preprocessing",
     "sklearn.model_selection.train_test_split",
     "sklearn.model_selection.KFold",
@@ -102,10 +103,12 @@ class OutOfScopeWorkload(Rule):
       `scipy.sparse.csgraph`, and `while` loops that pop a node from a
       queue or stack and push its neighbours from an adjacency container
       (`for v in adj[u]: queue.append(v)`) — breadth- or depth-first search;
-    * **ml** — imports of scikit-learn, PyTorch, TensorFlow/Keras, JAX's
-      training libraries (flax, optax, `jax.nn`, `jax.grad`) and gradient
-      boosting libraries; training or inference calls seen in the file
-      (`model.fit`) are quoted. Also a neural network written in NumPy and
+    * **ml** — imports of scikit-learn (estimators, and metrics such as
+      `sklearn.metrics.pairwise.cosine_similarity`), PyTorch,
+      TensorFlow/Keras, JAX's training libraries (flax, optax, `jax.nn`,
+      `jax.grad`) and gradient boosting libraries; training or inference
+      calls seen in the file (`model.fit`) are quoted. Also a neural network
+      written in NumPy and
       trained by a SciPy minimiser (`fmin_cg`, `minimize`, ...): the cost or
       gradient function it calls back applies an activation (`tanh`,
       `expit`, or the file's own `1 / (1 + exp(-z))`) to a matrix product;
@@ -119,14 +122,21 @@ class OutOfScopeWorkload(Rule):
       (`acc = a * acc + x[i]`, a filter's 4-number state
       `x, P = step(x, P, z)`), a Markov chain whose few parameters are
       accepted or rejected against a random draw every step, or each value
-      computed from the last item of a list the loop appends to. A row or
-      slab carried across iterations (`walk[:, t]` from `walk[:, t - 1]`
-      over many walkers) is time stepping, and a running sum or product is
-      a reduction: neither is reported.
+      computed from the last item of a list the loop appends to. Also
+      through a view of the table made before the loop (`d1 = d0[1:, 1:]`;
+      `d1[i, j] += min(d0[i, j], ...)`), through feedback over inner taps
+      (`y[n] -= a[k] * y[n - k]`), and a few numbers that feed each other's
+      increments (a leapfrog step `v = v + a * dt; r = r + v * dt` with `a`
+      from `r`). A row or slab carried across iterations (`walk[:, t]` from
+      `walk[:, t - 1]` over many walkers) is time stepping, a growing prefix
+      (`x[:i]` in forward substitution) is a spatial element loop (CPN101),
+      and a running sum, product, maximum or minimum is a reduction: none
+      is reported here.
 
     One finding per import statement (with or without NumPy in the file),
     per traversal or recurrence loop, and per string-processing statement. The verdict weighs how much of the code
-    the evidence covers (Gate 4).
+    the evidence covers (Gate 4). A recurrence loop's element-level findings
+    (CPN104, CPN105, CPN110, CPN103 inside it) are counted in its finding.
 
     ## Why it does not scale on cuPyNumeric
     cuPyNumeric speeds up dense, regular array arithmetic by splitting arrays
@@ -158,12 +168,12 @@ class OutOfScopeWorkload(Rule):
     ## Known false alarms
     * An import used for a small helper is still reported; the verdict, not
       this rule, decides whether the workload is dominant.
-    * scikit-learn's data utilities (`sklearn.datasets`, `sklearn.metrics`,
+    * scikit-learn's data utilities (`sklearn.datasets`,
       `sklearn.preprocessing`, and `train_test_split` and the K-fold
       splitters of `sklearn.model_selection`) are not evidence: a script
       that writes its own model in NumPy imports them for test data. Other
       names of `sklearn.model_selection` (`GridSearchCV`) are, since they
-      train.
+      train; so are the metrics (`accuracy_score`, `cosine_similarity`).
     * Imports guarded by `try: ... except ImportError` or `if TYPE_CHECKING:`
       are optional and are not reported.
     * Plain Python string handling (`text.split()`) is not reported; only
@@ -173,8 +183,9 @@ class OutOfScopeWorkload(Rule):
       is not a recurrence of that loop.
     * The state of a small-state recurrence must be made with literal sizes
       in the file (`np.zeros(4)`); a state passed in from outside is not
-      judged. A recurrence nested in an element loop is left to CPN101
-      (vectorising the outer loop runs the sequences side by side).
+      judged. A recurrence nested in an element loop, or in a helper an
+      element loop runs every iteration (a bisection per row), is left to
+      CPN101 (vectorising the outer loop runs the sequences side by side).
     """
 
     code = "CPN410"
@@ -185,6 +196,46 @@ class OutOfScopeWorkload(Rule):
     short = "{evidence}: {kind} work is outside cuPyNumeric's scope (Gate 4)"
 
     valid = (
+        # a running maximum is a reduction (np.max), the loop an element loop (CPN101)
+        Valid("""
+            import numpy as np
+
+            def check(V: np.ndarray) -> float:
+                delta = 0.0
+                for i in range(V.shape[0]):
+                    delta = max(delta, abs(V[i, i] - 1.0))
+                return delta
+            """),
+        # a bisection in a helper that a row loop runs every pass: the row loop is the finding (CPN101)
+        Valid("""
+            import numpy as np
+
+            def row_root(c0, c1, c2):
+                lo, hi = 0.0, 1.0
+                for _ in range(50):
+                    mid = 0.5 * (lo + hi)
+                    val = c0 + c1 * mid + c2 * mid * mid
+                    lo, hi = (mid, hi) if val < 0 else (lo, mid)
+                return 0.5 * (lo + hi)
+
+            def all_roots(C):
+                out = np.zeros(C.shape[0])
+                for i in range(C.shape[0]):
+                    out[i] = row_root(C[i, 0], C[i, 1], C[i, 2])
+                return out
+
+            all_roots(np.random.rand(1000, 3))
+            """),
+        # forward substitution carries a growing prefix, not element-sized state (CPN101)
+        Valid("""
+            import numpy as np
+
+            def forward(L, b):
+                x = np.zeros_like(b)
+                for i in range(x.shape[0]):
+                    x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+                return x
+            """),
         # a helper that only adds to the count it is handed and returns it: a sum, not a recurrence
         Valid("""
             import numpy as np
@@ -333,6 +384,40 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        # a DP table filled through a view of it made before the loop
+        Invalid("""
+            import numpy as np
+
+            def dtw(x, y):
+                n, m = len(x), len(y)
+                d0 = np.full((n + 1, m + 1), np.inf)
+                d0[0, 0] = 0.0
+                d1 = d0[1:, 1:]
+                d1[:] = np.abs(x[:, None] - y[None, :])
+                for i in range(n):
+                    for j in range(m):
+                        d1[i, j] += min(d0[i, j], d0[i, j + 1], d0[i + 1, j])
+                return d1[-1, -1]
+            """, line=9, contains="sequential recurrence"),
+        # a two-body leapfrog on 2-element vectors: r and v feed each other
+        Invalid("""
+            import numpy as np
+            r = np.array([1.0, 0.0])
+            v = np.array([0.0, 1.0])
+            for step in range(10000):
+                a = -r / np.linalg.norm(r) ** 3
+                v = v + a * 0.001
+                r = r + v * 0.001
+            """, line=4, contains="carries 'v'"),
+        # a pairwise metric is ML compute (SPEC §4: estimators and metrics)
+        Invalid("""
+            import numpy as np
+            from sklearn.metrics.pairwise import cosine_similarity
+
+            def nearest(features):
+                sim = cosine_similarity(features)
+                return np.argsort(sim, axis=1)[:, -5:]
+            """, line=2, contains="sklearn.metrics.pairwise.cosine_similarity"),
         # a three-coordinate state integrated step by step: the column is a few elements
         Invalid("""
             import numpy as np
@@ -550,7 +635,7 @@ def _library_spans(model: FileModel, root: str) -> list[tuple[int, int]]:
     for node in model.imported_name_uses():  # only these resolve to a library's name
         if not isinstance(getattr(node, "ctx", None), ast.Load) or isinstance(model.parent(node), ast.Attribute):
             continue
-        if not _within(model.qualname(node) or "", root):
+        if not _in_library(model.qualname(node) or "", root):
             continue
         scope = model.scope_of(node).function_like()
         owner = scope.node if scope.parent is not None else model.statement_of(node)
@@ -581,11 +666,13 @@ LOOP_WEIGHT = 5  # a call repeated by a loop stands for more work than one made 
 
 
 def _library_work(model: FileModel, item: _Evidence) -> int:
-    """How much work the file hands to the out-of-scope library: its calls
-    (``nx.shortest_path(...)``, and methods of what it made: ``g.neighbors``),
-    each weighing LOOP_WEIGHT inside a loop, 1 outside. The verdict adds it
-    to the array work when it weighs Gate 4. Evidence that is not an import
-    (a recurrence loop, a string call) has none: its work is array work."""
+    """How much work the out-of-scope library stands for: the file's calls
+    into it (``nx.shortest_path(...)``, and methods of what it made:
+    ``g.neighbors``) and its reads of what the library returned (``sim[i]``,
+    a row of a similarity matrix), each weighing LOOP_WEIGHT inside a loop,
+    1 outside. The verdict adds it to the array work when it weighs Gate 4.
+    Evidence that is not an import (a recurrence loop, a string call) has
+    none here."""
     module = dict(item.extra).get("module")
     if module is None:
         return 0
@@ -593,12 +680,19 @@ def _library_work(model: FileModel, item: _Evidence) -> int:
     work = 0
     for call in model.nodes(ast.Call):
         func = call.func
-        made_by_library = _within(model.qualname(func) or "", root)
+        made_by_library = _in_library(model.qualname(func) or "", root)
         if not made_by_library and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            made_by_library = any(_within(origin, root) for origin in _constructors(model, func.value))
+            made_by_library = _made_by_library(model, func.value, root)
         if made_by_library:
             work += LOOP_WEIGHT if hot_loop(model, call) is not None else 1
+    for read in model.nodes(ast.Subscript):
+        if isinstance(read.ctx, ast.Load) and isinstance(read.value, ast.Name) and _made_by_library(model, read.value, root):
+            work += LOOP_WEIGHT if hot_loop(model, read) is not None else 1
     return work
+
+
+def _made_by_library(model: FileModel, name: ast.Name, root: str) -> bool:
+    return any(_in_library(origin, root) for origin in _constructors(model, name))
 
 
 def _import_root(qualname: str) -> str:
@@ -610,9 +704,19 @@ def _import_root(qualname: str) -> str:
     return qualname
 
 
+def _is_utility(qualname: str) -> bool:
+    return any(_within(qualname, utility) for utility in _DATA_UTILITIES)
+
+
+def _in_library(qualname: str, root: str) -> bool:
+    """``qualname`` belongs to the library ``root`` stands for (scikit-learn's
+    data utilities do not: they make the program's data)."""
+    return _within(qualname, root) and not _is_utility(qualname)
+
+
 # ------------------------------------------------------------------ imports
 def _import_kind(qualname: str) -> str | None:
-    if any(_within(qualname, utility) for utility in _DATA_UTILITIES):
+    if _is_utility(qualname):
         return None
     for prefix, kind in _IMPORT_KINDS:
         if qualname == prefix or qualname.startswith(prefix + "."):
@@ -869,17 +973,9 @@ def _is_sigmoid(model: FileModel, function: ast.AST) -> bool:
 
 # -------------------------------------------------------------- recurrences
 def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
-    """One finding per outermost recurrence loop; none inside an element loop
-    (vectorising that loop runs the recurrences side by side: CPN101)."""
-    reported: list[LoopFrame] = []
-    for frame in model.loops:  # outer loops come before the loops they contain
-        if model.role(frame) is not Role.RECURRENCE:
-            continue
-        if any(done.contains(frame) for done in reported):
-            continue
-        if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]):
-            continue
-        reported.append(frame)
+    """One finding per outermost recurrence loop (:func:`_roots.recurrence_loops`);
+    the element-level findings inside it are counted in it."""
+    for frame in recurrence_loops(model):
         first = model.recurrences(frame)[0]
         text = _recurrence_text(model, frame, first)
         extra: list[tuple[str, object]] = [("array", first.array), ("form", first.form)]
@@ -887,6 +983,9 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
         if scan:
             text += f" — a running {'sum' if scan == 'cumsum' else 'product'}, which one np.{scan} call can replace"
             extra.append(("scan", scan))
+        folded = folded_counts(model, root_at(model, frame, "CPN410"))
+        if folded:
+            extra += [("folded", folded), ("advice", _ADVICE["recurrence"] + folded_text(folded))]
         yield _Evidence(frame.node, "recurrence", text, in_loop=True, extra=tuple(extra))
 
 

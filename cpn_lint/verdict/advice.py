@@ -10,6 +10,7 @@ from typing import Sequence
 from ..registry import Category, recipe_rank
 from ..rules import load_rules
 from . import gates as g
+from .causes import KIND_WORDS, Cause, folded_count
 from .collect import Unit
 from .context import Context, format_count
 from .gate_inputs import is_compute
@@ -59,8 +60,8 @@ def summary_sentence(
     blocks: list[Item],
     refactor: list[Item],
     hot_apis: list[Item],
-    hot_loops: Sequence[Item] = (),
     gate5: Gate | None = None,
+    causes: Sequence[Cause] = (),
 ) -> str:
     verdict = decision.verdict.value
     rule = decision.rule
@@ -82,13 +83,6 @@ def summary_sentence(
             why += f", besides {len(others)} other blocking idiom{'s' if len(others) > 1 else ''} ({', '.join(others)})"
     elif rule == "many-blocks":
         why = f"{len(codes)} distinct blocking idioms ({', '.join(codes)}) must be rewritten before the code can scale, each with a known recipe"
-    elif rule == "hot-element-loop":
-        first = hot_loops[0]
-        more = len(hot_loops) - 1
-        why = (f"the program's main work runs one element at a time: the element loop at {first.where} runs on every "
-               f"pass of the loop at line {first.data.get('repeated_by')}"
-               + (f" (and {more} more such loop{'s' if more > 1 else ''})" if more > 0 else "")
-               + ", so vectorising it is the port itself, not a mechanical fix")
     elif rule == "few-blocks":
         if len(codes) == 1:
             why = f"one blocking idiom ({codes[0]}), which has a known recipe, stands between this code and scaling"
@@ -109,13 +103,129 @@ def summary_sentence(
         why += (f" ({gate5.reason.split(':')[0]}; its compute is plain Python, so the import swap alone buys "  # type: ignore[union-attr]
                 "nothing until that work is written in arrays)")
     sentence = f"**{verdict}** — {why}"
+    ranked = causes_text(causes) if rule in ("mpi4py", "many-blocks", "few-blocks") else ""
     if decision.demoted:
         apis = sorted({str(i.data.get("api") or i.data.get("form") or i.code) for i in hot_apis})
         shown = ", ".join(apis[:3]) + (f" and {len(apis) - 3} more" if len(apis) > 3 else "")
         where = "inside a loop" if all(i.in_loop for i in hot_apis) else "on the data path"
         sentence += (f", but it is one tier lower than {decision.base.value} because {shown} "
                      f"{'stops' if len(apis) == 1 else 'stop'} the ported program {where} ({_cites(hot_apis, 2)})")
-    return sentence + "."
+    return sentence + "." + (f" {ranked}" if ranked else "")
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _kernel_names(items: Sequence[Item], limit: int = 3) -> str:
+    names = [f"`{i.data.get('function') or '?'}` ({i.citation})" for i in items[:limit]]
+    more = len(items) - limit
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
+
+
+def cause_phrase(cause: Cause) -> str:
+    """One root cause in words, its sites in the main computation cited."""
+    sites = list(cause.core) or list(cause.items)
+    n = len(sites)
+    if cause.kind == "kernel":
+        folded = sum(folded_count(i) for i in sites)
+        inside = (f"; the {_plural(folded, 'element-level finding')} inside {'it' if n == 1 else 'them'} "
+                  f"{'is' if folded == 1 else 'are'} part of that rewrite") if folded else ""
+        return (f"the hot path is {_plural(n, 'Numba-compiled kernel')} (CPN112: {_kernel_names(sites)}), which "
+                f"cuPyNumeric arrays cannot enter: {'it' if n == 1 else 'they'} must be rewritten as whole-array "
+                f"operations or kept on the host{inside}")
+    if cause.kind == "hot-loop":
+        return f"{_plural(n, 'element loop')} that {'runs' if n == 1 else 'run'} on every pass of an outer loop (CPN101: {_cites(sites)})"
+    if cause.kind == "element-loop":
+        return f"{_plural(n, 'element loop')} (CPN101: {_cites(sites)})"
+    if cause.kind == "recurrence":
+        return f"{_plural(n, 'sequential recurrence')} (CPN410: {_cites(sites)})"
+    return f"{cause.code} ×{n}" if n > 1 else f"{cause.code} ({sites[0].citation})"
+
+
+def _root_phrases(roots: Sequence[Cause]) -> list[str]:
+    """One phrase per root cause; the element loops repeated by an outer
+    loop and the others are one phrase (one code, one recipe)."""
+    loops = [c for c in roots if c.kind in ("hot-loop", "element-loop")]
+    phrases = []
+    for cause in roots:
+        if cause.kind not in ("hot-loop", "element-loop") or len(loops) < 2:
+            phrases.append(cause_phrase(cause))
+        elif cause is loops[0]:
+            hot = [i for c in loops if c.kind == "hot-loop" for i in c.core]
+            sites = hot + [i for c in loops if c.kind == "element-loop" for i in c.core]
+            phrases.append(f"{_plural(len(sites), 'element loop')} (CPN101: {_cites(sites)}), {len(hot)} of them "
+                           "on every pass of an outer loop")
+    return phrases
+
+
+def causes_text(causes: Sequence[Cause]) -> str:
+    """The deciding root causes first (a compiled kernel, an element loop, a
+    recurrence), then the other idioms by weight, then those found only
+    outside the main computation, which weigh less: or "" when that says
+    no more than the verdict sentence (one cause, in the main computation)."""
+    roots = [c for c in causes if c.root and c.core]
+    others = [c for c in causes if not c.root and c.core]
+    outside = [c for c in causes if not c.core]
+    if len(roots) + len(others) <= 1 and not outside and not any(c.kind == "kernel" for c in roots):
+        return ""
+    parts: list[str] = []
+    if roots:
+        parts.append("Root causes first: " + "; ".join(_root_phrases(roots)) + ".")
+    if others:
+        lead = "Then" if roots else "By weight:"
+        parts.append(f"{lead} {', '.join(cause_phrase(c) for c in others)}.")
+    if outside:
+        listed = ", ".join(f"{c.code} ({_cites(list(c.items), 2)})" for c in outside)
+        kinds = sorted({k for c in outside for k in c.peripheral})
+        where = " and ".join(KIND_WORDS.get(k, k) for k in kinds)
+        parts.append(f"Only in {where}, outside the main computation, so weighing less: {listed}.")
+    return " ".join(parts)
+
+
+KERNELS_NAMED = 5  # compiled kernels the verdict note names, with their callers
+
+
+def _at(item: Item, citation: str) -> str:
+    """``line 9`` (or ``cell 3:line 4`` in a notebook) for a citation in
+    ``item``'s own file; the whole citation otherwise."""
+    prefix = item.location.path + ":"
+    if not citation.startswith(prefix):
+        return citation
+    rest = citation[len(prefix):]
+    return f"line {rest}" if rest.isdigit() else rest
+
+
+def main_work_text(hot_loops: Sequence[Item], after_kernels: bool = False) -> str:
+    """An element loop repeated by an outer loop is the program's main work:
+    one recipe-fixable BLOCKS for the verdict (SPEC §4), but the first thing
+    to rewrite (or the next one, after the program's compiled kernels)."""
+    first = hot_loops[0]
+    more = len(hot_loops) - 1
+    outer = first.data.get("repeated_by_citation") or f"{first.location.path}:{first.data.get('repeated_by')}"
+    text = (f"The element loop at {first.where} runs on every pass of the loop at {_at(first, str(outer))}"
+            + (f" (and {more} more such loop{'s' if more > 1 else ''})" if more > 0 else ""))
+    if after_kernels:
+        return text + ": one element at a time, it is the next thing to rewrite after the compiled kernels"
+    return text + ": it is the program's main work, one element at a time, and must go first"
+
+
+def kernels_text(kernels: Sequence[Item]) -> str:
+    """The Numba-compiled kernels on the hot path, with the callers that
+    hand them arrays (issue 25 §2)."""
+    parts = []
+    for item in kernels[:KERNELS_NAMED]:
+        callers = [f"`{name}` ({_at(item, cite)})" for (name, _), cite in
+                   zip(item.data.get("callers") or [], item.data.get("caller_citations") or [])]
+        callers += [f"`{name}` ({cite})" for name, cite in item.data.get("other_callers") or []]
+        shown = ", ".join(callers[:3]) + (f" and {len(callers) - 3} more" if len(callers) > 3 else "")
+        parts.append(f"`{item.data.get('function') or '?'}` ({item.citation})"
+                     + (f", handed arrays by {shown}" if shown else ""))
+    more = len(kernels) - KERNELS_NAMED
+    n = len(kernels)
+    return (f"The hot path runs through {n} Numba-compiled kernel{'s' if n > 1 else ''} (CPN112), which must be "
+            "rewritten as whole-array operations or kept on the host (NumPy at a boundary) before anything else "
+            "pays off: " + "; ".join(parts) + (f"; and {more} more (every one under What blocks)" if more > 0 else ""))
 
 
 def _cites_text(citations: Sequence[str], limit: int = 3) -> str:
@@ -123,7 +233,8 @@ def _cites_text(citations: Sequence[str], limit: int = 3) -> str:
     return ", ".join(citations[:limit]) + (f" and {more} more" if more > 0 else "")
 
 
-def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scope: ScopeEvidence, hot_apis: list[Item]) -> None:
+def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scope: ScopeEvidence, hot_apis: list[Item],
+                   hot_loops: Sequence[Item] = (), peripheral: dict[str, str] | None = None) -> None:
     rule = report.decision.rule
     steps: list[Step] = []
     if rule == "gate4-pattern":
@@ -153,11 +264,33 @@ def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scop
         steps.append(automatic)
     fixes = report.what_blocks + report.runtime_blocks + [i for grp in report.whats_fixable for i in grp.items]
     fixes += [i for i in report.api_gaps if i.code in STOPPING_API_CODES or i in hot_apis]
-    for group in recipe_groups([i for i in fixes if i.category in ("BLOCKS", "REFACTOR", "API") and i.code]):
+    outside = peripheral or {}
+    kernels = [i for i in fixes if i.code == KERNEL_CODE]
+    if kernels:
+        n = len(kernels)
+        steps.append(Step("Rewrite the Numba-compiled kernels, or keep them on the host",
+                          f"cuPyNumeric arrays cannot enter compiled code: rewrite each kernel as whole-array "
+                          f"operations (RR-loop), or keep it on host NumPy with a conversion at its boundary "
+                          f"(RR-host-fallback) — {n} kernel{'s' if n > 1 else ''} (CPN112)",
+                          _unique_cites(kernels)))
+    groups = recipe_groups([i for i in fixes if i.category in ("BLOCKS", "REFACTOR", "API") and i.code
+                            and i.code != KERNEL_CODE])
+    # the root causes (an element loop that is the program's main work first,
+    # SPEC §4) go first, what is only outside the main computation last;
+    # sorted() keeps the rest in order
+    roots = [id(i) for i in hot_loops]
+    groups = sorted(groups, key=lambda grp: (min((roots.index(id(i)) for i in grp.items if id(i) in roots),
+                                                 default=len(roots)),
+                                             all(i.location.path in outside for i in grp.items)))
+    for group in groups:
         codes = sorted({i.code for i in group.items if i.code})
         title = f"Apply {group.recipe}" if group.recipe else "Restructure by hand"
-        steps.append(Step(title, f"{group.description} — {len(group.items)} site{'s' if len(group.items) > 1 else ''} ({', '.join(codes)})",
-                          tuple(i.citation for i in group.items)))
+        n = len(group.items)
+        detail = f"{group.description} — {n} site{'s' if n > 1 else ''} ({', '.join(codes)})"
+        if all(i.location.path in outside for i in group.items):
+            kinds = sorted({outside[i.location.path] for i in group.items})
+            detail += f", only in {' and '.join(KIND_WORDS.get(k, k) for k in kinds)}"
+        steps.append(Step(title, detail, _unique_cites(group.items)))
     unmapped = [i for i in report.runtime_blocks if not i.code]
     if unmapped:
         steps.append(Step("Look at what only Doctor saw",
@@ -166,7 +299,7 @@ def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scop
     if report.verdict is not Verdict.READY and rule != "gate2-size":
         steps.append(Step("Re-assess", "run cpn-verdict again on the changed code; aim for READY before benchmarking"))
     if rule != "gate2-size":
-        pilot = _pilot_file(units)
+        pilot = _pilot_file(units, outside)
         swap = "swap `import numpy as np` for `import cupynumeric as np`"
         if pilot is None:
             detail = f"{swap} in the module with the most whole-array code"
@@ -192,6 +325,14 @@ def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scop
     report.doctor_look_for = _doctor_look_for(report)
 
 
+KERNEL_CODE = "CPN112"
+
+
+def _unique_cites(items: Sequence[Item]) -> tuple[str, ...]:
+    """Each site once (several findings on one line are one place to go)."""
+    return tuple(dict.fromkeys(i.citation for i in items))
+
+
 def _automatic_fixes(units: Sequence[Unit]) -> Step | None:
     """How many findings `cpn-lint fix` can rewrite, and where."""
     sites = [(unit, line, code) for unit in units for line, code in unit.fixable]
@@ -204,7 +345,7 @@ def _automatic_fixes(units: Sequence[Unit]) -> Step | None:
                 f"{len(sites)} finding{plural} ({listed}) can be rewritten automatically: the model proves the "
                 f"rewrite keeps the results; `cpn-lint fix --diff PATH...` shows the change{plural}, "
                 f"`cpn-lint fix PATH...` makes {'them' if plural else 'it'}",
-                tuple(unit.cite(line) for unit, line, _ in sites))
+                tuple(dict.fromkeys(unit.cite(line) for unit, line, _ in sites)))
 
 
 def _steps_too_small(steps: list[Step], report: Report) -> None:
@@ -223,7 +364,7 @@ def _steps_wrong_workload(steps: list[Step], report: Report, units: Sequence[Uni
                       "arithmetic, not this", scope.citations))
     for kind in scope.kinds:
         if kind in WORKLOAD_ALTERNATIVES:
-            steps.append(Step(f"For the {g.KIND_WORDS.get(kind, kind)}", f"use {WORKLOAD_ALTERNATIVES[kind]}"))
+            steps.append(Step(f"For {g.KIND_WORDS.get(kind, kind)}", f"use {WORKLOAD_ALTERNATIVES[kind]}"))
     out = {i.location.path for i in report.out_of_scope}
     dense = [u.path for u in units if is_compute(u) and u.path not in out]
     if dense:
@@ -235,11 +376,18 @@ def _steps_wrong_workload(steps: list[Step], report: Report, units: Sequence[Uni
                       "Doctor inspects programs running on cuPyNumeric, and this one should not become one"))
 
 
-def _pilot_file(units: Sequence[Unit]) -> tuple[str, int] | None:
-    """The cleanest module to port first: most SCALES findings, fewest problems."""
-    best: tuple[int, int, str] | None = None
+def _pilot_file(units: Sequence[Unit], outside: dict[str, str] | None = None) -> tuple[str, int] | None:
+    """The cleanest module to port first: a file of the main computation
+    with the fewest problems — blocking idioms, mechanical fixes,
+    out-of-scope work and calls that stop the ported program (CPN401,
+    CPN404) — and the most whole-array code. Its count is what the next
+    step says, so "nothing to fix" is said only of a file with none of them."""
+    best: tuple[bool, int, int, str] | None = None
     rules = load_rules()
+    outside = outside or {}
     for unit in units:
+        if not is_compute(unit):
+            continue
         scales = problems = 0
         for f in unit.result.findings:
             rule = rules.get(f.code)
@@ -247,14 +395,12 @@ def _pilot_file(units: Sequence[Unit]) -> tuple[str, int] | None:
                 continue
             if rule.category is Category.SCALES:
                 scales += 1
-            elif rule.category in (Category.BLOCKS, Category.REFACTOR, Category.SCOPE):
+            elif rule.category in (Category.BLOCKS, Category.REFACTOR, Category.SCOPE) or f.code in STOPPING_API_CODES:
                 problems += 1
-        if not is_compute(unit):
-            continue
-        key = (problems, -scales, unit.path)
+        key = (unit.path in outside, problems, -scales, unit.path)
         if best is None or key < best:
             best = key
-    return (best[2], best[0]) if best else None
+    return (best[3], best[1]) if best else None
 
 
 def _doctor_look_for(report: Report) -> list[str]:

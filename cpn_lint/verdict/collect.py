@@ -68,6 +68,10 @@ class Unit:
     # so that a citation can name the function it is in
     functions: list[tuple[int, int, str]] = field(default_factory=list)
     fixable: list[tuple[int, str]] = field(default_factory=list)  # (line, code) `cpn-lint fix` can rewrite
+    # calls of functions imported from the project's own modules: (qualified
+    # name, line, calling function), so a compiled kernel's callers in other
+    # files can be named (only when the file's findings hold a CPN112 somewhere)
+    imported_calls: list[tuple[str, int, str]] = field(default_factory=list)
     # Gate 5: the file's loops, and how many of them touch a NumPy array
     # (None: unknown, no model)
     loops: int | None = None
@@ -83,6 +87,7 @@ class Unit:
             self.sizes = self._size_evidence(model)
             self.functions = function_spans(model)
             self.fixable = _fixable(model, self.result.findings)
+            self.imported_calls = imported_calls(model)
             self.loops, self.array_loops = loop_counts(model)
             self.result.model = None
             model.release()  # freed at once rather than by the cyclic collector
@@ -140,6 +145,30 @@ class Unit:
 
 # What the cache and the --jobs workers carry of a unit (checked on reading).
 register(Unit, FileResult, Finding, SizeEvidence, SizedArray)
+
+
+# Roots of qualified names that are never the project's own modules.
+_LIBRARY_ROOTS = frozenset({
+    "numpy", "cupynumeric", "cupy", "scipy", "matplotlib", "pandas", "numba", "sklearn", "torch", "jax",
+    "tensorflow", "xarray", "h5py", "netCDF4", "mpi4py", "legate", "PIL", "cv2", "skimage", "networkx", "tqdm",
+})
+
+
+def imported_calls(model: FileModel) -> list[tuple[str, int, str]]:
+    """Calls of names imported from modules that may be the project's own
+    (not the standard library, not a known array or plotting library)."""
+    if "import" not in model.source:
+        return []
+    found = []
+    for call in model.nodes(ast.Call):
+        name = model.qualname(call.func)
+        if not name or "." not in name:
+            continue
+        root = name.lstrip(".").split(".", 1)[0]
+        if root in _LIBRARY_ROOTS or root in sys.stdlib_module_names:
+            continue
+        found.append((name, call.lineno, model.scope_of(call).function_like().name or "<module>"))
+    return found
 
 
 def function_spans(model: FileModel) -> list[tuple[int, int, str]]:

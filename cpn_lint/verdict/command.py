@@ -56,7 +56,10 @@ CONFIG_KEYS = {
     "rule-docs-url": "rule_docs_url",
     "sarif-scales": "sarif_scales",
     "sarif-level": "sarif_level",
+    "false-alarms": "false_alarms",
 }
+# A configured false alarm: "PATH:LINE[:COL]: CODE reason", flake8's own line format plus the reason.
+FALSE_ALARM = re.compile(r"^\s*(?P<path>.+?):(?P<line>\d+)(?::\d+)?:\s*(?P<code>CPN\d{3})\s+(?P<reason>\S.*?)\s*$")
 
 
 class UsageError(Exception):
@@ -154,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
 class Config:
     values: dict[str, Any]
     origin: str  # "pyproject.toml [tool.cpn-lint]", ...
+    folder: Path | None = None  # the config file's folder: paths in it are relative to it
 
 
 def read_config(explicit: str | None, directory: Path, warn) -> Config | None:  # type: ignore[no-untyped-def]
@@ -177,7 +181,7 @@ def read_config(explicit: str | None, directory: Path, warn) -> Config | None:  
                 warn(f"{origin}: ignoring unknown key {key!r}")
                 continue
             values[CONFIG_KEYS[norm]] = value
-        return Config(values, origin)
+        return Config(values, origin, path.resolve().parent)
     return None
 
 
@@ -234,9 +238,35 @@ def _convert(origin: str, dest: str, value: Any) -> Any:
             return [str(item).strip() for item in items if str(item).strip()]
         if dest == "sarif_scales":
             return _boolean(dest, value)
+        if dest == "false_alarms":
+            return _false_alarms(value)
         return str(value)
     except argparse.ArgumentTypeError as exc:
         raise UsageError(f"{origin}: {dest.replace('_', '-')}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class FalseAlarm:
+    """One finding the configuration states is wrong, and why."""
+
+    path: str
+    line: int
+    code: str
+    reason: str
+
+
+def _false_alarms(value: Any) -> list[FalseAlarm]:
+    items = value if isinstance(value, list) else str(value).splitlines()
+    alarms: list[FalseAlarm] = []
+    for item in items:
+        text = str(item).strip()
+        if not text:
+            continue
+        match = FALSE_ALARM.match(text)
+        if match is None:
+            raise argparse.ArgumentTypeError(f"{text!r} is not 'PATH:LINE: CODE reason' (the reason is required)")
+        alarms.append(FalseAlarm(match["path"], int(match["line"]), match["code"], match["reason"]))
+    return alarms
 
 
 def _boolean(dest: str, value: Any) -> bool:
@@ -381,6 +411,9 @@ def run(ns: argparse.Namespace) -> int:
         finally:
             progress.close()
         _suppress(units, settings, suppressions)
+        if config is not None and config.values.get("false_alarms"):
+            alarms = _convert(config.origin, "false_alarms", config.values["false_alarms"])
+            notes += _declare_false_alarms(units, alarms, config, suppressions)
         real_paths = {id(unit): unit.path for unit in units}
         units, scope = _displayed(units, scope, found)
         if ns.baseline:
@@ -421,19 +454,49 @@ def _flake8_settings() -> Flake8Settings:
 
 
 def _suppress(units: list[Unit], settings: Flake8Settings, suppressions: Suppressions) -> None:
-    """Drop what ``# noqa`` and flake8's ignores hide, keeping count."""
+    """Read ``# noqa`` and flake8's ignores as flake8 does. What they name is
+    accepted and still weighed; a ``# noqa: CODE reason`` declares the
+    finding wrong, which takes it out of the verdict."""
     for unit in units:
         lines = unit.source_lines
         kept, hidden = split_findings(unit.path, unit.result.findings, lines, settings.ignored_for(unit.path))
+        declared = [h for h in hidden if h.reason]
+        accepted = [h for h in hidden if not h.reason]
+        unit.result.findings = sorted(kept + [h.finding for h in accepted], key=lambda f: f.sort_key())
+        suppressions.accepted.extend(accepted)
+        suppressions.declared.extend(declared)
+
+
+def _declare_false_alarms(units: list[Unit], alarms: list[FalseAlarm], config: Config,
+                          suppressions: Suppressions) -> list[str]:
+    """Take the configured false alarms out of the verdict; a note for each
+    entry that names no finding (the code moved, or the entry is wrong)."""
+    from .suppress import Suppressed
+
+    folder = config.folder or Path.cwd()
+    wanted = {((folder / a.path).resolve(), a.line, a.code): a for a in alarms}
+    used: set[tuple[Path, int, str]] = set()
+    for unit in units:
+        real = Path(unit.path).resolve()
+        kept = []
+        for finding in unit.result.findings:
+            key = (real, finding.line, finding.code)
+            alarm = wanted.get(key)
+            if alarm is None:
+                kept.append(finding)
+                continue
+            used.add(key)
+            suppressions.accepted = [s for s in suppressions.accepted if s.finding is not finding]
+            suppressions.declared.append(Suppressed(unit.path, finding, "false-alarm list", alarm.reason))
         unit.result.findings = kept
-        suppressions.hidden.extend(hidden)
+    return [f"{config.origin}: false-alarms entry '{a.path}:{a.line}: {a.code}' names no finding (did the code move?)"
+            for key, a in wanted.items() if key not in used]
 
 
 def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions, real_paths: dict[int, str]) -> None:
-    """Drop the findings the baseline accepted, keeping count. Files are
+    """Count the findings the baseline accepted (still weighed). Files are
     named relative to the baseline's folder, as ``baseline write`` named them."""
     from ..baseline import BaselineError, folder_of, key_path, keyed, load
-    from ..findings import Finding
     from .suppress import Suppressed
 
     try:
@@ -442,14 +505,11 @@ def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions, re
         raise UsageError(str(exc)) from None
     folder = folder_of(path)
     for unit in units:
-        kept: list[Finding] = []
         named = key_path(real_paths.get(id(unit), unit.path), folder)
         for finding, key in keyed(named, unit.result.findings, unit.function_at, unit.raw_line):
             if key in accepted and finding.code != "CPN000":
-                suppressions.hidden.append(Suppressed(unit.path, finding, "baseline"))
-            else:
-                kept.append(finding)
-        unit.result.findings = kept
+                suppressions.accepted.append(Suppressed(unit.path, finding, "baseline"))
+        # a baseline accepts findings for lint; the verdict still weighs them
 
 
 def _displayed(units: list[Unit], scope: Scope, found: Sequence[tuple[str, str | None]]) -> tuple[list[Unit], Scope]:
@@ -674,6 +734,8 @@ def _read_input(name: str, what: str) -> str:
         raise UsageError(f"{what} not found: {name}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{what} {name} cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    except ValueError:  # a NUL byte in the name: no file has it
+        raise UsageError(f"{what} not found: {name!r}") from None
 
 
 def _from_flake8(name: str):  # type: ignore[no-untyped-def]

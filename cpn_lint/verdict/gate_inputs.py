@@ -11,6 +11,7 @@ from typing import Sequence
 from ..registry import recipe_rank
 from . import gates as g
 from .collect import Unit
+from .causes import PERIPHERAL_WEIGHT
 from .context import Context
 from .gates import Decision, Gate, ScopeEvidence, Verdict
 from .report_items import Item
@@ -28,24 +29,35 @@ HOST_LIBRARIES = {
 
 # A site inside a loop stands for far more work than one run once.
 LOOP_WORK = 5
+# A random draw outside every loop is set-up (an initial perturbation), not
+# a Monte Carlo method.
+SETUP_WORK = 0.25
+MONTE_CARLO_CODE = "CPN304"
+# The share of the whole-array work a pattern must cover to be the dominant one.
+PATTERN_SHARE = 0.1
+# Evidence that is a loop over the data (a recurrence, a traversal): its
+# iterations are the work, and no NumPy site inside it is reported.
+LOOP_EVIDENCE = frozenset({"recurrence", "graph"})
 
 
 def _work_share(scope: list[Item], items: list[Item]) -> float | None:
     """The share of the work that is out of scope: NumPy work (SCALES,
     BLOCKS, REFACTOR, API and INFO sites; those in loops weigh LOOP_WORK) in
     the regions the evidence covers (the functions using a sparse or ML
-    library, a recurrence loop and what it calls), plus the calls handed to
-    the out-of-scope libraries themselves, over all of it. None when a
-    region is unknown (older flake8 input) or there is no work at all."""
+    library, a recurrence loop and what it calls), plus the work of the
+    evidence itself (the calls handed to the out-of-scope libraries, and the
+    iterations of a recurrence or traversal loop), over all of it. None when
+    a region is unknown (older flake8 input) or there is no work at all."""
     regions: dict[str, list[tuple[int, int]]] = {}
-    library = 0  # work handed to the out-of-scope libraries themselves
+    own = 0  # work of the evidence itself
     for item in scope:
         spans = item.data.get("regions")
         if not isinstance(spans, list):
             return None  # flake8 input from an older cpn-lint: no regions
-        regions.setdefault(item.location.path, []).extend((int(a), int(b)) for a, b in spans)
-        library += int(item.data.get("library_work") or 0)
-    total = inside = library
+        spans = [(int(a), int(b)) for a, b in spans]
+        regions.setdefault(item.location.path, []).extend(spans)
+        own += int(item.data.get("library_work") or 0) + _loop_work(item, spans)
+    total = inside = own
     for item in items:
         if item.category in ("SCOPE", "INTERNAL") or item.source != "static":
             continue
@@ -57,8 +69,23 @@ def _work_share(scope: list[Item], items: list[Item]) -> float | None:
     return inside / total if total else None
 
 
+def _loop_work(item: Item, spans: list[tuple[int, int]]) -> int:
+    """The work of a recurrence or traversal loop, in the unit of a site
+    (one whole-array operation): its trip count runs over the data (the
+    signal, the nodes), so each statement of its body is one pass over it —
+    as much as one whole-array operation, element by element. Counted from
+    the loop's own lines (the region that starts at the finding), at least
+    one: a program whose work is such loops is dominated by them, never 0%
+    (SPEC §4, Gate 4)."""
+    if item.data.get("kind") not in LOOP_EVIDENCE:
+        return 0
+    line = item.location.line
+    body = [last - first for first, last in spans if first == line]
+    return max(1, body[0]) if body else 0
+
+
 def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list[Item],
-                    items: list[Item] = ()) -> ScopeEvidence:  # type: ignore[assignment]
+                    items: list[Item] = (), peripheral: dict[str, str] | None = None) -> ScopeEvidence:  # type: ignore[assignment]
     compute = [u for u in units if is_compute(u)]
     out_paths = {i.location.path for i in scope}
     work = _work_share(scope, list(items)) if scope else None
@@ -74,8 +101,7 @@ def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list
     if work is None:
         share = out / total if total else (1.0 if scope else 0.0)
     kinds = tuple(sorted({str(i.data.get("kind")) for i in scope if i.data.get("kind")}))
-    counts = Counter(PATTERN_CODES[i.code] for i in pattern_items if i.code in PATTERN_CODES)
-    inferred, detail = _infer_pattern(counts)
+    inferred, detail = _infer_pattern(pattern_items, peripheral or {})
     return ScopeEvidence(kinds, tuple(i.citation for i in scope), share, basis, inferred, detail)
 
 
@@ -87,19 +113,64 @@ def is_compute(unit: Unit) -> bool:
     return bool(uses_numpy) or bool(unit.result.findings)
 
 
-def _infer_pattern(counts: Counter[str]) -> tuple[str | None, str]:
-    """The dominant pattern from SCALES/INFO sites. Reductions go with every
-    pattern (norms, residuals, logging), so they name the pattern only when
-    nothing else is there; two patterns within a factor of two are "mixed"."""
-    if not counts:
+def site_work(item: Item, peripheral: dict[str, str]) -> float:
+    """How much work a SCALES or INFO site stands for, for the dominant
+    pattern: a site in a loop runs every iteration (LOOP_WORK), one outside
+    every loop once; a random-number stream counts its draws, and draws
+    outside every loop are set-up (initial perturbations: SETUP_WORK each);
+    files outside the main computation weigh PERIPHERAL_WEIGHT. Sites inside
+    element loops and compiled kernels are not here at all: the SCALES
+    rules leave them out (they are a root cause's scalar work)."""
+    if item.code == MONTE_CARLO_CODE:
+        draws = int(item.data.get("calls") or 1)
+        weight = draws * (LOOP_WORK if item.in_loop else SETUP_WORK)
+    else:
+        weight = LOOP_WORK if item.in_loop else 1
+    return weight * (PERIPHERAL_WEIGHT if item.location.path in peripheral else 1.0)
+
+
+def _infer_pattern(items: Sequence[Item], peripheral: dict[str, str]) -> tuple[str | None, str]:
+    """The dominant pattern by work, not by site count (issue 25 §4).
+    Reductions go with every pattern (norms, residuals, logging), so they
+    name the pattern only when nothing else is there; a pattern leads only
+    when it covers PATTERN_SHARE of the whole-array work (every SCALES site
+    but reductions, and the random draws); two patterns within a factor of
+    two are "mixed"."""
+    work: Counter[str] = Counter()
+    sites: Counter[str] = Counter()
+    total = 0.0
+    for item in items:
+        if item.category != "SCALES" and item.code != MONTE_CARLO_CODE:
+            continue
+        weight = site_work(item, peripheral)
+        pattern = PATTERN_CODES.get(item.code or "")
+        if pattern != "reduction":
+            total += weight
+        if pattern is not None:
+            work[pattern] += weight
+            sites[pattern] += 1
+    if not work:
         return None, ""
-    ranked = counts.most_common()
-    detail = ", ".join(f"{n} {name} site{'s' if n > 1 else ''}" for name, n in ranked)
-    leading = [(name, n) for name, n in ranked if name != "reduction"] or ranked
-    top, top_n = leading[0]
-    if len(leading) > 1 and leading[1][1] * 2 >= top_n:
+    ranked = sorted(work.items(), key=lambda kv: (-kv[1], kv[0]))
+    detail = ", ".join(_share_text(name, sites[name], weight, total) for name, weight in ranked)
+    if any(name != "reduction" for name, _ in ranked):
+        detail = "share of the whole-array work: " + detail
+    leading = [(name, weight) for name, weight in ranked if name != "reduction"]
+    if not leading:
+        return "reduction", detail
+    top, top_work = leading[0]
+    if total and top_work < PATTERN_SHARE * total:
+        return None, detail
+    if len(leading) > 1 and leading[1][1] * 2 >= top_work:
         return "mixed", detail
     return top, detail
+
+
+def _share_text(name: str, sites: int, weight: float, total: float) -> str:
+    count = f"{sites} site{'s' if sites > 1 else ''}"
+    if name == "reduction" or not total:
+        return f"{sites} {name} site{'s' if sites > 1 else ''}"
+    return f"{name} {weight / total:.0%} ({count})"
 
 
 def decide_gates(

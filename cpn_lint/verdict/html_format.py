@@ -86,7 +86,8 @@ def render_html(report: Report) -> str:
         parts.append(f"<p><strong>Warning:</strong> {escape(report.manifest.text)}</p>")
     parts += _context(report)
     empty = report.empty_note()
-    parts += _section(1, [_text(report.summary)] + _summary(report), empty)
+    notes = [_text(note) for note in report.verdict_notes]
+    parts += _section(1, [_text(report.summary), *notes] + _summary(report), empty)
     parts += _section(2, _what_works(report), empty)
     parts += _section(3, _items_table(report.what_blocks) + _scope_and_runtime(report), empty)
     parts += _section(4, _fixable(report), empty)
@@ -171,7 +172,8 @@ def _summary(report: Report) -> list[str]:
     parts = ["<h3>Summary</h3>",
              f"<p>{o.files_read} file(s) read, {o.files_deciding} deciding the verdict"
              + (f", {o.unreadable} unreadable" if o.unreadable else "")
-             + (f"; {o.suppressed} finding(s) suppressed" if o.suppressed else "") + ".</p>"]
+             + (f"; {o.suppressed} finding(s) accepted by suppressions, still weighed" if o.suppressed else "")
+             + (f"; {len(o.false_alarms)} declared false alarm(s), not weighed" if o.false_alarms else "") + ".</p>"]
     if o.outside:
         parts.append("<p>Read but not in the verdict: " + ", ".join(
             f"{escape(x.role)} {x.files} file(s), {x.findings} finding(s)" for x in o.outside) + ".</p>")

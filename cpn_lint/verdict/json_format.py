@@ -89,7 +89,10 @@ def overview_dict(overview: Overview) -> dict[str, Any]:
             "by_code": dict(overview.suppressed_by_code),
             "by_kind": dict(overview.suppressed_by_kind),
             "files": [{"path": path, "count": count} for path, count in overview.suppressed_files],
+            "still_weighed": True,
         },
+        "false_alarms": [{"path": path, "line": line, "code": code, "reason": reason, "by": by}
+                         for path, line, code, reason, by in overview.false_alarms],
         "flake8_config": overview.flake8_config,
         "include_tests": overview.include_tests,
         "fallback": overview.fallback,
@@ -128,7 +131,7 @@ def to_dict(report: Report) -> dict[str, Any]:
 
     plain_summary = report.summary.replace("**", "")
     sections = {
-        "verdict": section(0, True, text=plain_summary),
+        "verdict": section(0, True, text=plain_summary, notes=list(report.verdict_notes)),
         "what_works": section(
             1,
             bool(report.what_works),

@@ -4,14 +4,16 @@ It stays readable whatever the project's size: section 1 is followed by a
 summary (counts per code, the files and functions with most blocking work,
 what was left out); every list of sites is ranked (see
 :func:`cpn_lint.verdict.report.ranked`) and capped, the full lists being in
-the JSON report; an appendix lists the sites per file; no line is longer than
-:data:`MAX_LINE` characters.
+the JSON report; an appendix lists the sites per file. A message is never
+cut: the report is where the whole of it belongs (a long section lists
+fewer sites, with "and N more", instead).
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from ..registry import RECIPES, recipe_rank
 from .report_items import SECTION_TITLES, Item, Report
 from .summary import Hotspot
 
@@ -20,8 +22,6 @@ PER_SECTION = 20  # sites shown per section (each code keeps at least MIN_PER_CO
 MIN_PER_CODE = 3
 APPENDIX_FILES = 20
 INPUT_ERRORS_SHOWN = 20
-MAX_LINE = 300
-CELL = 180  # characters of a message kept in a table cell
 STEP_CITATIONS = 3  # sites a next step names
 
 
@@ -41,16 +41,7 @@ def render_markdown(report: Report) -> str:
         out.extend(body if body else [report.empty_note()])
         out.append("")
     out += _appendix(report)
-    return "\n".join(_fit(line) for line in out).rstrip("\n") + "\n"
-
-
-def _fit(line: str) -> str:
-    """A line cut to MAX_LINE characters (a table row keeps its closing bar)."""
-    if len(line) <= MAX_LINE:
-        return line
-    if line.startswith("|") and line.endswith("|"):
-        return line[: MAX_LINE - 4].rstrip() + " … |"
-    return line[: MAX_LINE - 1].rstrip() + "…"
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 # ------------------------------------------------------------------ helpers
@@ -142,7 +133,8 @@ def _context(out: list[str], report: Report) -> None:
 
 
 def _verdict(report: Report) -> list[str]:
-    return [report.summary, ""] + _overview(report)
+    notes = [f"> {note}" for note in report.verdict_notes]
+    return [report.summary, ""] + (notes + [""] if notes else []) + _overview(report)
 
 
 def _overview(report: Report) -> list[str]:
@@ -169,20 +161,35 @@ def _overview(report: Report) -> list[str]:
         codes = ", ".join(f"{c} ×{n}" for c, n in o.suppressed_by_code.items())
         where = ", ".join(f"{code(p)} ({n})" for p, n in o.suppressed_files[:5])
         origin = f"; settings from {code(o.flake8_config)}" if o.flake8_config else ""
-        lines.append(f"- **Suppressed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} ({kinds}): {codes}; "
-                     f"most in {where}{origin}.")
+        lines.append(f"- **Accepted, still weighed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} "
+                     f"({kinds}): {codes}; most in {where}{origin} (`# noqa: CODE reason` takes a wrong one out).")
+    if o.false_alarms:
+        shown = "; ".join(f"{code(f'{path}:{line}')} {c}: {cell(reason)}"
+                          for path, line, c, reason, _ in o.false_alarms[:FALSE_ALARMS_SHOWN])
+        more = len(o.false_alarms) - FALSE_ALARMS_SHOWN
+        lines.append(f"- **Declared false alarms, not weighed:** {len(o.false_alarms)}: {shown}"
+                     + (f"; and {more} more (see `--format json`)" if more > 0 else "") + ".")
     if o.per_code:
         lines += ["", *_table(("Code", "Family", "Sites", "In loops"),
                               ((f"{c.code} {c.name}", c.family, str(c.count), str(c.in_loops)) for c in o.per_code))]
     if o.top_files:
+        periphery = ""
+        if o.peripheral:
+            kinds = sorted({kind for _, kind in o.peripheral})
+            periphery = (f"; the {len(o.peripheral)} file{'s' if len(o.peripheral) > 1 else ''} outside the main "
+                         f"computation ({', '.join(KIND_NAMES.get(k, k) for k in kinds)}) weigh a quarter")
         lines += ["", "Where the blocking work is (BLOCKS weigh 3, API calls that stop the program 2, fixes 1; "
-                  "doubled inside loops):", ""]
+                  "doubled inside loops; the findings folded into a compiled kernel or an element loop count as "
+                  f"findings in a loop{periphery}):", ""]
         lines += _hotspot_table("File", o.top_files)
     if o.top_functions:
         lines += [""] + _hotspot_table("Function", o.top_functions)
     return lines
 
 
+FALSE_ALARMS_SHOWN = 10
+KIND_NAMES = {"analysis": "analysis scripts", "plotting": "plotting scripts", "logo": "logo scripts",
+              "notebook": "notebooks beside the package"}
 KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings",
               "baseline": "the baseline"}
 
@@ -215,11 +222,25 @@ def _finding_rows(items: Sequence[Item], with_recipe: bool = True, cap: bool = T
     header = ["Location", "Code", "What was found"] + (["Recipe"] if with_recipe else [])
     rows = []
     for item in shown:
-        row = [_location(item), f"{item.code} {item.name}" if item.code else item.name, cell(item.message, CELL)]
+        row = [_location(item), f"{item.code} {item.name}" if item.code else item.name, cell(item.message)]
         if with_recipe:
             row.append(item.recipe or "—")
         rows.append(row)
     return _table(header, rows) + _more_rows(left)
+
+
+def _recipe_legend(items: Sequence[Item]) -> str:
+    """What each recipe id of a table means, and where its worked example is."""
+    used: dict[str, list[str]] = {}
+    for item in items:
+        if item.recipe and item.code:
+            codes = used.setdefault(item.recipe, [])
+            if item.code not in codes:
+                codes.append(item.code)
+    parts = [f"**{recipe}** — {RECIPES.get(recipe, '')} ({', '.join(sorted(codes))})"
+             for recipe, codes in sorted(used.items(), key=lambda kv: recipe_rank(kv[0]))]
+    return ("Recipes: " + "; ".join(parts) + ". Each rule's page shows its recipe on an example, under "
+            "\"Use instead\" (`cpn-lint rule CODE`, or docs/rules/CODE.md).")
 
 
 def _what_blocks(report: Report) -> list[str]:
@@ -228,6 +249,7 @@ def _what_blocks(report: Report) -> list[str]:
         lines.append("Idioms that stop the code from scaling; each must go before the port pays off.")
         lines.append("")
         lines += _finding_rows(report.what_blocks)
+        lines += ["", _recipe_legend(report.what_blocks)]
     if report.out_of_scope:
         if lines:
             lines.append("")
@@ -275,7 +297,7 @@ def _api_gaps(report: Report) -> list[str]:
         rows = []
         for item in shown:
             where = "inside a loop" if item.in_loop else "outside loops"
-            rows.append([_location(item), f"{item.code} {item.name}", where, cell(item.message, CELL)])
+            rows.append([_location(item), f"{item.code} {item.name}", where, cell(item.message)])
         lines += _table(("Location", "Code", "Where", "What the manifest says"), rows) + _more_rows(left)
         if report.api_note:
             lines += ["", report.api_note]
@@ -304,10 +326,13 @@ def _next_steps(report: Report) -> list[str]:
 
 def _appendix(report: Report) -> list[str]:
     """Every static site, one line per file, codes with their lines."""
-    per_file: dict[str, dict[str, list[int]]] = {}
+    per_file: dict[str, dict[str, list[tuple[int, str]]]] = {}
     for item in report.all_items():
         if item.code and item.source == "static" and item.category != "SCALES":
-            per_file.setdefault(item.location.path, {}).setdefault(item.code, []).append(item.location.line)
+            loc = item.location
+            # a notebook's sites as Jupyter shows them (cell N:line M), never the joined cells' lines
+            shown = f"cell {loc.cell}:line {loc.cell_line}" if loc.cell is not None else str(loc.line)
+            per_file.setdefault(loc.path, {}).setdefault(item.code, []).append((loc.line, shown))
     if not per_file:
         return []
     lines = ["## Appendix: sites by file", "",
@@ -317,7 +342,7 @@ def _appendix(report: Report) -> list[str]:
         parts = []
         for code_, numbers in sorted(codes.items()):
             numbers = sorted(set(numbers))
-            shown = ", ".join(str(n) for n in numbers[:12]) + (f", … ({len(numbers)} in all)" if len(numbers) > 12 else "")
+            shown = ", ".join(text for _, text in numbers[:12]) + (f", … ({len(numbers)} in all)" if len(numbers) > 12 else "")
             parts.append(f"{code_} ({shown})")
         lines.append(f"- {code(path)}: " + "; ".join(parts))
     if len(ordered) > APPENDIX_FILES:

@@ -143,6 +143,9 @@ class Report:
     doctor_look_for: list[str]
     doctor_supplied: bool = False
     overview: Overview = field(default_factory=Overview)
+    # Lines the verdict section shows under its sentence (SPEC §4): the code's own sizes are all small,
+    # an element loop is the program's main work.
+    verdict_notes: list[str] = field(default_factory=list)
     schema: str = REPORT_SCHEMA
     schema_version: int = REPORT_SCHEMA_VERSION
     tool_version: str = __version__

@@ -120,7 +120,7 @@ def _result(item: Item, index: dict[str, int], rules: dict[str, Any], options: S
     physical: dict[str, Any] = {"artifactLocation": artifact}
     message = item.message
     if loc.cell is not None:
-        message = f"cell {loc.cell}, line {loc.cell_line}: {message}"
+        message = f"cell {loc.cell}:line {loc.cell_line}: {message}"
         physical["region"] = {"startLine": notebook_line(loc.path, loc.cell, loc.cell_line or 1)}
     else:
         physical["region"] = {"startLine": loc.line, "startColumn": loc.column}
@@ -192,6 +192,7 @@ def to_sarif(report: Report, options: SarifOptions = SarifOptions()) -> dict[str
         "properties": {
             "verdict": report.verdict.value,
             "summary": report.summary.replace("**", ""),
+            "verdictNotes": list(report.verdict_notes),
             "decisionRule": report.decision.rule,
             "gates": [
                 {"number": gate.number, "name": gate.name, "status": gate.status.value, "reason": gate.reason}

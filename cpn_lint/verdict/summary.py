@@ -15,6 +15,7 @@ from ..registry import Category
 from ..rules import load_rules
 from .collect import Unit
 from .gates import STOPPING_API_CODES
+from .causes import PERIPHERAL_WEIGHT
 from .scope import Role, Scope
 from .suppress import Suppressions
 
@@ -69,7 +70,12 @@ class Overview:
     suppressed_by_code: dict[str, int] = field(default_factory=dict)
     suppressed_by_kind: dict[str, int] = field(default_factory=dict)
     suppressed_files: list[tuple[str, int]] = field(default_factory=list)
+    # findings the user declared wrong, with the reason: (path, line, code, reason, by)
+    false_alarms: list[tuple[str, int, str, str, str]] = field(default_factory=list)
     flake8_config: str | None = None
+    # files outside the main computation (analysis, plotting, logo scripts,
+    # notebooks beside a package), with what they are: they weigh less
+    peripheral: list[tuple[str, str]] = field(default_factory=list)
     include_tests: bool = False
     fallback: bool = False
 
@@ -80,7 +86,8 @@ def _is_blocking(code: str | None, category: str) -> bool:
     return category in WEIGHTS
 
 
-def build_overview(items: Sequence, units: Sequence[Unit], scope: Scope, suppressions: Suppressions | None) -> Overview:
+def build_overview(items: Sequence, units: Sequence[Unit], scope: Scope, suppressions: Suppressions | None,
+                   peripheral: dict[str, str] | None = None) -> Overview:
     """``items``: the report's items (static findings of deciding files)."""
     rules = load_rules()
     overview = Overview(
@@ -98,9 +105,11 @@ def build_overview(items: Sequence, units: Sequence[Unit], scope: Scope, suppres
         family = rule.category.value if rule else "UNKNOWN"
         overview.per_code.append(CodeCount(code, rule.slug if rule else code, family, n, loops[code]))
         overview.per_family[family] = overview.per_family.get(family, 0) + n
-    overview.top_files = _hotspots(counted, lambda i: i.location.path)
+    outside = peripheral or {}
+    overview.peripheral = sorted(outside.items())
+    overview.top_files = _hotspots(counted, lambda i: i.location.path, outside, rules)
     overview.top_functions = _hotspots([i for i in counted if i.function],
-                                       lambda i: f"{i.location.path}: {i.function}")
+                                       lambda i: f"{i.location.path}: {i.function}", outside, rules)
     overview.outside = _outside(units, scope, rules)
     for glob in scope.excluded.values():
         overview.excluded[glob] = overview.excluded.get(glob, 0) + 1
@@ -108,23 +117,46 @@ def build_overview(items: Sequence, units: Sequence[Unit], scope: Scope, suppres
         overview.suppressed = suppressions.count()
         overview.suppressed_by_code = suppressions.by_code()
         overview.suppressed_by_kind = suppressions.by_kind()
-        per_file = Counter(s.path for s in suppressions.hidden)
+        per_file = Counter(s.path for s in suppressions.accepted)
         overview.suppressed_files = sorted(per_file.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP]
         overview.flake8_config = suppressions.settings.origin if suppressions.settings else None
+        overview.false_alarms = sorted((s.path, s.finding.line, s.finding.code, s.reason or "", s.by)
+                                       for s in suppressions.declared)
     return overview
 
 
-def _hotspots(items: Iterable, key) -> list[Hotspot]:  # type: ignore[no-untyped-def]
+def _hotspots(items: Iterable, key, outside: dict[str, str], rules) -> list[Hotspot]:  # type: ignore[no-untyped-def]
+    """The places with most blocking work. A root cause's folded findings
+    (the element-level ones inside a compiled kernel or an element loop)
+    weigh there like findings of their own, in a loop, without adding
+    codes; a file outside the main computation weighs PERIPHERAL_WEIGHT."""
     groups: dict[str, list] = {}
     for item in items:
         if _is_blocking(item.code, item.category):
             groups.setdefault(key(item), []).append(item)
     spots = []
     for where, members in groups.items():
-        blocks = sum(1 for i in members if i.category == Category.BLOCKS.value)
-        weight = sum(WEIGHTS.get(i.category, 0) * (2 if i.in_loop else 1) for i in members)
+        blocks = fixes = 0
+        weight = 0.0
+        for item in members:
+            folded = item.data.get("folded") if isinstance(item.data.get("folded"), dict) else {}
+            factor = PERIPHERAL_WEIGHT if item.location.path in outside else 1.0
+            weight += factor * WEIGHTS.get(item.category, 0) * (2 if item.in_loop else 1)
+            own_blocks = item.category == Category.BLOCKS.value
+            blocks += own_blocks
+            fixes += not own_blocks
+            for code, n in folded.items():
+                rule = rules.get(code)
+                category = rule.category.value if rule else ""
+                if not _is_blocking(code, category):
+                    continue
+                weight += factor * WEIGHTS.get(category, 0) * 2 * int(n)
+                if category == Category.BLOCKS.value:
+                    blocks += int(n)
+                else:
+                    fixes += int(n)
         codes = tuple(sorted({i.code for i in members}))
-        spots.append(Hotspot(where, weight, blocks, len(members) - blocks, codes))
+        spots.append(Hotspot(where, round(weight), blocks, fixes, codes))
     spots.sort(key=lambda s: (-s.weight, -s.blocks, s.where))
     return spots[:TOP]
 

@@ -1,5 +1,7 @@
-"""Suppressions: ``# noqa`` comments and flake8's ignore settings, applied to
-``cpn-verdict`` as flake8 applies them, and counted for the report.
+"""Suppressions: ``# noqa`` comments and flake8's ignore settings, read by
+``cpn-verdict`` as flake8 reads them. flake8 hides what they name; the
+verdict still weighs it (:class:`Suppressions`), except a finding whose
+``# noqa: CODE`` gives a reason, which the report quotes.
 
 * ``# noqa`` on the reported line (or, for a multi-line string, on any line
   of it, as flake8 reads it) hides every finding there; ``# noqa:
@@ -22,6 +24,7 @@ import os
 import re
 import sys
 import tokenize
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -157,34 +160,40 @@ def parse_per_file_ignores(value: str) -> list[tuple[str, tuple[str, ...]]]:
 # ------------------------------------------------------------------ applying
 @dataclass(frozen=True)
 class Suppressed:
-    """One finding hidden by a suppression, and by which."""
+    """One finding a suppression names, and which suppression.
+
+    ``reason``: the words after the codes of a ``# noqa: CODE reason`` (or
+    of a configured false alarm): the user's statement that the finding is
+    wrong. Without one, a suppression only accepts the finding."""
 
     path: str
     finding: Finding
-    by: str  # "noqa", "file noqa", "config"
+    by: str  # "noqa", "file noqa", "config", "baseline", "false-alarm list"
+    reason: str | None = None
 
 
 @dataclass
 class Suppressions:
-    """Everything hidden, for the summary."""
+    """What suppressions name, for the summary.
 
-    hidden: list[Suppressed] = field(default_factory=list)
+    A ``# noqa``, flake8's ignore settings or a baseline keep a finding out of
+    lint output; they do not change what the code is, so the verdict still
+    weighs the finding (``accepted``). Only a stated reason removes one from
+    the verdict (``declared``: a ``# noqa: CODE reason`` or an entry of the
+    ``false-alarms`` setting), and the report quotes it."""
+
+    accepted: list[Suppressed] = field(default_factory=list)
+    declared: list[Suppressed] = field(default_factory=list)
     settings: Flake8Settings | None = None
 
     def count(self) -> int:
-        return len(self.hidden)
+        return len(self.accepted)
 
     def by_code(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for item in self.hidden:
-            counts[item.finding.code] = counts.get(item.finding.code, 0) + 1
-        return dict(sorted(counts.items()))
+        return dict(sorted(Counter(item.finding.code for item in self.accepted).items()))
 
     def by_kind(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for item in self.hidden:
-            counts[item.by] = counts.get(item.by, 0) + 1
-        return counts
+        return dict(Counter(item.by for item in self.accepted))
 
 
 def noqa_codes(line: str) -> tuple[str, ...] | None:
@@ -195,6 +204,18 @@ def noqa_codes(line: str) -> tuple[str, ...] | None:
         return None
     codes = match.group("codes")
     return tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c) if codes else ()
+
+
+def noqa_reason(text: str) -> str | None:
+    """The reason written after the codes of a ``# noqa: CODE`` in ``text``
+    (``# noqa: CPN101 not hot: runs once per file``), up to the next comment;
+    None for a bare ``# noqa``, no words, or no codes."""
+    match = NOQA.search(text)
+    if match is None or not match.group("codes"):
+        return None
+    rest = text[match.end():].split("#", 1)[0]
+    reason = rest.strip().lstrip(":;,-–— ").strip()
+    return reason if re.search(r"[A-Za-z]{2}", reason) else None
 
 
 def noqa_ranges(lines: Sequence[str]) -> dict[int, tuple[int, int]]:
@@ -252,9 +273,10 @@ def split_findings(path: str, findings: Iterable[Finding], lines: Sequence[str] 
         if skip_file:
             hidden.append(Suppressed(path, finding, "file noqa"))
             continue
-        codes = noqa_codes(noqa_text(lines, finding.line, ranges)) if lines else None
+        text = noqa_text(lines, finding.line, ranges) if lines else ""
+        codes = noqa_codes(text) if lines else None
         if codes is not None and (not codes or finding.code.startswith(codes)):
-            hidden.append(Suppressed(path, finding, "noqa"))
+            hidden.append(Suppressed(path, finding, "noqa", noqa_reason(text)))
         elif prefixes and finding.code.startswith(prefixes):
             hidden.append(Suppressed(path, finding, "config"))
         else:

@@ -161,3 +161,102 @@ def test_isinstance_narrowing_covers_the_guarded_body_only() -> None:
     uses = [n for n in model.nodes(ast.Name) if n.id == "x" and isinstance(n.ctx, ast.Load)]
     narrowed = {n.lineno: model.narrowed_to_non_array(n) for n in uses if model.parent(n).__class__ is not ast.Call}
     assert narrowed == {6: True, 8: False, 9: True, 11: False}
+
+
+# ------------------------------------------- parameters used as arrays (SPEC §3)
+@pytest.mark.parametrize(
+    ("body", "name"),
+    [
+        ("n, m = np.shape(p)\n    return n * m", "p"),
+        ("return np.size(p)", "p"),
+        ("return np.ndim(p) == 2", "p"),
+        ("return len(p.shape)", "p"),
+        ("return p @ q", "p"),
+        ("return p.dot(q)", "p"),
+        ("return p.reshape(-1)", "p"),
+        ("return p.sum()", "p"),
+        ("return p.copy()", "p"),
+        ("return np.dot(p, q)", "p"),
+        ("for v in p.flat:\n        print(v)", "p"),
+        ("x = np.asarray(q)\n    return np.sum(p) + x", "p"),
+        ("for i, row in enumerate(p):\n        print(row @ q)", "p"),
+        ("for i, row in enumerate(p):\n        print(row.shape)", "p"),
+    ],
+)
+def test_a_parameter_used_as_an_array_is_one(body: str, name: str) -> None:
+    # whether or not the file calls the function: kernels rarely have callers
+    model = _model(f"import numpy as np\ndef f(p, q):\n    {body}\n")
+    assert _name_kinds(model, name)[0] is Kind.DEVICE
+
+
+@pytest.mark.parametrize("body", ["return q @ p", "return q.dot(p)", "return np.dot(q, p)"])
+def test_the_partner_of_a_product_waits_for_loop_work_to_size_it(body: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an array (SPEC §3), held back until loops.py counts a vector contracted
+    # with a picked row as row-sized work (y[i] = A[i, :] @ x stays CPN101)
+    from cpn_lint.model import values
+
+    source = f"import numpy as np\ndef f(p, q):\n    {body}\n"
+    assert _name_kinds(_model(source), "p")[0] is Kind.UNKNOWN
+    matvec = "import numpy as np\ndef mv(A, x):\n    y = np.zeros(A.shape[0])\n    for i in range(A.shape[0]):\n        y[i] = A[i, :] @ x\n    return y\n"
+    assert [f.line for f in _findings("CPN101", matvec)] == [4]
+    monkeypatch.setattr(values, "CONTRACTION_PARTNERS_ARE_EVIDENCE", True)
+    assert _name_kinds(_model(source), "p")[0] is Kind.DEVICE
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "d = p.copy()\n    return d, p['k']",  # a dict: subscripted with a key
+        "xs = p.copy()\n    p.append(1)\n    return xs",  # a list
+        "a = p.asarray(q)\n    return p.sum(a)",  # an array namespace (xp)
+        "for s in p:\n        print(s.shape)",  # a list of arrays: rows without numbers
+    ],
+)
+def test_containers_and_namespaces_with_array_methods_are_not_arrays(body: str) -> None:
+    model = _model(f"import numpy as np\ndef f(p, q):\n    {body}\n")
+    assert _name_kinds(model, "p")[0] is Kind.UNKNOWN
+
+
+def test_a_file_function_returning_a_list_is_not_made_an_array_by_its_use() -> None:
+    model = _model("import numpy as np\ndef parts():\n    return [1, 2]\ndef f():\n    p = parts()\n    return p.copy()\n")
+    assert _name_kinds(model, "p") == [Kind.UNKNOWN]
+
+
+def test_kernels_on_parameters_used_as_arrays_are_element_loops() -> None:
+    scale = (
+        "import numpy as np\ndef scale(X, c):\n    n, m = np.shape(X)\n    for i in range(n):\n"
+        "        for j in range(m):\n            X[i][j] = X[i][j] * c\n    return X\n"
+    )
+    assert [f.line for f in _findings("CPN101", scale)] == [4]
+    rows = "import numpy as np\ndef predict(X, w):\n    out = np.zeros(len(X))\n    for i, row in enumerate(X):\n        out[i] = row @ w\n    return out\n"
+    assert [f.line for f in _findings("CPN103", rows)] == [4]
+
+
+# ------------------------------------------------------------ self.x attributes
+def test_an_attribute_set_from_a_parameter_and_used_as_an_array_is_one() -> None:
+    source = (
+        "import numpy as np\nclass Model:\n    def __init__(self, X):\n        self.X = X\n"
+        "    def fit(self):\n        n, m = self.X.shape\n        for i in range(n):\n            for j in range(m):\n"
+        "                self.X[i, j] = self.X[i, j] * 2\n"
+    )
+    model = _model(source)
+    assert {model.kind(a) for a in model.nodes(ast.Attribute) if ast.unparse(a) == "self.X"} == {Kind.DEVICE}
+    assert [f.line for f in _findings("CPN101", source)] == [7]
+
+
+def test_an_attribute_set_in_another_module_and_used_as_an_array_is_one() -> None:
+    source = (
+        "import numpy as np\nfrom base import Base\nclass Model(Base):\n    def fit(self):\n"
+        "        for i in range(self.W.shape[0]):\n            self.W[i, 0] = 0.0\n"
+    )
+    model = _model(source)
+    assert {model.kind(a) for a in model.nodes(ast.Attribute) if ast.unparse(a) == "self.W"} == {Kind.DEVICE}
+    assert [f.line for f in _findings("CPN101", source)] == [5]
+
+
+def test_an_attribute_only_a_ufunc_reads_is_not_an_array() -> None:
+    # np.isfinite(self.energy) takes numbers as well: a class attribute needs more
+    source = "import numpy as np\nclass S:\n    def check(self):\n        return np.isfinite(self.energy)\n"
+    model = _model(source)
+    (attribute,) = [a for a in model.nodes(ast.Attribute) if ast.unparse(a) == "self.energy"]
+    assert model.kind(attribute) is Kind.UNKNOWN

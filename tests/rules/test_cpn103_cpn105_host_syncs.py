@@ -462,9 +462,8 @@ def test_ternary_and_comprehension_filter_in_loops() -> None:
 # ------------------------------------------------ NumPy's own item iterators
 # np.ndenumerate and np.nditer walk an array item by item like `for v in a`;
 # np.ndindex yields indices only (an element loop: CPN101, SPEC §3). The
-# loop's classification is the model's (loops._classify_iteration, branch
-# model-loops): until it calls these loops IterKind.ARRAY, CPN103 cannot see
-# them. Strict xfail: when the model learns it, remove the marker.
+# loop's classification is the model's (loops._classify_iteration): it calls
+# these loops IterKind.ARRAY, and loops.walked_arrays names the array.
 ITEM_ITERATOR_LOOPS = {
     "ndenumerate": """
         import numpy as np
@@ -485,7 +484,6 @@ ITEM_ITERATOR_LOOPS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="the model classifies np.ndenumerate/np.nditer loops as OTHER, not ARRAY (model-loops)")
 @pytest.mark.parametrize("name", sorted(ITEM_ITERATOR_LOOPS))
 def test_numpy_item_iterators_are_iteration_over_the_array(name: str) -> None:
     assert _positions(ITEM_ITERATOR_LOOPS[name], "CPN103") == [(5, 4, "CPN103")]

@@ -69,8 +69,8 @@ def test_cg_loop_from_a_negative_start_is_cpn202() -> None:
 
 
 # Parameters whose only array evidence is `A @ x` or `x0.copy()` (SPEC §3
-# lists both) are UNKNOWN to the model today (values.py, branch model-order),
-# so these loops go quiet. Strict xfail: when the model learns it, drop the marker.
+# lists both): the model takes them for arrays, whether or not the file calls
+# the function, so these solver loops are reported.
 UNTYPED_SOLVERS = {
     "cg": """
         import numpy as np
@@ -96,7 +96,6 @@ UNTYPED_SOLVERS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="`A @ x` and `x0.copy()` are not parameter array evidence in the model yet (model-order)")
 @pytest.mark.parametrize("name", sorted(UNTYPED_SOLVERS))
 def test_solver_loops_on_untyped_parameters_are_cpn202(name: str) -> None:
     expected = {"cg": [10, 11], "euler": [6]}[name]

@@ -90,16 +90,41 @@ def test_cpn410_names_the_training_calls_of_its_import() -> None:
     assert "(training/inference calls: scaler.fit_transform at line 5)" in findings[3]
 
 
-def test_cpn410_data_utilities_of_scikit_learn_are_not_evidence() -> None:
+def test_cpn410_data_utilities_of_scikit_learn_are_not_evidence_but_metrics_are() -> None:
+    # SPEC §4: "import sklearn… / from sklearn… import … (ML estimators and metrics)"
     src = """\
     import numpy as np
     from sklearn.preprocessing import StandardScaler
     from sklearn.metrics import accuracy_score
     from sklearn.model_selection import GridSearchCV, train_test_split
     from sklearn import datasets, svm
+    from sklearn.metrics.pairwise import cosine_similarity
     """
     findings = {f.line: f.data["module"] for f in _findings(src, "CPN410")}
-    assert findings == {4: "sklearn.model_selection.GridSearchCV", 5: "sklearn.svm"}
+    assert findings == {3: "sklearn.metrics.accuracy_score", 4: "sklearn.model_selection.GridSearchCV",
+                        5: "sklearn.svm", 6: "sklearn.metrics.pairwise.cosine_similarity"}
+
+
+def test_cpn410_library_work_counts_reads_of_what_the_library_returned() -> None:
+    src = """\
+    import numpy as np
+    from sklearn.datasets import make_blobs
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    def data():
+        X, y = make_blobs(n_samples=500)
+        return X
+
+    def tags(features):
+        sim = cosine_similarity(features)
+        out = []
+        for i in range(sim.shape[0]):
+            out.append(np.argsort(sim[i])[-5:])
+        return out
+    """
+    (found,) = _findings(src, "CPN410")  # make_blobs is a data utility: no evidence, no work
+    assert found.line == 3 and found.data["regions"] == [[9, 14]]
+    assert found.data["library_work"] == 1 + 5  # the call, and the row of its result read in the loop
 
 
 def test_cpn410_recurrence_is_reported_at_the_loop_and_not_as_cpn101() -> None:

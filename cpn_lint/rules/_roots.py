@@ -1,0 +1,231 @@
+"""Root causes: one finding per loop nest, whatever else is inside it.
+
+A Python loop that walks data element by element (CPN101) or carries
+element-sized state from one pass to the next (a CPN410 recurrence) is the
+thing to fix; the host conversions, scalar branches, builtin reductions and
+item-by-item iterations inside it (CPN104, CPN105, CPN110, CPN103) go with
+it when the loop becomes whole-array code. Those element-level findings are
+*folded* into the loop's finding: counted in its message and data, not
+listed again. A branch on a whole-array value (``if np.any(u < 0)``) is
+not element-level and stays a finding of its own.
+
+Which loops are root causes is decided here, once per file, from the model
+(:func:`root_loops`), and both the root rules and the folded ones read it,
+so the findings of every code are the same whatever codes are selected.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator
+
+from ..model import FileModel, LoopFrame, Role
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..findings import Finding
+    from ..model.scopes import Scope
+
+ELEMENT_LOOP = "CPN101"
+RECURRENCE = "CPN410"
+# code -> (one, several): how a root loop's message counts what it folded
+FOLDED_CODES: dict[str, tuple[str, str]] = {
+    "CPN105": ("scalar branch", "scalar branches"),
+    "CPN104": ("host conversion", "host conversions"),
+    "CPN110": ("builtin reduction", "builtin reductions"),
+    "CPN103": ("item-by-item iteration", "item-by-item iterations"),
+}
+# a test on one of these reads a whole array: not element-level
+_WHOLE_ARRAY_TESTS = frozenset({"sum", "max", "min", "mean", "any", "all", "amax", "amin", "prod", "std", "var",
+                                "linalg.norm", "allclose", "array_equal", "count_nonzero", "nanmax", "nanmin"})
+
+
+@dataclass(frozen=True)
+class RootLoop:
+    """The outermost loop of a nest reported as a root cause."""
+
+    code: str
+    frame: LoopFrame
+
+    @property
+    def first_line(self) -> int:
+        return self.frame.node.lineno  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def last_line(self) -> int:
+        node = self.frame.node
+        return getattr(node, "end_lineno", None) or node.lineno  # type: ignore[attr-defined,no-any-return]
+
+    def holds(self, line: int) -> bool:
+        """Is ``line`` in the loop's body? (its own header, a ``while`` test
+        included, is not part of what vectorising the body removes)"""
+        return self.first_line < line <= self.last_line
+
+
+def element_loop_nests(model: FileModel) -> list[LoopFrame]:
+    """The outermost element loop of each nest (CPN101's findings); none
+    inside another one, nor inside a recurrence (an IIR filter's taps)."""
+    return model.derived("root-element-loops", _element_loop_nests)
+
+
+def _element_loop_nests(model: FileModel) -> list[LoopFrame]:
+    if not model.uses_numpy():
+        return []
+    reported: list[LoopFrame] = []
+    taken: set[int] = set()
+    for frame in model.loops:  # outer loops come before the loops they contain
+        if model.role(frame) is not Role.ELEMENT_LOOP:
+            continue
+        outers = frame.chain()[1:]
+        if any(id(outer) in taken for outer in outers):
+            continue
+        if any(model.role(outer) is Role.RECURRENCE for outer in outers):
+            continue
+        taken.add(id(frame))
+        reported.append(frame)
+    return reported
+
+
+def recurrence_loops(model: FileModel) -> list[LoopFrame]:
+    """The outermost recurrence loop of each nest (CPN410's recurrence
+    findings); none inside an element loop, nor in a helper an element loop
+    runs every iteration (a bisection per row): vectorising that loop runs
+    the recurrences side by side, so it is CPN101's."""
+    return model.derived("root-recurrence-loops", _recurrence_loops)
+
+
+def _recurrence_loops(model: FileModel) -> list[LoopFrame]:
+    if not model.uses_numpy():
+        return []
+    reported: list[LoopFrame] = []
+    for frame in model.loops:
+        if model.role(frame) is not Role.RECURRENCE:
+            continue
+        if any(done.contains(frame) for done in reported):
+            continue
+        if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]):
+            continue
+        if _run_by_element_loop(model, frame):
+            continue
+        reported.append(frame)
+    return reported
+
+
+def _run_by_element_loop(model: FileModel, frame: LoopFrame) -> bool:
+    """Is ``frame``'s function run every iteration of an element loop of the
+    file (directly or through the helpers that call it)?"""
+    outermost = frame.chain()[-1]
+    found = model.calling_loop(outermost.node)
+    return found is not None and any(model.role(loop) is Role.ELEMENT_LOOP for loop in found[0].chain())
+
+
+def root_loops(model: FileModel) -> list[RootLoop]:
+    """Every root-cause loop of the file, in source order."""
+    return model.derived("root-loops", lambda m: sorted(
+        [RootLoop(ELEMENT_LOOP, f) for f in element_loop_nests(m)] + [RootLoop(RECURRENCE, f) for f in recurrence_loops(m)],
+        key=lambda r: (r.first_line, r.code)))
+
+
+def folding_root(model: FileModel, finding: "Finding") -> RootLoop | None:
+    """The root loop ``finding`` is part of, or None when it stands alone."""
+    if finding.code not in FOLDED_CODES or finding.data.get("whole_array"):
+        return None
+    for root in root_loops(model):
+        if root.holds(finding.line):
+            return root
+    return None
+
+
+def raw_findings(model: FileModel, code: str) -> list["Finding"]:
+    """What a folded code's rule detects before folding (built once a file:
+    its own ``check`` and the root loops' counts read it)."""
+    from . import load_rules
+
+    return model.derived(("raw-findings", code), lambda m: list(load_rules()[code]().detect(m)))  # type: ignore[attr-defined]
+
+
+def unfolded(model: FileModel, code: str) -> Iterator["Finding"]:
+    """A folded code's findings that stand alone."""
+    for finding in raw_findings(model, code):
+        if folding_root(model, finding) is None:
+            yield finding
+
+
+def folded_counts(model: FileModel, root: RootLoop) -> dict[str, int]:
+    """How many findings of each folded code ``root`` holds."""
+    counts: dict[str, int] = {}
+    for code in FOLDED_CODES:
+        n = sum(1 for f in raw_findings(model, code) if folding_root(model, f) is root)
+        if n:
+            counts[code] = n
+    return counts
+
+
+def folded_text(counts: dict[str, int]) -> str:
+    """"; it also holds 3 scalar branches and 1 host conversion", or ""."""
+    if not counts:
+        return ""
+    parts = [f"{n} {FOLDED_CODES[code][0 if n == 1 else 1]}" for code, n in counts.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"; it also holds {listed}, which {'goes' if sum(counts.values()) == 1 else 'go'} with it"
+
+
+def root_at(model: FileModel, frame: LoopFrame, code: str) -> RootLoop:
+    return next(r for r in root_loops(model) if r.frame is frame and r.code == code)
+
+
+def element_level(model: FileModel, node: ast.AST) -> bool:
+    """Is ``node`` part of a root cause's per-element work rather than
+    whole-array work of its own: in the body of a root loop, inside a
+    Numba-compiled function, or in a function that a root loop (or a
+    compiled function) runs on every iteration? Arithmetic there works on
+    elements, rows or small pieces, whatever its operands look like: the
+    SCALES rules do not quote it as what works, and the verdict does not
+    count it towards the dominant pattern."""
+    from ..model.compiled import compiled_function_at
+
+    line = getattr(node, "lineno", None)
+    if line is None:
+        return False
+    if compiled_function_at(model, line) is not None or _held_by_root(model, line):
+        return True
+    scope = model.scope_of(node).function_like()
+    return model.derived(("element-level-function", id(scope)), lambda m: _run_by_root(m, scope))
+
+
+def _held_by_root(model: FileModel, line: int) -> bool:
+    return any(root.holds(line) for root in root_loops(model))
+
+
+def _run_by_root(model: FileModel, scope: "Scope") -> bool:
+    """Does a root loop or a compiled function run the function ``scope``
+    every iteration (through the nearest loop that calls it)?"""
+    from ..model.compiled import compiled_function_at
+    from ..model.scopes import ScopeKind
+
+    if scope.kind is not ScopeKind.FUNCTION:
+        return False
+    found = model.calls.calling_loop(scope)
+    if found is None:
+        return False
+    _, call = found
+    return _held_by_root(model, call.lineno) or compiled_function_at(model, call.lineno) is not None
+
+
+def whole_array_test(model: FileModel, value: ast.expr) -> bool:
+    """Does a tested value reduce a whole array (``np.any(u < 0)``,
+    ``np.linalg.norm(r)``, ``err.max()``) rather than pick elements?"""
+    for node in ast.walk(value):
+        if not isinstance(node, ast.Call):
+            continue
+        api = model.array_api(node.func)
+        if api in _WHOLE_ARRAY_TESTS and not any(isinstance(a, ast.Subscript) for a in node.args):
+            return True
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _WHOLE_ARRAY_TESTS \
+                and isinstance(node.func.value, ast.Name) and model.is_array(node.func.value):
+            return True
+    return False
+
+
+__all__ = ["FOLDED_CODES", "RootLoop", "element_level", "element_loop_nests", "folded_counts", "folded_text", "folding_root",
+           "raw_findings", "recurrence_loops", "root_at", "root_loops", "unfolded", "whole_array_test"]

@@ -1,0 +1,158 @@
+"""What decides a verdict on a real project: its root causes, weighed.
+
+The verdict word counts distinct BLOCKS codes (SPEC §4), but a reviewer
+reads the reason under it. There a Numba-compiled kernel on the hot path,
+an element loop that runs on every pass of the time loop, or a sequential
+recurrence must come before a post-processing ``int()``, and a file outside
+the main computation (a logo script, an analysis or plotting script, a
+notebook beside a package) weighs less than the solver. This module ranks
+the root causes from the report's items; :mod:`.advice` words them and
+:mod:`.summary` weighs the files with them. Nothing here changes the
+verdict word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover  (report_items imports the summary, which imports this)
+    from .report_items import Item
+
+KERNEL = "CPN112"
+ELEMENT_LOOP = "CPN101"
+RECURRENCE = "CPN410"
+
+# Folders and file names of code outside the main computation: analysis,
+# plotting and figure scripts, logos. They are read and listed like any
+# source file; they weigh PERIPHERAL_WEIGHT of a core file's sites.
+PERIPHERAL_FOLDERS = frozenset({
+    "analysis", "analyses", "analysis_scripts", "plotting", "plots", "plot", "postprocessing", "post_processing",
+    "postprocess", "post-processing", "visualization", "visualisation", "viz", "vis", "figures", "figs", "logo",
+    "logos",
+})
+PERIPHERAL_STEMS = frozenset({"logo", "make_logo", "plotting", "visualize", "visualise", "make_figures", "figures"})
+PERIPHERAL_WEIGHT = 0.25
+
+# How much one site of each kind of root cause weighs: a compiled kernel is
+# a whole function of the hot path, an element loop repeated by an outer
+# loop is the program's main work, a recurrence or an element loop is a
+# pass over the data one element at a time; any other blocking idiom
+# weighs ONE, twice that inside a loop.
+WEIGHTS = {"kernel": 10.0, "hot-loop": 8.0, "element-loop": 5.0, "recurrence": 5.0}
+ONE = 1.0
+ROOT_KINDS = ("kernel", "hot-loop", "element-loop", "recurrence")
+# compiled kernels and element loops repeated by an outer loop are the hot
+# path itself; they come before the other root causes whatever their count
+RANK = {"kernel": 0, "hot-loop": 0, "recurrence": 1, "element-loop": 1}
+
+
+def peripheral_kind(path: str) -> str | None:
+    """What a file outside the main computation is, from its path (an
+    ``analysis/`` folder, a ``plot_*.py`` script, a logo), or None."""
+    pure = PurePath(path.replace("\\", "/"))
+    for part in pure.parts[:-1]:
+        lowered = part.lower()
+        if lowered in PERIPHERAL_FOLDERS:
+            return "logo" if lowered.startswith("logo") else "plotting" if lowered.startswith(("plot", "vis", "viz", "fig")) \
+                else "analysis"
+    stem = pure.stem.lower()
+    if stem in PERIPHERAL_STEMS or stem.startswith("plot") or stem.endswith(("_plot", "_plots", "_figure", "_figures")):
+        return "logo" if "logo" in stem else "plotting"
+    return None
+
+
+KIND_WORDS = {"analysis": "analysis scripts", "plotting": "plotting scripts", "logo": "logo scripts",
+              "notebook": "notebooks beside the package"}
+
+
+def peripheral_files(paths: Sequence[str], compute: Iterable[str]) -> dict[str, str]:
+    """The files of ``paths`` outside the main computation, with what they
+    are. Notebooks count among them when the program's ``.py`` files hold
+    NumPy code (demos and analyses beside a package); a project that is
+    only notebooks, or only such files, has no periphery."""
+    compute = set(compute)
+    package = any(not p.endswith(".ipynb") and p in compute for p in paths)
+    found: dict[str, str] = {}
+    for path in paths:
+        kind = peripheral_kind(path)
+        if kind is None and package and path.endswith(".ipynb"):
+            kind = "notebook"
+        if kind is not None:
+            found[path] = kind
+    if compute and all(p in found for p in compute):
+        return {}  # everything is "analysis": then it is the main computation
+    return found
+
+
+@dataclass(frozen=True)
+class Cause:
+    """One root cause: a kind of blocking work and its sites."""
+
+    kind: str  # "kernel", "hot-loop", "element-loop", "recurrence" or "idiom"
+    code: str
+    items: tuple[Item, ...]
+    core: tuple[Item, ...]  # the sites in files of the main computation
+    weight: float
+    peripheral: frozenset[str]  # what the other files are ("analysis", ...)
+
+    @property
+    def root(self) -> bool:
+        return self.kind in ROOT_KINDS
+
+    @property
+    def folded(self) -> int:
+        """Element-level findings folded into these sites (§3)."""
+        return sum(folded_count(i) for i in self.items)
+
+
+def folded_count(item: Item) -> int:
+    folded = item.data.get("folded")
+    return sum(int(n) for n in folded.values()) if isinstance(folded, dict) else 0
+
+
+def item_kind(item: Item) -> str:
+    if item.code == KERNEL:
+        return "kernel"
+    if item.code == ELEMENT_LOOP:
+        return "hot-loop" if item.data.get("repeated_by") else "element-loop"
+    if item.code == RECURRENCE and item.data.get("kind") == "recurrence":
+        return "recurrence"
+    return "idiom"
+
+
+def item_weight(item: Item, peripheral: dict[str, str]) -> float:
+    kind = item_kind(item)
+    weight = WEIGHTS.get(kind, ONE * (2 if item.in_loop else 1))
+    return weight * (PERIPHERAL_WEIGHT if item.location.path in peripheral else 1.0)
+
+
+def root_causes(blocks: Sequence[Item], recurrences: Sequence[Item], peripheral: dict[str, str]) -> list[Cause]:
+    """The root causes of the blocking work, heaviest first: compiled
+    kernels, element loops and recurrences before the other idioms; within
+    each, by weight (a cause found only outside the main computation
+    last)."""
+    groups: dict[tuple[str, str], list[Item]] = {}
+    for item in list(blocks) + [i for i in recurrences if item_kind(i) == "recurrence"]:
+        if not item.code:
+            continue
+        kind = item_kind(item)
+        key = (kind, item.code if kind == "idiom" else kind)
+        groups.setdefault(key, []).append(item)
+    causes = []
+    for (kind, code), members in groups.items():
+        core = tuple(i for i in members if i.location.path not in peripheral)
+        outside = frozenset(peripheral[i.location.path] for i in members if i.location.path in peripheral)
+        weight = sum(item_weight(i, peripheral) for i in members)
+        causes.append(Cause(kind, members[0].code or code, tuple(members), core, weight, outside))
+    causes.sort(key=lambda c: (not c.core, not c.root, RANK.get(c.kind, 2), -c.weight, c.code))
+    return causes
+
+
+def core_items(items: Iterable[Item], peripheral: dict[str, str]) -> list[Item]:
+    return [i for i in items if i.location.path not in peripheral]
+
+
+__all__ = ["Cause", "KIND_WORDS", "PERIPHERAL_WEIGHT", "core_items", "folded_count", "item_kind", "item_weight",
+           "peripheral_files", "peripheral_kind", "root_causes"]

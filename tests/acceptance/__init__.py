@@ -1,0 +1,1 @@
+"""The acceptance tier: the reference skill's own evaluation suite (SPEC §4)."""
