@@ -5,6 +5,7 @@ never fails a run or changes its output."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import errno
 import json
 import os
@@ -104,7 +105,7 @@ def test_cached_verdict_units_equal_fresh_ones(tmp_path: Path, program: Program,
     (first,) = assess_paths([str(path)], options, cache=cache)
     assert len(_entries(cache.folder)) == 1
     (second,) = assess_paths([str(path)], options, cache=cache)
-    assert repr(first) == repr(second) == repr(fresh)
+    assert _same(first, fresh) and _same(second, fresh)
     shutil.rmtree(cache.folder)
 
 
@@ -469,6 +470,8 @@ def _same(a: object, b: object) -> bool:
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)  # type: ignore[index]
     if isinstance(a, (set, frozenset)):
         return a == b and {type(x) for x in a} == {type(x) for x in b}  # type: ignore[union-attr]
+    if dataclasses.is_dataclass(a):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
     return a == b
 
 
@@ -501,3 +504,16 @@ def test_a_refreshed_default_manifest_is_a_miss(tmp_path: Path, monkeypatch: pyt
     target.write_bytes(manifest.bundled_path().read_bytes() + b"\n")
     after = cache.key("flake8-findings", "prog.py", VECTORIZE.encode(), LintOptions())
     assert before is not None and after is not None and before != after
+
+
+def test_every_field_of_a_unit_is_cached_exactly() -> None:
+    """A field added to Unit (or to what it holds) that the cache cannot
+    store would silently turn the cache off for cpn-verdict: every fixture's
+    unit, notebooks included, must round-trip whole."""
+    from cpn_lint.verdict.collect import discover
+
+    files, _ = discover([str(FIXTURES), str(ROOT / "tests" / "corpus")])
+    assert any(f.endswith(".ipynb") for f in files)
+    for unit in assess_paths(files, LintOptions(assessment=True)):
+        back = decode(json.loads(json.dumps(encode(unit))))
+        assert _same(back, unit), unit.path
