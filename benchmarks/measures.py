@@ -395,9 +395,11 @@ def _verdict_run(ctx: Context, script: Path, files: list[str], name: str, env: d
 
 
 def _pairs(ctx: Context, script: Path, files: list[str], sides: dict[str, tuple[dict[str, str], tuple[str, ...]]],
-           label: str) -> tuple[dict[str, list[float]], bool]:
-    """Interleaved runs of the two sides; the wall times, and whether every report was the same."""
+           label: str) -> tuple[dict[str, list[float]], dict[str, list[float]], bool]:
+    """Interleaved runs of the two sides; the wall and CPU times (CPU: the
+    command and the workers it waited for), and whether every report was the same."""
     wall: dict[str, list[float]] = {name: [] for name in sides}
+    cpu: dict[str, list[float]] = {name: [] for name in sides}
     reports: set[bytes] = set()
     names = list(sides)
     for rep in range(ctx.flake8_repeat):
@@ -406,8 +408,10 @@ def _pairs(ctx: Context, script: Path, files: list[str], sides: dict[str, tuple[
             env, extra = sides[name]
             run, report = _verdict_run(ctx, script, files, name, env, *extra)
             wall[name].append(run.wall_s)
+            if run.cpu_s is not None:
+                cpu[name].append(run.cpu_s)
             reports.add(report)
-    return wall, len(reports) == 1
+    return wall, cpu, len(reports) == 1
 
 
 def measure_verdict_warm(ctx: Context) -> dict[str, Any]:
@@ -420,7 +424,7 @@ def measure_verdict_warm(ctx: Context) -> dict[str, Any]:
     ctx.log("  cpn-verdict once to fill the cache")
     _verdict_run(ctx, script, files, "fill", warm, "--jobs", "1")
     sides = {"cold": (ctx.cold_env(), ("--jobs", "1")), "warm": (warm, ("--jobs", "1"))}
-    wall, identical = _pairs(ctx, script, files, sides, "--jobs 1")
+    wall, cpu, identical = _pairs(ctx, script, files, sides, "--jobs 1")
     if not identical:
         raise MeasureError("cpn-verdict wrote another report over a warm cache than with the cache off")
     ratios = [w / c for w, c in zip(wall["warm"], wall["cold"])]
@@ -432,8 +436,16 @@ def measure_verdict_warm(ctx: Context) -> dict[str, Any]:
         "pair_ratios": ratios,
         "files": len(files),
         "wall_s": {name: summary(values) for name, values in wall.items()},
+        **_cpu(cpu, "warm", "cold"),
         "reports_identical": identical,
     }
+
+
+def _cpu(cpu: dict[str, list[float]], top: str, bottom: str) -> dict[str, Any]:
+    if not cpu[top] or not cpu[bottom]:
+        return {}
+    return {"cpu_s": {name: summary(values) for name, values in cpu.items()},
+            "cpu_ratio": median([t / b for t, b in zip(cpu[top], cpu[bottom])])}
 
 
 # ------------------------------------------- 7. cpn-verdict --jobs 2 vs --jobs 1
@@ -446,7 +458,7 @@ def measure_jobs(ctx: Context) -> dict[str, Any]:
     files = spread_sample(ctx.corpus.files, ctx.jobs_files)
     cold = ctx.cold_env()
     sides = {"jobs1": (cold, ("--jobs", "1")), "jobs2": (cold, ("--jobs", "2"))}
-    wall, identical = _pairs(ctx, script, files, sides, "cache off,")
+    wall, cpu, identical = _pairs(ctx, script, files, sides, "cache off,")
     if not identical:
         raise MeasureError("cpn-verdict --jobs 2 wrote another report than --jobs 1")
     ratios = [two / one for two, one in zip(wall["jobs2"], wall["jobs1"])]
@@ -459,5 +471,7 @@ def measure_jobs(ctx: Context) -> dict[str, Any]:
         "files": len(files),
         "cpus": os.cpu_count(),
         "wall_s": {name: summary(values) for name, values in wall.items()},
+        # the work the two processes share: near 1.0 means little is lost to parallelism
+        **_cpu(cpu, "jobs2", "jobs1"),
         "reports_identical": identical,
     }

@@ -51,14 +51,16 @@ def _row(key: str, m: dict[str, Any]) -> tuple[str, str, str, str]:
         wall = m["wall_s"]
         low, high = (min(m["pair_ratios"]) - 1) * 100, (max(m["pair_ratios"]) - 1) * 100
         spread = f" (pairs {low:+.1f}%..{high:+.1f}%)" if len(m["pair_ratios"]) > 1 else ""
-        result = (f"{m['overhead_pct']:+.1f}% wall{spread}; flake8 alone {wall['without']['median']:.1f} s, "
+        cpu = f", CPU {(m['cpu_ratio'] - 1) * 100:+.1f}%" if m.get("cpu_ratio") else ""
+        result = (f"{m['overhead_pct']:+.1f}% wall{spread}{cpu}; flake8 alone {wall['without']['median']:.1f} s, "
                   f"with the plugin {wall['with']['median']:.1f} s")
         return title, result, f"<= +{(budget['max_ratio'] - 1) * 100:.0f}%", m["status"]
     if key in ("verdict_warm", "verdict_jobs"):
         names = ("warm", "cold") if key == "verdict_warm" else ("jobs2", "jobs1")
         wall = m["wall_s"]
         spread = f" (pairs {min(m['pair_ratios']):.2f}..{max(m['pair_ratios']):.2f})" if len(m["pair_ratios"]) > 1 else ""
-        result = (f"{m['ratio']:.2f}x{spread}; {wall[names[0]]['median']:.1f} s vs {wall[names[1]]['median']:.1f} s, "
+        cpu = f", CPU {m['cpu_ratio']:.2f}x" if m.get("cpu_ratio") else ""
+        result = (f"{m['ratio']:.2f}x{spread}{cpu}; {wall[names[0]]['median']:.1f} s vs {wall[names[1]]['median']:.1f} s, "
                   f"{m['files']} files, reports identical")
         return title, result, f"<= {budget['max_ratio']:.2f}x", m["status"]
     if key == "engine_throughput":

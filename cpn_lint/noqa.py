@@ -105,8 +105,9 @@ def add_noqa_all(files: Sequence[Path], codes: frozenset[str], *, jobs: int | No
             pending.append(index)
             sizes.append(file_size(path))
     task = partial(add_noqa, codes=codes, cache=cache)
-    for index, outcome in zip(pending, ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes))):
-        outcomes[index] = outcome
+    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes))
+    for position, outcome in enumerate(results):  # the workers' generator runs to its end
+        outcomes[pending[position]] = outcome
     return [outcome for outcome in outcomes if outcome is not None]
 
 

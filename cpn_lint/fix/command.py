@@ -114,8 +114,9 @@ def fix_paths(files: Sequence[str], codes: frozenset[str], for_diff: bool, *, jo
             sizes.append(size)
         outcomes[index] = hit
     task = partial(fix_file, codes=codes, for_diff=for_diff, cache=cache)
-    for index, outcome in zip(pending, ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes))):
-        outcomes[index] = outcome
+    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes))
+    for position, outcome in enumerate(results):  # the workers' generator runs to its end
+        outcomes[pending[position]] = outcome
     return [outcome for outcome in outcomes if outcome is not None]
 
 

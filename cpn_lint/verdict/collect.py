@@ -299,8 +299,8 @@ def assess_paths(
             progress(done, len(files))
     task = partial(_assess_task, options=options, cache=cache)
     results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes))
-    for index, payload in zip(pending, results):
-        units[index] = _unit_of(payload)
+    for position, payload in enumerate(results):  # the workers' generator runs to its end
+        units[pending[position]] = _unit_of(payload)
         done += 1
         if progress is not None:
             progress(done, len(files))
