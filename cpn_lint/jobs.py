@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections import deque
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -29,8 +28,6 @@ R = TypeVar("R")
 
 # Below this much source per worker, a worker costs more to start than it saves.
 MIN_BYTES_PER_WORKER = 64 * 1024
-# Tasks handed out ahead of the one the parent waits for, per worker.
-AHEAD_PER_WORKER = 4
 
 
 class WorkerFailed(RuntimeError):
@@ -83,42 +80,39 @@ def file_size(path: Any) -> int:
         return 0
 
 
-def ordered_map(task: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[R]:
+def ordered_map(task: Callable[[T], R], items: Sequence[T], workers: int,
+                sizes: Sequence[int] | None = None) -> Iterator[R]:
     """``task(item)`` for each item, in order: in process when ``workers`` is
     1, else in that many ``spawn`` worker processes. ``task`` must be
-    picklable (a module-level function, or a ``functools.partial`` of one)."""
+    picklable (a module-level function, or a ``functools.partial`` of one).
+    ``sizes`` (bytes of each item's file): workers take the largest first, so
+    no worker is left with a long file while the others are idle."""
     if workers <= 1 or len(items) <= 1:
         for item in items:
             yield task(item)
         return
-    yield from _in_workers(task, items, workers)
+    yield from _in_workers(task, items, workers, sizes)
 
 
-def _in_workers(task: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[R]:
+def _in_workers(task: Callable[[T], R], items: Sequence[T], workers: int,
+                sizes: Sequence[int] | None) -> Iterator[R]:
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     here = os.getcwd()
-    pending: deque[Future[R]] = deque()
-    upcoming = iter(items)
+    order = sorted(range(len(items)), key=lambda i: -sizes[i]) if sizes is not None else range(len(items))
+    futures: dict[int, Future[R]] = {}
     finished = False
     with _starting_workers():
         executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                        initializer=_start_worker, initargs=(here,))
     try:
-        with _starting_workers():
-            for item in upcoming:
-                pending.append(executor.submit(task, item))
-                if len(pending) >= workers * AHEAD_PER_WORKER:
-                    break
-        while pending:
-            result = pending.popleft().result()
-            with _starting_workers():  # a submit may start a worker
-                for item in upcoming:
-                    pending.append(executor.submit(task, item))
-                    break
-            yield result
+        with _starting_workers():  # every task is queued now: a submit may start a worker
+            for index in order:
+                futures[index] = executor.submit(task, items[index])
+        for index in range(len(items)):  # results in the items' order, whatever finishes first
+            yield futures.pop(index).result()
         finished = True
     except BrokenProcessPool as exc:
         raise WorkerFailed("a worker process ended abruptly (killed, or out of memory); "

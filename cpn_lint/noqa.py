@@ -105,7 +105,7 @@ def add_noqa_all(files: Sequence[Path], codes: frozenset[str], *, jobs: int | No
             pending.append(index)
             sizes.append(file_size(path))
     task = partial(add_noqa, codes=codes, cache=cache)
-    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes))
+    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes), sizes)
     for position, outcome in enumerate(results):  # the workers' generator runs to its end
         outcomes[pending[position]] = outcome
     return [outcome for outcome in outcomes if outcome is not None]

@@ -125,9 +125,9 @@ def test_warm_runs_start_no_worker(always_parallel: None, monkeypatch: pytest.Mo
     workers: list[int] = []
     real = collect.ordered_map
 
-    def counting(task, items, count):  # type: ignore[no-untyped-def]
+    def counting(task, items, count, *rest):  # type: ignore[no-untyped-def]
         workers.append(count)
-        return real(task, items, count)
+        return real(task, items, count, *rest)
 
     monkeypatch.setattr(collect, "ordered_map", counting)
     assert _run(main, ["fixtures", "--isolated", "--jobs", "2"], capsys) == cold
@@ -154,6 +154,8 @@ def _fail(n: int) -> int:
 def test_results_come_back_in_order() -> None:
     assert list(ordered_map(_square, list(range(40)), 2)) == [n * n for n in range(40)]
     assert list(ordered_map(_square, list(range(5)), 1)) == [0, 1, 4, 9, 16]
+    # workers take the largest files first; the results still come in the items' order
+    assert list(ordered_map(_square, list(range(40)), 2, [n % 7 for n in range(40)])) == [n * n for n in range(40)]
 
 
 def test_an_error_in_a_worker_reaches_the_caller() -> None:

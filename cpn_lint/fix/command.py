@@ -114,7 +114,7 @@ def fix_paths(files: Sequence[str], codes: frozenset[str], for_diff: bool, *, jo
             sizes.append(size)
         outcomes[index] = hit
     task = partial(fix_file, codes=codes, for_diff=for_diff, cache=cache)
-    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes))
+    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes), sizes)
     for position, outcome in enumerate(results):  # the workers' generator runs to its end
         outcomes[pending[position]] = outcome
     return [outcome for outcome in outcomes if outcome is not None]

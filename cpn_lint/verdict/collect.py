@@ -298,7 +298,7 @@ def assess_paths(
         if progress is not None:
             progress(done, len(files))
     task = partial(_assess_task, options=options, cache=cache)
-    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes))
+    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes), sizes)
     for position, payload in enumerate(results):  # the workers' generator runs to its end
         units[pending[position]] = _unit_of(payload)
         done += 1
