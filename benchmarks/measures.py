@@ -382,9 +382,9 @@ def measure_overhead_warm(ctx: Context) -> dict[str, Any]:
 # ------------------------------------------- 6. cpn-verdict, warm vs cold
 def _verdict_run(ctx: Context, script: Path, files: list[str], name: str, env: dict[str, str],
                  *extra: str) -> tuple[ChildRun, bytes]:
-    report = ctx.workdir / f"verdict-{name}.json"
+    report = ctx.workdir / f"verdict-{name}.md"  # the default format, as a user runs it
     err = ctx.workdir / f"verdict-{name}.stderr"
-    argv = [str(script), "--isolated", "--format", "json", "--output", str(report), *extra, *files]
+    argv = [str(script), "--isolated", "--output", str(report), *extra, *files]
     run = run_child(argv, cwd=ctx.corpus.root, stdout=ctx.workdir / f"verdict-{name}.stdout", stderr=err,
                     timeout=ctx.timeout, env=env)
     if run.timed_out or run.returncode not in (0, 2) or not report.exists():
