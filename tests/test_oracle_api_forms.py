@@ -76,6 +76,7 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "draw_added_into_a_row": None,
     "draw_into_row_through_0d_index": None,
     "generator_integers_with_0d_bound": None,
+    "int_of_generator_integers_without_size": None,  # rng.integers(n) is 0-d: int() of it works
     "normal_with_0d_mean": None,
     "recipe_one_element_draw_as_float": None,
     "recipe_one_element_draw_added_into_scalar_slot": None,

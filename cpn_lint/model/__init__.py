@@ -29,7 +29,7 @@ from .calls import CallGraph
 from .dependence import DependenceAnalysis, Recurrence, Role
 from .draws import DrawTracker
 from .hotpath import HotArray, hot_path_arrays
-from .imports import ImportTable
+from .imports import ImportTable, import_fallback
 from .kinds import Kind
 from .loops import LoopWork, Work, WorkAnalysis, classify_iterations
 from .numpy_api import HOST_BUILTINS, HOST_LIBRARIES, PLOTTING_LIBRARIES
@@ -351,8 +351,9 @@ class FileModel:
             base = base.value
         if isinstance(base, ast.Name):
             scope = self.lookup(base)
-            if scope is not None and any(b.kind is not BindKind.NOT_ARRAY for b in scope.bindings.get(base.id, ())):
-                return None
+            if scope is not None and any(b.kind is not BindKind.NOT_ARRAY and not import_fallback(self.parent, b.node, base.id)
+                                         for b in scope.bindings.get(base.id, ())):
+                return None  # rebound (an optional import's ``cp = None`` fallback aside)
         return name
 
     def _star_qualname(self, expr: ast.expr) -> str | None:

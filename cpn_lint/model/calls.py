@@ -48,21 +48,45 @@ class CallGraph:
         self._function_scopes: dict[int, "Scope"] | None = None
         self._sites: dict[int, list[ast.Call]] = {}
         self._escapes: dict[int, bool] = {}
+        self._escape_uses: dict[int, list[ast.AST]] = {}
         self._resolved_names: set[str] = set()
+        self._static_names: set[str] = set()
+        self._static_sites: dict[int, list[ast.Call]] = {}
         self._siblings: dict[str, bool] = {}
         self._uses: dict[str, list[ast.AST]] | None = None
         self._callees: dict[int, "Scope | None"] = {}
+        self._targets: dict[int, "Scope | None"] = {}
         self._calling_loops: dict[int, "tuple[LoopFrame, ast.Call] | None"] = {}
         self._classes: dict[int, "Scope"] | None = None
         self._constructors: dict[int, tuple[list[ast.Call], bool]] = {}
 
     # ------------------------------------------------------------- callees
     def callee(self, call: ast.Call) -> "Scope | None":
-        """The scope of the file's function that ``call`` invokes, if any."""
+        """The scope of the file's function that ``call`` invokes, if any:
+        ``step(u)`` and ``self.step(u)``. Calls through a class
+        (``Model.build(n)``) and on an instance (``system.step(dt)``) are
+        :meth:`target`'s: the loop analysis judges those as out of its
+        sight (:meth:`steps_file_object`)."""
         key = id(call)
         if key not in self._callees:
             self._callees[key] = self._resolve(call.func)
         return self._callees[key]
+
+    def static_callee(self, call: ast.Call) -> "Scope | None":
+        """:meth:`callee`, and a class or static method called through its
+        class (``Model.build(n)``): what the value engine follows while it
+        works out which class an instance is of (no instance decides it, so
+        that answer never waits on itself)."""
+        return self.callee(call) or self._resolve_through_class(call.func)
+
+    def target(self, call: ast.Call) -> "Scope | None":
+        """As :meth:`static_callee`, and ``system.step(dt)`` on an instance of
+        one of the file's classes: what a call site passes and returns, and
+        which loops call a function (:meth:`sites`, :meth:`calling_loop`)."""
+        key = id(call)
+        if key not in self._targets:
+            self._targets[key] = self.static_callee(call) or self._resolve_on_instance(call.func)
+        return self._targets[key]
 
     def steps_file_object(self, call: ast.Call) -> bool:
         """Is ``call`` a statement calling a method of an instance of a class
@@ -145,11 +169,31 @@ class CallGraph:
             cls = self._class_of_method(method_scope)
             if cls is None or func.value.id != method_scope.params[0]:
                 return None
-            bindings = cls.bindings.get(func.attr, ())
-            if len(bindings) != 1 or not isinstance(bindings[0].node, _DEF_TYPES):
-                return None
-            return scopes.get(id(bindings[0].node))
+            return self._method(cls, func.attr)
         return None
+
+    def _resolve_through_class(self, func: ast.expr) -> "Scope | None":
+        """``Model.build(n)``: a class or static method called through its class."""
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+            return None
+        named = self.class_of(func.value)
+        method = self._method(named, func.attr) if named is not None else None
+        return method if method is not None and _decorated(method, "classmethod", "staticmethod") else None
+
+    def _resolve_on_instance(self, func: ast.expr) -> "Scope | None":
+        """``system.step(dt)`` where ``system`` is surely an instance of one of
+        the file's classes (built by it, or by a factory of it)."""
+        if not isinstance(func, ast.Attribute) or not self.classes():
+            return None
+        cls = self.model.values.instance_class(func.value)
+        return self._method(cls, func.attr) if cls is not None else None
+
+    def _method(self, cls: "Scope", name: str) -> "Scope | None":
+        """The method ``name`` the class defines once (inherited ones are not followed)."""
+        bindings = cls.bindings.get(name, ())
+        if len(bindings) != 1 or not isinstance(bindings[0].node, _DEF_TYPES):
+            return None
+        return self._scopes_by_def().get(id(bindings[0].node))
 
     def _class_of_method(self, scope: "Scope") -> "Scope | None":
         """The class whose method ``scope`` is (called through its first parameter)."""
@@ -175,27 +219,63 @@ class CallGraph:
         self._resolve_uses_of(scope.name)
         return self._sites.get(id(scope), [])
 
+    def static_sites(self, scope: "Scope") -> list[ast.Call]:
+        """The calls of ``scope`` that :meth:`static_callee` resolves (not
+        those made on instances), in source order."""
+        self._resolve_static_uses_of(scope.name)
+        return self._static_sites.get(id(scope), [])
+
     def escapes(self, scope: "Scope") -> bool:
         """Is the function also used as a value (a callback, a stored reference)?"""
-        self._resolve_uses_of(scope.name)
+        self._resolve_static_uses_of(scope.name)
         return self._escapes.get(id(scope), False)
+
+    def escapes_to_number_callers(self, scope: "Scope") -> bool:
+        """Is every use of the function as a value ``np.vectorize(f)`` or
+        ``np.frompyfunc(f, ...)``? Those call it with one element of their
+        arrays per argument: Python numbers, whatever the file's own calls pass."""
+        self._resolve_uses_of(scope.name)
+        uses = self._escape_uses.get(id(scope), [])
+        if not uses:
+            return False
+        model = self.model
+        for use in uses:
+            call = model.parent(use)
+            if not (isinstance(call, ast.Call) and call.args and call.args[0] is use
+                    and model.call_api(call) in ("vectorize", "frompyfunc")):
+                return False
+        return True
 
     def _resolve_uses_of(self, name: str) -> None:
         """Resolve every use of ``name`` once, for all the functions so named:
         a file with many methods of one name (``step``, ``__init__``) would
         otherwise resolve all the uses again for each of them."""
+        self._resolve_static_uses_of(name)
         if name in self._resolved_names:
             return
         self._resolved_names.add(name)
         for use in self._uses_by_name().get(name, ()):
             if isinstance(use, ast.Call):
-                scope = self.callee(use)
+                scope = self.target(use)
                 if scope is not None:
                     self._sites.setdefault(id(scope), []).append(use)
+
+    def _resolve_static_uses_of(self, name: str) -> None:
+        """The calls :meth:`static_callee` resolves and the uses as a value,
+        of every function named ``name``: what no instance's class decides."""
+        if name in self._static_names:
+            return
+        self._static_names.add(name)
+        for use in self._uses_by_name().get(name, ()):
+            if isinstance(use, ast.Call):
+                scope = self.static_callee(use)
+                if scope is not None:
+                    self._static_sites.setdefault(id(scope), []).append(use)
             else:
                 scope = self._resolve(use)  # type: ignore[arg-type]
                 if scope is not None:
                     self._escapes[id(scope)] = True
+                    self._escape_uses.setdefault(id(scope), []).append(use)
 
     def _uses_by_name(self) -> dict[str, list[ast.AST]]:
         """Name -> the calls of that name and the other loads of it (a
@@ -261,11 +341,21 @@ class CallGraph:
         return found
 
     def caller_offset(self, call: ast.Call, scope: "Scope") -> int:
-        """1 when ``self.method(...)`` supplies the first parameter itself,
-        and for ``Particle(...)`` calling ``Particle.__init__``."""
+        """1 when ``self.method(...)`` (or ``Model.build(...)`` of a class
+        method) supplies the first parameter itself, and for ``Particle(...)``
+        calling ``Particle.__init__``; 0 for a static method."""
+        if _decorated(scope, "staticmethod"):
+            return 0
         return 1 if isinstance(call.func, ast.Attribute) or scope.name == "__init__" else 0
 
     # -------------------------------------------------------- constructors
+    def static_argument_sites(self, scope: "Scope") -> list[ast.Call]:
+        """As :meth:`argument_sites`, with the static call sites only."""
+        cls = self._constructed_class(scope)
+        if cls is None:
+            return self.static_sites(scope)
+        return sorted(self.static_sites(scope) + self._constructor_calls(cls), key=lambda c: (c.lineno, c.col_offset))
+
     def argument_sites(self, scope: "Scope") -> list[ast.Call]:
         """The calls that hand the function ``scope`` its arguments: its call
         sites, and for a class's ``__init__`` the calls of the class
@@ -391,23 +481,37 @@ class CallGraph:
         return found
 
     def _search_calling_loop(self, scope: "Scope") -> "tuple[LoopFrame, ast.Call] | None":
+        """Breadth first through the callers; a loop that runs the call on
+        every iteration wins over a nearer one that runs it every N steps
+        only (``if s % log_every == 0: log(self.energy())``)."""
+        from .hostsync import is_throttled
         from .loops import hot_loop
 
         model = self.model
         seen = {id(scope)}
         queue = deque([scope])
+        throttled: "tuple[LoopFrame, ast.Call] | None" = None
         while queue:
             current = queue.popleft()
             for call in self.sites(current):
                 loop = model.loop_of(call)
                 hot = hot_loop(loop) if loop is not None else None
                 if hot is not None:
-                    return hot, call
+                    if not is_throttled(model, call, hot):
+                        return hot, call
+                    throttled = throttled or (hot, call)
+                    continue
                 caller = model.scope_of(call).function_like()
                 if caller.kind is ScopeKind.FUNCTION and id(caller) not in seen:
                     seen.add(id(caller))
                     queue.append(caller)
-        return None
+        return throttled
+
+
+def _decorated(scope: "Scope", *names: str) -> bool:
+    """Is the function decorated with one of ``names`` (``@staticmethod``)?"""
+    node = scope.node
+    return isinstance(node, _DEF_TYPES) and any(isinstance(d, ast.Name) and d.id in names for d in node.decorator_list)
 
 
 def _tested_type(model: "FileModel", use: ast.Name) -> bool:

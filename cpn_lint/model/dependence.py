@@ -165,18 +165,71 @@ class DependenceAnalysis:
         repeats random picks, ``for k in range(n * n): a = rng.integers(n)``,
         the whole nest is one element loop.)"""
         model = self.model
-        own = model.loop_indices(frame)
+        own = model.loop_indices(frame) | self._own_counters(frame)
+        if self._sweeps_carried_array(frame, own):
+            return True
         for inner in model.loops_within(frame):
             if inner.iter_kind is IterKind.SMALL_CONSTANT:
                 continue
             inner_own = model.loop_indices(inner)
             # (any pick of the inner loop by the outer indices makes one nest:
-            # acc[i, 0] += ... pos[j, 0] in an all-pairs loop)
+            # acc[i, 0] += ... pos[j, 0] in an all-pairs loop; so does a pick
+            # of the row the outer loop hands out, a_row[i] in `for a_row in image`)
             every = model.work(inner).picks
             picks = [p for p in every if mentions(p.slice, inner_own)]
-            if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) for p in every):
+            if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) or self._item_of(p, frame) for p in every):
                 return True
         return False
+
+    def _own_counters(self, frame: "LoopFrame") -> frozenset[str]:
+        """Names the loop itself (not a loop inside it) moves by a constant
+        every pass (``row += 1``, ``row = row + 1``): a second index."""
+        model = self.model
+        moves: dict[str, list[bool]] = {}
+        for stmt in model.nodes_in_loop(frame, ast.AugAssign, ast.Assign):
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                name = stmt.target.id
+                by_constant = isinstance(stmt.op, (ast.Add, ast.Sub)) and model.const_int(stmt.value) is not None
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                name = stmt.targets[0].id
+                rest = offset_from(stmt.value, name)
+                by_constant = rest is not None and not rest.terms
+            else:
+                continue
+            moves.setdefault(name, []).append(by_constant and model.loop_of(stmt) is frame)
+        return frozenset(name for name, steps in moves.items() if steps == [True])
+
+    def _item_of(self, pick: ast.Subscript, frame: "LoopFrame") -> bool:
+        """Is ``pick`` taken from an item the loop hands out (``a_row[i]`` in
+        ``for a_row in image``)?"""
+        base = _chain_base(pick)
+        return base is not None and base.id in frame.element_vars
+
+    def _sweeps_carried_array(self, frame: "LoopFrame", own: frozenset[str]) -> bool:
+        """``for k: for i: for j: D[i, j] = min(D[i, j], D[i, k] + D[k, j])``:
+        the loops inside store cells the outer index does not pick, and the
+        outer loop reads back the array they store by its own index — each
+        pass of it relaxes the whole array once (a pivot or sweep step), so
+        the element loop is the sweep inside, not the outer loop."""
+        model = self.model
+        if not any(inner.iter_kind is not IterKind.SMALL_CONSTANT for inner in model.loops_within(frame)):
+            return False
+        stored: set[str] = set()
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for target in targets:
+                if not isinstance(target, ast.Subscript):
+                    continue
+                root = _chain_base(target)
+                if root is None or chain_mentions(model, target, own) or model.loop_of(stmt) is frame:
+                    return False  # a store the outer index picks (U[i, k] in Doolittle): one nest
+                stored.add(root.id)
+        if not stored:
+            return False
+        return any(
+            isinstance(sub.ctx, ast.Load) and (root := _chain_base(sub)) is not None and root.id in stored and chain_mentions(model, sub, own)
+            for sub in model.nodes_in_loop(frame, ast.Subscript)
+        )
 
     def _piece_of(self, pick: ast.Subscript, frame: "LoopFrame", own: frozenset[str]) -> bool:
         """Is ``pick`` taken from a piece ``frame`` picks by its own indices
@@ -274,6 +327,11 @@ class DependenceAnalysis:
                     step = direction(model, frame, var)
                     lags = self._inner_lags(frame)
                     if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
+                        if any(_flows(written[1], forms[1], var, -step) for forms in read_forms):
+                            # phi[i, j] from phi[i - 1, j] and phi[i + 1, j]: an in-place
+                            # relaxation (Gauss-Seidel), whose order only changes how it
+                            # converges, not a recurrence that defines its result
+                            continue
                         found.append((stmt, name, self._element_sized(target, var, inner_indices)))
                         break
         return found
@@ -398,13 +456,25 @@ class DependenceAnalysis:
         coupled = self._coupled(frame)
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ())]:
-                if not self._small_state(name, stmt) or self._restarted(frame, name):
+                small = self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
+                if not small or self._restarted(frame, name):
                     continue
                 if self._accumulated_by_helper(stmt, name):
                     continue
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
                 break
         return found if found and self._touches_device_values(frame) else []
+
+    def _carried_element(self, frame: "LoopFrame", stmt: ast.stmt, name: str) -> bool:
+        """Is ``name`` one element by the loop's own measure: started before
+        the loop from a fixed pick of an array the loop picks elements of
+        (``acc = x[0]`` beside ``x[t]``), and rebound in it from element work?"""
+        model = self.model
+        value = getattr(stmt, "value", None)
+        use = next((n for n in ast.walk(value) if isinstance(n, ast.Name) and n.id == name), None) if value is not None else None
+        if use is None:
+            return False
+        return model.derived(WorkAnalysis, WorkAnalysis).carried_size(frame, use) is Work.ELEMENT
 
     def _coupled(self, frame: "LoopFrame") -> dict[int, list[str]]:
         """Names a loop adds to (``v = v + a * dt``, ``r += v * dt``) whose

@@ -18,7 +18,7 @@ Facts about one loop are computed once per model and loop and memoised.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 from . import numpy_api
@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scopes import Scope
 
 # Builtins that compute a number or a shape from their arguments and nothing else.
-_PURE_BUILTINS = frozenset({"len", "int", "float", "tuple", "min", "max", "abs", "round"})
+_PURE_BUILTINS = frozenset({"len", "int", "float", "tuple", "min", "max", "abs", "round", "range"})
 # Methods that change a container's length or contents in place.
 _CONTAINER_MUTATORS = frozenset(
     {
@@ -56,6 +56,9 @@ class _LoopFacts:
     mutated: set[str]  # names whose container methods change them in the loop
     stored_attributes: set[tuple[str, ...]]  # self.x = ... inside the loop
     shape_stable: dict[int, set[str]]  # rebound names whose shape never changes
+    # attributes stored otherwise than updated in place (``self.x += dx`` on
+    # an array keeps its shape; ``self.x = ...`` may not)
+    reshaped_attributes: set[tuple[str, ...]] = field(default_factory=set)
 
 
 class _ModelIndex:
@@ -102,12 +105,17 @@ def _compute_facts(model: "FileModel", frame: LoopFrame) -> _LoopFacts:
             if isinstance(base, ast.Name):
                 mutated.add(base.id)
     stored: set[tuple[str, ...]] = set()
+    reshaped: set[tuple[str, ...]] = set()
     for attr in model.nodes_in_loop(frame, ast.Attribute):
         if isinstance(attr.ctx, ast.Store):
             key = name_key(attr)
             if key is not None:
                 stored.add(key)
-    facts = _LoopFacts(rebound, mutated, stored, {})
+                statement = model.parent(attr)
+                in_place = isinstance(statement, ast.AugAssign) and statement.target is attr and model.kind(attr) is Kind.DEVICE
+                if not in_place:
+                    reshaped.add(key)
+    facts = _LoopFacts(rebound, mutated, stored, {}, reshaped)
     facts.shape_stable = _shape_stable(model, facts, by_name)
     return facts
 
@@ -147,6 +155,8 @@ def _keeps_shape(model: "FileModel", facts: _LoopFacts, b: Binding, stable: set[
     if b.kind is not BindKind.VALUE or b.value is None:
         return False
     value = b.value
+    if _elementwise_update_of(model, value, b.name) and _not_grown(model, b):
+        return True  # u = u + c * (p[2:] - 2.0 * u + p[:-2]): an update of u itself
     if isinstance(value, ast.Call):
         func = value.func
         api = model.array_api(func)
@@ -170,6 +180,32 @@ def _keeps_shape(model: "FileModel", facts: _LoopFacts, b: Binding, stable: set[
     if value.id not in facts.rebound.get(id(scope), ()):
         return True
     return (id(scope), value.id) in stable
+
+
+def _elementwise_update_of(model: "FileModel", expr: ast.expr, name: str, depth: int = 0) -> bool:
+    """Is ``expr`` computed from the name itself through elementwise steps
+    only (operators other than ``@``, ufuncs)?"""
+    if depth > 12:
+        return False
+    if isinstance(expr, ast.Name):
+        return expr.id == name
+    if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
+        return _elementwise_update_of(model, expr.left, name, depth + 1) or _elementwise_update_of(model, expr.right, name, depth + 1)
+    if isinstance(expr, ast.UnaryOp):
+        return _elementwise_update_of(model, expr.operand, name, depth + 1)
+    if isinstance(expr, ast.Call) and model.call_api(expr) in numpy_api.OUT_UFUNCS and not expr.keywords:
+        return any(_elementwise_update_of(model, a, name, depth + 1) for a in expr.args)
+    return False
+
+
+def _not_grown(model: "FileModel", b: Binding) -> bool:
+    """The update is not shown to broadcast the name to a larger shape:
+    where both shapes are known they agree."""
+    new = model.values.binding_shape(b)
+    if new is None:
+        return model.kind(b.value).is_array  # type: ignore[arg-type]
+    outside = [model.values.binding_shape(o) for o in b.scope.bindings.get(b.name, ()) if o is not b]
+    return all(old is None or len(old) == len(new) for old in outside)
 
 
 def _same_known_shape(model: "FileModel", b: Binding) -> bool:
@@ -222,7 +258,7 @@ class Invariance:
 
     def _Attribute(self, expr: ast.Attribute, shape_only: bool) -> bool:
         key = name_key(expr)
-        if key is not None and key in self.facts.stored_attributes:
+        if key is not None and key in (self.facts.reshaped_attributes if shape_only else self.facts.stored_attributes):
             return False
         if expr.attr in _SHAPE_ATTRIBUTES:
             return self.invariant(expr.value, True)
@@ -253,12 +289,42 @@ class Invariance:
 
     def _Call(self, expr: ast.Call, shape_only: bool) -> bool:
         func = expr.func
+        if shape_only and self._masked_rows_reduced(expr):
+            return True
         pure = (isinstance(func, ast.Name) and func.id in _PURE_BUILTINS and self.model.lookup(func) is None) or (
             self.model.array_api(func) in ("prod", "sqrt", "ceil", "floor")  # a number from a shape
         ) or (self.model.qualname(func) or "").startswith("math.")
         if not pure:
             return False
         return all(self.invariant(a, False) for a in expr.args) and all(self.invariant(k, False) for k in expr.keywords)
+
+
+    def _masked_rows_reduced(self, call: ast.Call) -> bool:
+        """``X[labels == c].mean(axis=0)``: rows picked by a boolean mask,
+        reduced over the rows. However many rows the mask keeps, the result
+        has the shape of one row of ``X``: invariant when ``X``'s is."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in numpy_api.REDUCTION_METHODS and not call.args):
+            return False
+        axis = next((k.value for k in call.keywords if k.arg == "axis"), None)
+        if self.model.const_int(axis) != 0 or any(k.arg not in ("axis", "dtype") for k in call.keywords):
+            return False
+        picked = func.value
+        if not isinstance(picked, ast.Subscript) or not _boolean_rows(self.model, picked.slice):
+            return False
+        return self.model.kind(picked.value) is Kind.DEVICE and self.invariant(picked.value, True)
+
+
+def _boolean_rows(model: "FileModel", index: ast.expr) -> bool:
+    """A one-axis boolean mask: a comparison (``labels == c``) or a name bound
+    only to comparisons."""
+    if isinstance(index, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in index.ops):
+        return model.kind(index) is Kind.DEVICE
+    if isinstance(index, ast.Name):
+        bindings = model.reaching_bindings(index)
+        return bool(bindings) and all(b.kind is BindKind.VALUE and isinstance(b.value, ast.Compare) and _boolean_rows(model, b.value)
+                                      for b in bindings)
+    return False
 
 
 def hoist_frame(model: "FileModel", node: ast.AST, exprs: Iterable[ast.AST | None], shape_only: bool = False) -> LoopFrame | None:
@@ -310,18 +376,51 @@ def _invariant_in_callers(model: "FileModel", expr: ast.AST, scope: "Scope", sha
         sites = model.calls.sites(scope)
         if not sites or model.calls.escapes(scope):
             return False
+        receiver = model.calls.is_receiver(binding)
+        attribute = _attribute_read(model, name) if receiver else None
         for call in sites:
-            argument = model.calls.argument(call, scope, name.id)
+            argument = _receiver_of(call, attribute) if receiver else model.calls.argument(call, scope, name.id)
             if argument is None:
                 return False
             if model.loop_of(call) is not None:
-                if hoist_frame(model, call, [argument], shape_only) is None:
+                if not _invariant_at(model, call, argument, shape_only):
                     return False
             else:
                 caller = model.scope_of(call).function_like()
+                if caller.kind is ScopeKind.MODULE:
+                    continue  # one call outside every loop: not one the loops repeat
                 if caller.kind is not ScopeKind.FUNCTION or not _invariant_in_callers(model, argument, caller, shape_only, depth + 1):
                     return False
     return True
+
+
+def _attribute_read(model: "FileModel", receiver: ast.Name) -> str | None:
+    """``pos`` for ``self.pos``: the attribute read through the receiver."""
+    parent = model.parent(receiver)
+    return parent.attr if isinstance(parent, ast.Attribute) and parent.value is receiver else None
+
+
+def _receiver_of(call: ast.Call, attribute: str | None) -> ast.expr | None:
+    """What ``self`` is at a call ``system.forces()``: the object the method is
+    called on (a plain name), with the attribute the method reads from it."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+        return None
+    return func.value if attribute is None else ast.Attribute(value=func.value, attr=attribute, ctx=ast.Load())
+
+
+def _invariant_at(model: "FileModel", call: ast.Call, argument: ast.expr, shape_only: bool) -> bool:
+    """Is what the call site passes invariant in the loop around it? An
+    attribute of the object a method is called on (``system.pos`` for
+    ``self.pos``) is judged by the object's name and the attribute's stores."""
+    if isinstance(argument, ast.Attribute) and model.parent(argument) is None and isinstance(argument.value, ast.Name):
+        frame = hoist_frame(model, call, [argument.value], shape_only)
+        if frame is None:
+            return False
+        key = name_key(argument)
+        facts = _facts(model, frame)
+        return key is None or key not in (facts.reshaped_attributes if shape_only else facts.stored_attributes)
+    return hoist_frame(model, call, [argument], shape_only) is not None
 
 
 def runs_every_call(model: "FileModel", stmt: ast.stmt, name: str | None = None) -> bool:
@@ -335,10 +434,44 @@ def runs_every_call(model: "FileModel", stmt: ast.stmt, name: str | None = None)
             return False
         if isinstance(ancestor, ast.If):
             block = ancestor.body if any(child is s for s in ancestor.body) else ancestor.orelse
-            if _rare_branch(ancestor.test, block, name, set()):
+            if _rare_branch(ancestor.test, block, name, set()) or _dispatch_arm(model, ancestor, block):
                 return False
         child = ancestor
     return True
+
+
+_DISPATCH_ARMS = 3  # an if/elif chain over this many values of one variable is a dispatch
+
+
+def _dispatch_arm(model: "FileModel", node: ast.If, block: list[ast.stmt]) -> bool:
+    """Is ``block`` one arm of a dispatch on a state or mode value (``if ido
+    == 1: ... elif ido == 2: ... elif ido == 4:``)? Each pass runs the arm
+    its value asks for, not every arm every pass."""
+    if block is not node.body:
+        return False  # the final else: whatever the value, it may be the common case
+    subject = _equality_subject(node.test)
+    if subject is None:
+        return False
+    head = node
+    parent = model.parent(head)
+    while isinstance(parent, ast.If) and parent.orelse == [head]:
+        head, parent = parent, model.parent(parent)
+    arms = 0
+    current: ast.stmt | None = head
+    while isinstance(current, ast.If):
+        if _equality_subject(current.test) != subject:
+            return False
+        arms += 1
+        current = current.orelse[0] if len(current.orelse) == 1 else None
+    return arms >= _DISPATCH_ARMS
+
+
+def _equality_subject(test: ast.expr) -> str | None:
+    """``x == 3`` / ``self.mode == "fast"``: the text of what is compared with a constant."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) \
+            and isinstance(test.comparators[0], ast.Constant):
+        return ast.dump(test.left)
+    return None
 
 
 def binding_of_target(model: "FileModel", target: ast.Name) -> Binding | None:
@@ -470,7 +603,7 @@ def runs_every_iteration(model: "FileModel", stmt: ast.stmt, frame: LoopFrame, n
             return False
         if isinstance(ancestor, ast.If):
             block = ancestor.body if any(child is s for s in ancestor.body) else ancestor.orelse
-            if _rare_branch(ancestor.test, block, name, counters):
+            if _rare_branch(ancestor.test, block, name, counters) or _dispatch_arm(model, ancestor, block):
                 return False
         child = ancestor
     return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .syntax import dotted_name
 
@@ -141,3 +142,51 @@ class ImportTable:
             return None
         head, dot, tail = dotted.partition(".")
         return self.aliases[head] + dot + tail
+
+    def star_shadows_builtin(self, name: str) -> bool:
+        """Does a star import of NumPy bind ``name`` over Python's builtin
+        (``from numpy import *`` gives NumPy's ``sum``; after
+        ``from pylab import *`` ``max`` is Python's again)?"""
+        starred = any(m.split(".", 1)[0] in DEVICE_ROOTS for m in self.star_imports)
+        return starred and name not in self.star_builtins
+
+
+# What an ``except`` clause catches when the import it guards is missing.
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def import_fallback(parents: "Callable[[ast.AST], ast.AST | None]", node: ast.AST, name: str) -> bool:
+    """Is ``node`` (the statement binding ``name``) the fallback of an optional
+    import: inside ``except ImportError:`` of a ``try`` whose body imports
+    ``name`` (``try: import cupy as cp`` / ``except ImportError: cp = None``)?
+    Where the module is installed, the import is what the name holds."""
+    child: ast.AST = node
+    parent = parents(child)
+    while parent is not None:
+        if isinstance(parent, ast.ExceptHandler):
+            handler = parent
+            guarded = parents(handler)
+            if isinstance(guarded, ast.Try) and _catches_import_error(handler) and _imports_name(guarded.body, name):
+                return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
+            return False
+        child, parent = parent, parents(parent)
+    return False
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    if caught is None:
+        return True  # a bare except
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any(isinstance(n, ast.Name) and n.id in _IMPORT_ERRORS for n in names)
+
+
+def _imports_name(body: list[ast.stmt], name: str) -> bool:
+    for statement in body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            for alias in statement.names:
+                bound = alias.asname or (alias.name.split(".", 1)[0] if isinstance(statement, ast.Import) else alias.name)
+                if bound == name:
+                    return True
+    return False

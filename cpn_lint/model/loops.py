@@ -35,7 +35,8 @@ from .kinds import NEUTRAL, Kind
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS, SHAPE_FIRST
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
-from .spatial import SliceForm, index_loop, picks_axis_by, sized_by_data, slice_form, unit_step, walks_data, writes_piece_by
+from .spatial import (SliceForm, index_loop, offset_from, picks_axis_by, sized_by_data, slice_form, tiles, unit_step, walks_data,
+                      writes_piece_by)
 from .syntax import is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -109,6 +110,8 @@ def classify_iterations(model: "FileModel") -> None:
         element_vars: set[str] = set()
         for target, iterable in targets:
             kind, idx, elems = _classify_iteration(model, target, iterable)
+            if kind is IterKind.OTHER and _walks_index_list(model, frame, target, iterable):
+                kind, idx, elems = IterKind.RANGE, names_in(target), set()
             kinds.append(kind)
             index_vars |= idx
             element_vars |= elems
@@ -176,6 +179,9 @@ def _array_walker(model: "FileModel", expr: ast.expr) -> ast.expr | None:
     ``np.nditer([a, b])``), ``a.flat``; None otherwise."""
     if isinstance(expr, ast.Attribute) and expr.attr == "flat":
         return expr.value if model.kind(expr.value) is Kind.DEVICE else None
+    if isinstance(expr, ast.Name):  # with np.nditer(a, ...) as it: for x in it
+        made = model.values.iterator_call(expr)
+        return _array_walker(model, made) if made is not None else None
     if not (isinstance(expr, ast.Call) and expr.args):
         return None
     qual = model.qualname(expr.func) or ""
@@ -215,6 +221,45 @@ def walked_arrays(model: "FileModel", frame: LoopFrame) -> list[ast.expr]:
     return found
 
 
+def _walks_index_list(model: "FileModel", frame: LoopFrame, target: ast.expr, iterable: ast.expr) -> bool:
+    """``for r in rows: out[r] += vals[r]`` where ``rows`` is a Python list
+    of indices the program builds from its data (a comprehension or
+    ``list(...)`` over a range or an array, ``.tolist()``, or a list grown by
+    ``append`` in a loop): the loop walks indices, as ``range`` would, when
+    its variable picks elements of a device array in the body."""
+    if not (isinstance(target, ast.Name) and isinstance(iterable, ast.Name)) or frame.is_comprehension:
+        return False
+    bindings = model.reaching_bindings(iterable)
+    if not bindings or not all(b.kind is BindKind.VALUE and b.value is not None and _data_sized_list(model, b.value)
+                               for b in bindings):
+        return False
+    for node in ast.walk(frame.node):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == target.id \
+                and model.kind(node.value) is Kind.DEVICE:
+            return True
+    return False
+
+
+def _data_sized_list(model: "FileModel", value: ast.expr) -> bool:
+    """A list whose length comes from the program's data, not from its text."""
+    if isinstance(value, ast.ListComp):
+        return any(is_range_call(g.iter) or model.kind(g.iter) is Kind.DEVICE for g in value.generators)
+    if isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr == "tolist":
+            return model.kind(func.value) is Kind.DEVICE
+        if isinstance(func, ast.Name) and func.id == "list" and model.lookup(func) is None and value.args:
+            return is_range_call(value.args[0]) or model.kind(value.args[0]) is Kind.DEVICE
+        return False
+    if isinstance(value, ast.List) and not value.elts:  # rows = [] ... rows.append(i) in a loop
+        holder = model.statement_of(value)
+        name = holder.targets[0].id if isinstance(holder, ast.Assign) and isinstance(holder.targets[0], ast.Name) else None
+        return name is not None and any(
+            isinstance(model.parent(use), ast.Attribute) and model.parent(use).attr == "append"  # type: ignore[union-attr]
+            and model.in_loop(use) for use in model.names_by_id().get(name, ()))
+    return False
+
+
 def _few_literal_items(model: "FileModel", expr: ast.expr) -> bool:
     """A list or tuple of a few items written out (``[1000, 250, 100]``), or
     a name every binding of which that reaches ``expr`` is one, and which
@@ -232,6 +277,26 @@ def _few_literal_items(model: "FileModel", expr: ast.expr) -> bool:
         if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load)):
             return False
     return True
+
+
+def _literal_items(model: "FileModel", expr: ast.expr) -> int:
+    """How many items a tuple or list written out has (through a name every
+    binding of which is one, and which nothing in the file changes: ``CX =
+    (0, 1, 0, -1, ...)``); a large number for anything else."""
+    unknown = 1 << 30
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        length = literal_length(expr)
+        return length if length is not None else unknown
+    if not isinstance(expr, ast.Name):
+        return unknown
+    bindings = model.reaching_bindings(expr)
+    if not bindings or not all(b.kind is BindKind.VALUE and isinstance(b.value, (ast.List, ast.Tuple)) for b in bindings):
+        return unknown
+    for use in model.names_by_id().get(expr.id, ()):
+        parent = model.parent(use)
+        if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load)):
+            return unknown  # CX.append(...), CX[0] = ...
+    return max(_literal_items(model, b.value) for b in bindings)  # type: ignore[arg-type]
 
 
 def _holds_integer_range(model: "FileModel", iterable: ast.expr) -> bool:
@@ -299,6 +364,8 @@ def _least_rank(model: "FileModel", array: ast.expr) -> int:
     if not isinstance(array, ast.Name):
         return 0
     bindings = model.reaching_bindings(array)
+    if bindings and all(b.kind is BindKind.PARAM for b in bindings):
+        return _shape_rank_evidence(model, array)
     least = None
     for binding in bindings:
         made = binding.value
@@ -314,6 +381,58 @@ def _least_rank(model: "FileModel", array: ast.expr) -> int:
         explicit = len(shape.elts)
         least = explicit if least is None else min(least, explicit)
     return least or 0
+
+
+def _shaped_like(model: "FileModel", array: ast.expr) -> tuple[int, ast.expr] | None:
+    """``(1, rho)`` when every binding of ``array`` that reaches here
+    allocates it with a shape of written-out leading sizes followed by an
+    array's shape (``np.empty((9,) + rho.shape)``, ``np.zeros((k, *u.shape))``):
+    one index per leading size picks a piece shaped like that array."""
+    if not isinstance(array, ast.Name):
+        return None
+    found: tuple[int, ast.expr] | None = None
+    for binding in model.reaching_bindings(array):
+        made = binding.value
+        if binding.kind is not BindKind.VALUE or not isinstance(made, ast.Call) or model.call_api(made) not in SHAPE_FIRST or not made.args:
+            return None
+        shape = made.args[0]
+        lead: list[ast.expr]
+        if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add) and isinstance(shape.left, ast.Tuple):
+            lead, tail = list(shape.left.elts), shape.right
+        elif isinstance(shape, ast.Tuple) and shape.elts and isinstance(shape.elts[-1], ast.Starred):
+            lead, tail = list(shape.elts[:-1]), shape.elts[-1].value
+        else:
+            return None
+        if not (isinstance(tail, ast.Attribute) and tail.attr == "shape") or any(isinstance(e, ast.Starred) for e in lead):
+            return None
+        this = (len(lead), tail.value)
+        if found is not None and (found[0] != this[0] or ast.dump(found[1]) != ast.dump(this[1])):
+            return None
+        found = this
+    return found
+
+
+def _shape_rank_evidence(model: "FileModel", param: ast.Name) -> int:
+    """The axes a parameter's function reads of its shape: ``b.shape[2]``
+    needs three, ``n, d = X.shape`` two (0 when it reads none)."""
+    scope = model.lookup(param)
+    least = 0
+    for use in model.names_by_id().get(param.id, ()):
+        if model.lookup(use) is not scope:
+            continue
+        parent = model.parent(use)
+        if not (isinstance(parent, ast.Attribute) and parent.attr == "shape"):
+            continue
+        outer = model.parent(parent)
+        if isinstance(outer, ast.Subscript) and outer.value is parent:
+            k = model.const_int(outer.slice)
+            if k is not None and k >= 0:
+                least = max(least, k + 1)
+        elif isinstance(outer, ast.Assign) and outer.value is parent and len(outer.targets) == 1:
+            target = outer.targets[0]
+            if isinstance(target, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in target.elts):
+                least = max(least, len(target.elts))
+    return least
 
 
 # Names that count spatial dimensions (2 or 3, a handful at most), unlike
@@ -346,6 +465,9 @@ class WorkAnalysis:
         self._spatial_index: dict[tuple[int, str, str], bool] = {}
         self._attribute_arrays: dict[tuple[int, str, str], bool] = {}
         self._all: dict[int, frozenset[str]] = {}
+        self._handed: dict[int, set[str]] = {}  # per call: names it hands to a helper's indices
+        self._indexing: dict[int, frozenset[str]] = {}  # per function: parameters it indexes with
+        self._flows: dict[int, dict[str, set[str]]] = {}  # per function: what each name is computed into
 
     # ---------------------------------------------------------------- public
     def of(self, frame: LoopFrame) -> LoopWork:
@@ -382,8 +504,10 @@ class WorkAnalysis:
             names = set(self.own_indices(frame))
             # only a name used in an index can pick anything: ask the kind of no other
             indexing = self.index_names(frame)
+            bounds = self._slice_bound_names(frame)
             for binding in self._bindings_in(frame):
-                if binding.name in indexing and binding.name not in names and binding.kind in _VARYING_BINDINGS and self._holds_number(binding):
+                if binding.name in indexing and binding.name not in names and binding.kind in _VARYING_BINDINGS and (
+                        self._holds_number(binding) or self._counts_slice_bound(binding, bounds)):
                     names.add(binding.name)
             found = self._varying[key] = frozenset(names)
         return found
@@ -396,7 +520,81 @@ class WorkAnalysis:
             names: set[str] = set()
             for sub in self.model.nodes_in_loop(frame, ast.Subscript):
                 names |= names_in(sub.slice)
+            for call in self.model.nodes_in_loop(frame, ast.Call):
+                names |= self._indices_handed(call)
             found = self._index_names[key] = frozenset(names)
+        return found
+
+    def carried_size(self, frame: LoopFrame, use: ast.Name) -> Work | None:
+        """The size of a value ``frame`` carries from one iteration to the
+        next (``use`` reads it inside the loop): the work of its start
+        before the loop joined with that of what the loop rebinds it to;
+        None when it is not carried (no start before the loop, or a
+        parameter's)."""
+        model = self.model
+        bindings = [b for b in model.reaching_bindings(use) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
+        scope_bindings = model.scope_of(use).function_like().bindings.get(use.id, ())
+        if any(b.kind is BindKind.PARAM for b in scope_bindings):
+            return None
+        outside = [b for b in bindings if b.loop is None or not frame.contains(b.loop)]
+        if not outside or len(outside) == len(bindings):
+            return None
+        return self._name_work(use, frame)
+
+    def _slice_bound_names(self, frame: LoopFrame) -> frozenset[str]:
+        """Names that bound a slice of an array inside ``frame`` (``i`` and
+        ``k`` of ``a[i:i + k]``): slice bounds are integers."""
+        names: set[str] = set()
+        for sub in self.model.nodes_in_loop(frame, ast.Subscript):
+            for part in _components(sub):
+                if isinstance(part, ast.Slice):
+                    names |= names_in(part)
+        return frozenset(names)
+
+    def _counts_slice_bound(self, binding: Binding, bounds: frozenset[str]) -> bool:
+        """``i += k`` of an ``i`` that bounds a slice (``a[i:i + k]``): an
+        integer counter, whatever kind ``k`` has been given."""
+        return binding.kind is BindKind.AUG and isinstance(binding.op, (ast.Add, ast.Sub)) and binding.name in bounds
+
+    def _indices_handed(self, call: ast.Call) -> set[str]:
+        """The names in the arguments a call hands a function of the file that
+        indexes with the parameters receiving them (``helper(i, j)`` whose
+        body reads ``img[x + a]``): they index, one call away."""
+        cached = self._handed.get(id(call))
+        if cached is not None:
+            return cached
+        model = self.model
+        callee = model.calls.callee(call)
+        found: set[str] = set()
+        if callee is not None:
+            arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
+            indexing = self._indexing_params(callee)
+            for param, argument in arguments.items():
+                if argument is not None and param in indexing:
+                    found |= names_in(argument)
+        self._handed[id(call)] = found
+        return found
+
+    def _edges(self, scope: "Scope") -> dict[str, set[str]]:
+        key = id(scope.node)
+        found = self._flows.get(key)
+        if found is None:
+            found = self._flows[key] = _flow_edges(scope)
+        return found
+
+    def _indexing_params(self, callee: "Scope") -> frozenset[str]:
+        """The parameters of a function of the file that its subscripts
+        index with, directly or through names it computes from them."""
+        key = id(callee.node)
+        found = self._indexing.get(key)
+        if found is None:
+            indexing: set[str] = set()
+            for node in ast.walk(callee.node):
+                if isinstance(node, ast.Subscript):
+                    indexing |= names_in(node.slice)
+            edges = self._edges(callee)
+            found = frozenset(p for p in callee.params if _reach(edges, frozenset({p})) & indexing)
+            self._indexing[key] = found
         return found
 
     def _holds_number(self, binding: Binding) -> bool:
@@ -467,6 +665,10 @@ class WorkAnalysis:
             picked = mentions(sub.slice, names)
             if picked:
                 work = self._pick_work(sub, names, frame)
+                if work is Work.SLAB and self._result_piece(sub, frame, names, own):
+                    work = Work.ROW  # out[t] = Wc.T @ Wc: a d x d piece of the result per pass
+                if work is Work.SLAB and self._panel_times_row(sub, frame, names):
+                    work = Work.ROW  # X[i, :] -= L[i, :i] @ X[:i, :]: row i from the rows before it
                 if work is Work.ROW and not chain_mentions(model, sub, own) and not self._kernel_operand(sub, frame, names, own):
                     # theta[k, :] inside `for i`: the loops around this one pick
                     # the row, so every iteration of this loop works on all of it
@@ -499,11 +701,110 @@ class WorkAnalysis:
         for call in model.nodes_in_loop(frame, ast.Call):
             if id(call) in output:
                 continue
+            through = self._picks_in_helper(call, own)
+            if through is not None:
+                # helper(i, j) picking img[x + a][y + b] by what it receives
+                helper_work, helper_picks = through
+                result.picks += helper_picks
+                result.own_picks += helper_picks
+                result.work = max(result.work, helper_work)
+                continue
             work = self._call_work(call)
             if work is Work.SLAB:
                 result.whole.append(call)
             result.work = max(result.work, work)
         return result
+
+    def _picks_in_helper(self, call: ast.Call, own: frozenset[str]) -> tuple[Work, list[ast.Subscript]] | None:
+        """``helper(i, j)`` of a function of the file handed the loop's own
+        indices and no array, that picks the arrays it reads (its closure's,
+        the module's) by what it receives (``img[x + a][y + b]``): the work
+        of one call and the picks it makes for the loop. None when it picks
+        nothing so, or also works on whole arrays."""
+        model = self.model
+        callee = model.calls.callee(call)
+        if callee is None or any(model.kind(a).is_array for a in call.args):
+            return None
+        arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
+        receiving = frozenset(p for p, a in arguments.items() if a is not None and mentions(a, own))
+        if not receiving:
+            return None
+        received = _reach(self._edges(callee), receiving)
+        work = Work.NONE
+        picks: list[ast.Subscript] = []
+        for node in ast.walk(callee.node):
+            if node is callee.node:
+                continue
+            if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
+                if mentions(node.slice, received):
+                    work = max(work, self._pick_work(node, received))
+                    picks.append(node)
+                else:
+                    work = max(work, self._whole_subscript_work(node))
+            elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) and self._is_array_use(node):
+                work = max(work, self._size_work(node, Work.SLAB))
+            elif isinstance(node, ast.Call) and model.calls.callee(node) is not callee:
+                work = max(work, self._call_work(node))
+            if work is Work.SLAB:
+                return None
+        return (work, picks) if picks else None
+
+    def _result_piece(self, sub: ast.Subscript, frame: LoopFrame, names: frozenset[str], own: frozenset[str]) -> bool:
+        """Is ``sub`` the piece of the result the iteration stores into, picked
+        by the loop's own index (``out[t] = ...`` of a stack of matrices)?
+        What is stored is as much work as what computes it, which the loop's
+        other accesses show; the piece's own rank adds nothing. (A block of
+        unknown size, ``out[i:i + chunk]``, is not such a piece.)"""
+        model = self.model
+        if not isinstance(sub.ctx, ast.Store) or not chain_mentions(model, sub, own):
+            return False
+        stmt = model.parent(sub)
+        if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
+            return False
+        if not any(not isinstance(c, ast.Slice) and mentions(c, own) for c in _components(sub)):
+            return False  # LU[k + 1:, k + 1:] -= ...: a trailing block, not a picked piece
+        if self._pieces(sub, _components(sub), names, frame) is None:
+            return False
+        # what is stored must be computed from pieces the index picks (not
+        # from values of unknown kind, which say nothing of its size)
+        return self._from_picks(stmt.value, frame, names)
+
+    def _from_picks(self, expr: ast.expr, frame: LoopFrame, names: frozenset[str], depth: int = 0) -> bool:
+        """Is ``expr`` computed from an access the index picks, directly or
+        through names the loop binds (``Wc = W - W.mean(0)`` after ``W =
+        X[t:t + window]``)?"""
+        model = self.model
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Subscript) and mentions(node.slice, names) and model.kind(node.value) is Kind.DEVICE:
+                return True
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and depth < 3:
+                for b in model.reaching_bindings(node):
+                    if b.kind is BindKind.VALUE and b.value is not None and b.loop is not None and frame.contains(b.loop) \
+                            and self._from_picks(b.value, frame, names, depth + 1):
+                        return True
+        return False
+
+    def _panel_times_row(self, sub: ast.Subscript, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """``L[j + 1:, :j] @ L[j, :j]`` stored into ``L[j + 1:, j]``, ``L[i, :i] @
+        X[:i, :]`` into ``X[i, :]``: a panel bounded by the index (a prefix
+        or suffix along an axis the loop walks) contracted with a row the
+        index picks into a row the index picks — column j of a Cholesky
+        factor, row i of a triangular solve with many right-hand sides: one
+        row of the result per pass, a 1/n share of the work (SPEC §3)."""
+        model = self.model
+        pieces = self._pieces(sub, _components(sub), names, frame)
+        if pieces is None or not pieces[2]:
+            return False  # no prefix or suffix the index bounds
+        child, parent = _through_views(model, sub)
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
+            partners = [parent.right if parent.left is child else parent.left]
+        elif isinstance(parent, ast.Call) and child in parent.args and model.call_api(parent) in _CONTRACTIONS:
+            partners = [a for a in parent.args if a is not child]
+        else:
+            return False
+        if not all(self._picked_piece(p, frame, names) is not None for p in partners):
+            return False
+        return self._stored_into_piece(parent, frame, names) or model.kind(parent) is Kind.DEVICE_SCALAR
 
     def _picked_in_helper(self, node: ast.Name, frame: LoopFrame) -> Work | None:
         """``u[i, t + 1] = eom(u, dt, i, t)`` inside ``for i``: the function of
@@ -534,6 +835,7 @@ class WorkAnalysis:
         receiving = frozenset(p for p, a in arguments.items() if a is not None and a is not array and mentions(a, indices))
         if len(given) != 1 or not receiving or depth > 2:
             return None
+        receiving = _reach(self._edges(callee), receiving)  # x_ = np.floor(x).astype(int) of a received x
         param = given[0]
         if any(b.kind is not BindKind.PARAM for b in callee.bindings.get(param, ())):
             return None  # rebound inside: the name stops meaning the array
@@ -623,6 +925,10 @@ class WorkAnalysis:
             if rest <= 0:
                 return Work.ELEMENT
             return Work.ROW if rest <= 1 or batched else Work.SLAB
+        like = _shaped_like(model, sub.value)
+        if like is not None and like[0] == len(components) and not windows and not partial and not self._free_axes(components):
+            # feq[q] of np.empty((9,) + rho.shape): as big as rho
+            return self._size_work(like[1], Work.SLAB) if model.kind(like[1]) is Kind.DEVICE else Work.ELEMENT
         if windows and literal_only and not partial:
             return Work.ELEMENT
         free = self._free_axes(components) + partial
@@ -679,10 +985,17 @@ class WorkAnalysis:
                 # the row is classified on its own)
                 computed = not isinstance(sub.value, ast.Name) and any(
                     isinstance(n, ast.Subscript) and form.var in names_in(n.slice) for n in ast.walk(sub.value))
-                if not computed and not self._walks_axis(loop, form.var, array, axis):
+                # (L[i, :i] of a unit triangle: the row the same access picks by i is walked)
+                triangle = any(not isinstance(c, ast.Slice) and offset_from(c, form.var) is not None for c in components) \
+                    and unit_step(model, loop, form.var)
+                if not computed and not triangle and not self._walks_axis(loop, form.var, array, axis):
                     return None
                 partial += 1
             elif form.form is SliceForm.WINDOW:
+                if self._tiles(loop, part, form.var):
+                    windows += 1  # a[i:i + k] with i += k: one block of a tiling per pass
+                    picked.add(form.var)
+                    continue
                 if not self._slides(loop, form.var) or self._shift_of_data(part, form.var, loop):
                     return None
                 windows += 1
@@ -782,6 +1095,73 @@ class WorkAnalysis:
             self._spatial_index[key] = found
         return found
 
+    def _tiles(self, loop: LoopFrame, part: ast.Slice, var: str) -> bool:
+        """A block ``a[i:i + k]`` that the loop moves by its width ``k`` over
+        an axis whose length bounds the loop (``while i + k <= a.shape[0]``,
+        ``range(0, n - k + 1, k)`` with ``n = np.shape(X)[0]``), storing one
+        element per block (``out[o] = np.mean(...)`` by a counter,
+        ``energies.append(np.sum(...))``) and carrying no whole array from
+        pass to pass: a spatial loop over the blocks (frame energies, block
+        means). A minibatch loop that updates weights, or sums into one
+        total, does neither."""
+        key = (id(loop), var, f"tiles {ast.dump(part)}")
+        found = self._spatial_index.get(key)
+        if found is None:
+            model = self.model
+            found = tiles(model, loop, part, var) and walks_data(model, loop, var) \
+                and self._stores_elements(loop) and not self._carries_whole(loop)
+            self._spatial_index[key] = found
+        return found
+
+    def _stores_elements(self, loop: LoopFrame) -> bool:
+        """Does every pass store single elements of its result, and only those:
+        ``out[o] = ...`` (a pick by what varies with the loop, of one
+        element) or ``results.append(v)`` of a number into a list?"""
+        model = self.model
+        varying = self.varying(loop)
+        stored = False
+        for stmt in model.nodes_in_loop(loop, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for target in targets:
+                if isinstance(target, ast.Subscript) and mentions(target.slice, varying) and model.kind(target.value) is Kind.DEVICE:
+                    if any(isinstance(c, ast.Slice) for c in _components(target)) or model.kind(target) not in (Kind.DEVICE_SCALAR, Kind.DEVICE) \
+                            or model.shape(target) not in ((), None) or _least_rank(model, target.value) > len(_components(target)):
+                        return False
+                    stored = True
+        for call in model.nodes_in_loop(loop, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "append" and len(call.args) == 1 and isinstance(func.value, ast.Name):
+                if model.kind(call.args[0]) not in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+                    return False
+                stored = True
+        return stored
+
+    def _carries_whole(self, loop: LoopFrame) -> bool:
+        """Does the loop update an array (or a value of unknown kind) it got
+        from before (``W -= lr * grad``, ``w = w - lr * g``), or call what
+        works by side effect (``optimizer.step(g)``): state carried from
+        pass to pass, as a training loop's weights are?"""
+        model = self.model
+        counters = self._slice_bound_names(loop)  # i += k of a[i:i + k]: the number that moves the block along
+        for stmt in model.nodes_in_loop(loop, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for target in targets:
+                if not isinstance(target, (ast.Name, ast.Attribute)) or (isinstance(target, ast.Name) and target.id in counters):
+                    continue
+                updated = isinstance(stmt, ast.AugAssign) or any(
+                    isinstance(n, type(target)) and ast.dump(n).replace("Load", "Store") == ast.dump(target)
+                    for n in ast.walk(stmt.value))  # type: ignore[attr-defined]
+                if updated and model.kind(target) not in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+                    return True
+        for stmt in model.nodes_in_loop(loop, ast.Expr):
+            call = stmt.value
+            if not isinstance(call, ast.Call) or model.is_host_call(call) or model.call_api(call) is not None:
+                continue
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "append":
+                continue
+            return True  # self.backward(grad, lr), optimizer.step(...): state updated out of sight
+        return False
+
     def _walks_axis(self, loop: LoopFrame, var: str, array: str | None, axis: int) -> bool:
         """A prefix ``x[:i]`` is a piece of an axis ``i`` walks: the loop
         picks that axis of the same array by ``i`` (``x[i]``, ``L[i, i]``).
@@ -824,35 +1204,120 @@ class WorkAnalysis:
         for partner in partners:
             pick = self._picked_piece(partner, frame, names)
             if pick is None:
+                if contraction and self._walked_item(partner, frame) and self._one_number_from(parent, child, frame, names):
+                    return True  # np.dot(row, w) in `for r, row in enumerate(m)`: a row the loop hands out
                 continue
             if _has_window(pick, names):
                 return True
             if rows_of and isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult) and mentions(pick.slice, rows_of) \
                     and self._pick_work(pick, names, frame) is Work.ROW:
                 return True
-            if contraction and (model.kind(parent) is Kind.DEVICE_SCALAR or _element_target(model, parent, names)
-                                or self._dot_of_vectors(child, pick, names, frame) or self._feeds_elements(parent, frame, names)):
+            if contraction and (self._one_number_from(parent, child, frame, names) or self._dot_of_vectors(child, pick, names, frame)
+                                or self._stored_into_piece(parent, frame, names)):
+                return True
+            if isinstance(parent, ast.BinOp) and not contraction and self._beside_a_point(child, parent, pick, frame, names):
                 return True
         return False
+
+    def _beside_a_point(self, whole: ast.expr, combined: ast.AST, pick: ast.Subscript, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """``np.sum((centers - X[i]) ** 2, axis=1)`` then ``labels[i] =
+        np.argmin(d)`` in ``for i in range(X.shape[0])``: a loop over the
+        points of the data, each pass combining one point with an array it
+        only reads (centres, coefficients) into one element of the result.
+        That array is a small operand (SPEC §3), not whole-array work. (The
+        same array on both sides, ``X - X[i]``, is all pairs: not so.)"""
+        model = self.model
+        if model.kind(pick) is Kind.DEVICE_SCALAR or model.shape(pick) == ():
+            return False  # one number broadcast over an array bounds nothing
+        base = _chain_root(pick)
+        if base is None or ast.dump(base) == ast.dump(_chain_root(whole) or whole):
+            return False
+        picked_by = [v for v in names_in(pick.slice) if v in names]
+        loops = [index_loop(model, frame, v) for v in picked_by]
+        if not loops or not any(loop is not None and (loop.iter_kind is IterKind.ARRAY or walks_data(model, loop, v))
+                                for loop, v in zip(loops, picked_by)):
+            return False
+        if self._written_in(whole, frame):
+            return False  # state the loop updates, not an operand it reads
+        return self._reaches_elements(combined, frame, names)
+
+    def _written_in(self, expr: ast.expr, frame: LoopFrame) -> bool:
+        """Does ``frame`` store into the array ``expr`` names (rebind it,
+        update it in place or write a piece of it)?"""
+        root = _chain_root(expr)
+        if root is None:
+            return True
+        key = ast.dump(root).replace("Load", "Store")
+        for target in self.model.nodes_in_loop(frame, ast.Name, ast.Attribute):
+            if isinstance(target.ctx, ast.Store) and ast.dump(target) == key:
+                return True
+        for sub in self.model.nodes_in_loop(frame, ast.Subscript):
+            if isinstance(sub.ctx, ast.Store) and (inner := _chain_root(sub)) is not None and ast.dump(inner) == ast.dump(root):
+                return True
+        return False
+
+    def _one_number_from(self, product: ast.AST, whole: ast.expr, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """Does the product of a picked row with ``whole`` give one number:
+        a 0-d value, or one that ends in single elements the index picks
+        (``y[i] = A[i, :] @ x``; ``s = A[i] @ x - A[i, i] * x[i]`` then
+        ``x[i] = (b[i] - s) / A[i, i]``)? Then ``whole`` is as long as the row."""
+        model = self.model
+        return model.kind(product) is Kind.DEVICE_SCALAR or _element_target(model, product, names) \
+            or self._reaches_elements(product, frame, names, elementwise=True)
+
+    def _walked_item(self, expr: ast.expr, frame: LoopFrame) -> bool:
+        """Is ``expr`` the item (a row) a loop around it hands out from the
+        array it walks (``row`` of ``for r, row in enumerate(m)``)?"""
+        if not isinstance(expr, ast.Name):
+            return False
+        for loop in frame.chain():
+            if loop.iter_kind is IterKind.ARRAY and expr.id in loop.element_vars:
+                bindings = self.model.reaching_bindings(expr)
+                return bool(bindings) and all(b.kind is BindKind.ELEMENT and b.loop is loop for b in bindings)
+        return False
+
+    def _reaches_elements(self, node: ast.AST, frame: LoopFrame, names: frozenset[str], elementwise: bool = False, depth: int = 0) -> bool:
+        """Does the value of ``node`` end only in single elements the index
+        picks (``labels[i] = np.argmin(d)``), or in a test's truth, through
+        arithmetic, calls (only element-wise ones with ``elementwise``) and
+        names the loop binds?"""
+        model = self.model
+        child: ast.AST = node
+        parent = model.parent(child)
+        while True:
+            if isinstance(parent, ast.BinOp) and not (elementwise and isinstance(parent.op, ast.MatMult)):
+                pass
+            elif isinstance(parent, (ast.UnaryOp, ast.Compare, ast.BoolOp)) or (isinstance(parent, ast.IfExp) and child is not parent.test):
+                pass
+            elif isinstance(parent, ast.Call) and child in parent.args and (not elementwise or _is_elementwise(model.call_api(parent))):
+                pass
+            elif not elementwise and isinstance(parent, ast.Attribute) and parent.value is child and isinstance(model.parent(parent), ast.Call) \
+                    and model.parent(parent).func is parent:  # type: ignore[union-attr]
+                parent = model.parent(parent)  # d.sum(axis=1)
+            else:
+                break
+            child, parent = parent, model.parent(parent)
+        if isinstance(parent, (ast.If, ast.While)) and parent.test is child:
+            return True
+        if not (isinstance(parent, (ast.Assign, ast.AugAssign)) and parent.value is child):
+            return False
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if all(isinstance(t, ast.Subscript) and mentions(t.slice, names) and model.kind(t.value) is Kind.DEVICE
+               and not any(isinstance(c, ast.Slice) for c in _components(t))
+               and self._pick_work(t, names, frame) is Work.ELEMENT for t in targets):
+            return True
+        if not (isinstance(parent, ast.Assign) and len(targets) == 1 and isinstance(targets[0], ast.Name) and depth < 3):
+            return False
+        bound = targets[0]
+        uses = [n for n in model.nodes_in_loop(frame, ast.Name) if n.id == bound.id and isinstance(n.ctx, ast.Load)
+                and any(b.node is bound for b in model.reaching_bindings(n))]
+        return bool(uses) and all(self._reaches_elements(use, frame, names, elementwise, depth + 1) for use in uses)
 
     def _dot_of_vectors(self, whole: ast.expr, pick: ast.Subscript, names: frozenset[str], frame: LoopFrame) -> bool:
         """``np.dot(lu[row], z)`` with ``z`` a vector: the product of a row and
         a vector of its length is one number, so ``z`` is row-sized."""
         shape = self.model.shape(whole)
         return shape is not None and len(shape) == 1 and self._pick_work(pick, names, frame) is Work.ROW
-
-    def _feeds_elements(self, value: ast.AST, frame: LoopFrame, names: frozenset[str]) -> bool:
-        """``sub = np.dot(lu[row], z)`` whose every use in the loop is stored
-        element-wise into one element the index picks (``z[row] = b[row] -
-        sub``): the product is one number."""
-        model = self.model
-        stmt = model.statement_of(value)
-        if not (isinstance(stmt, ast.Assign) and stmt.value is value and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-            return False
-        name = stmt.targets[0].id
-        uses = [n for n in model.nodes_in_loop(frame, ast.Name) if n.id == name and isinstance(n.ctx, ast.Load)
-                and any(b.node is stmt.targets[0] for b in model.reaching_bindings(n))]
-        return bool(uses) and all(self._stored_into_piece(use, frame, names, Work.ELEMENT) for use in uses)
 
     def _stored_into_piece(self, node: ast.expr, frame: LoopFrame, names: frozenset[str], at_most: Work = Work.ROW) -> bool:
         """``w[:, c] = t``, ``y[i] = a + b``: an array whose value reaches a
@@ -978,27 +1443,109 @@ class WorkAnalysis:
         """A whole-value use of an array inside ``frame``: as much work as the
         value it holds in this iteration."""
         model = self.model
+        if isinstance(node, ast.Attribute) and node.attr in _SAME_SIZE_VIEWS and isinstance(node.value, (ast.Name, ast.Attribute)) \
+                and model.kind(node.value) is Kind.DEVICE:
+            return self._name_work(node.value, frame)  # Wc.T is as big as Wc
         if isinstance(node, ast.Name) and id(node) in self._one_element_uses():
             return Work.ELEMENT  # `if neighbours == 3:` whatever computed it
         if isinstance(node, ast.Name):
             # numbers and unknowns (acc = 0.0 before acc = acc * g + x[i]) add no work
-            bindings = [b for b in model.reaching_bindings(node) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
+            bindings = [b for b in self._made_by(node) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
             inside = [b for b in bindings if b.loop is not None and frame.contains(b.loop)]
-            if bindings and len(inside) == len(bindings):
-                work = Work.NONE
+            outside = [b for b in bindings if b not in inside]
+            # a value the loop carries from a start of one element (acc = x[0],
+            # y = y0.copy() of a 4-vector) keeps that size while the loop only
+            # rebinds it from element work
+            start = max((self._start_work(b, node.id) for b in outside), default=Work.NONE)
+            if inside and start <= Work.ROW:
+                work = start
+                made = any(b.kind is not BindKind.AUG for b in bindings)
                 for b in inside:
+                    if b.value is not None and self._grows(b.value, node.id):
+                        return self._size_work(node, Work.SLAB)  # out = np.append(out, v): longer every pass
                     if b.kind is BindKind.VALUE and b.value is not None:
                         work = max(work, self._expr_work_of(b.value, frame))
-                    elif b.kind is BindKind.AUG and model.kind(b.value) is Kind.SCALAR:
-                        # `s = a[j]; s *= -1`: an update by a Python number is as
-                        # big as the value it updates, which the other bindings give
+                    elif b.kind is BindKind.AUG and (model.kind(b.value) is Kind.SCALAR or made):
+                        # `s = a[j]; s *= -1`, `d = pos[j] - pos[i]; d -= L * np.round(d / L)`:
+                        # an update in place is as big as the value it updates,
+                        # which the other bindings give
                         continue
+                    elif b.kind is BindKind.AUG and b.value is not None:
+                        work = max(work, self._expr_work_of(b.value, frame))  # s = 0.0; s += a[i]
                     elif b.kind is BindKind.ELEMENT:
                         work = max(work, self._size_work(node, Work.ROW))
                     else:
                         return self._size_work(node, Work.SLAB)
                 return work
         return self._size_work(node, Work.SLAB)
+
+    def _made_by(self, node: ast.Name) -> list[Binding]:
+        """The bindings that reach ``node``, and for an update in place
+        (``S *= f``) the bindings of the value it updates too."""
+        model = self.model
+        found: list[Binding] = []
+        stack = list(model.reaching_bindings(node))
+        while stack:
+            binding = stack.pop()
+            if binding in found:
+                continue
+            found.append(binding)
+            if binding.kind is BindKind.AUG and isinstance(binding.node, ast.Name):
+                stack.extend(model.reaching_bindings(binding.node))
+        return sorted(found, key=lambda b: b.pos)
+
+    def _grows(self, value: ast.expr, name: str) -> bool:
+        """``np.append(out, v)``, ``np.concatenate([acc, row])``,
+        ``np.r_[xs, v]``: a value that joins ``name`` with more."""
+        from .numpy_api import INDEX_BUILDERS, JOINERS
+
+        model = self.model
+        for node in ast.walk(value):
+            joins = isinstance(node, ast.Call) and model.call_api(node) in JOINERS
+            joins = joins or (isinstance(node, ast.Subscript) and (model.qualname(node.value) or "").rpartition(".")[2] in INDEX_BUILDERS)
+            if joins and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)):
+                return True
+        return False
+
+    def _start_work(self, binding: Binding, name: str, depth: int = 0) -> Work:
+        """How big the value a binding made before the loop is, by the
+        loop's own measure: NONE for a number, ELEMENT for an array of a few
+        literal elements (``y = y0.copy()`` of a 4-vector), and for a fixed
+        pick (``acc = x[0]``, ``y = self.b[0] * x``) as much as an index
+        pick of that array is (an element of an array of unknown rank);
+        SLAB for anything else."""
+        value = binding.value
+        if binding.kind is not BindKind.VALUE or value is None:
+            return Work.SLAB
+        if self.model.values.small_by_construction(value):
+            return Work.ELEMENT
+        return self._value_size(value, name, depth)
+
+    def _value_size(self, expr: ast.expr, name: str, depth: int) -> Work:
+        model = self.model
+        kind = model.kind(expr)
+        if kind in (Kind.SCALAR, Kind.DEVICE_SCALAR) or isinstance(expr, ast.Constant):
+            return Work.NONE
+        if isinstance(expr, ast.BinOp):
+            return max(self._value_size(expr.left, name, depth), self._value_size(expr.right, name, depth))
+        if isinstance(expr, ast.UnaryOp):
+            return self._value_size(expr.operand, name, depth)
+        if isinstance(expr, ast.Name):
+            if expr.id == name:
+                return Work.NONE  # the carried value itself (y = y + b[i] * x[i - 1] of a loop before)
+            bindings = [b for b in model.reaching_bindings(expr) if model.values.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
+            if not bindings or depth >= 2:
+                return Work.NONE if not bindings and kind is not Kind.DEVICE else Work.SLAB
+            return max(self._start_work(b, name, depth + 1) for b in bindings)
+        if isinstance(expr, ast.Subscript) and model.kind(expr.value) is Kind.DEVICE:
+            if any(isinstance(c, ast.Slice) for c in _components(expr)) or isinstance(expr.value, ast.Subscript):
+                return Work.SLAB
+            if any(model.kind(c) not in (Kind.SCALAR, Kind.DEVICE_SCALAR) and not isinstance(c, ast.Constant) for c in _components(expr)):
+                return Work.SLAB  # a fancy index
+            return self._pick_work(expr, frozenset(names_in(expr.slice)))
+        if isinstance(expr, ast.Call) and _is_elementwise(model.call_api(expr)):
+            return max((self._value_size(a, name, depth) for a in expr.args), default=Work.NONE)
+        return Work.SLAB
 
     def _size_work(self, node: ast.expr, default: Work) -> Work:
         """Element-sized for an array of a few numbers by construction, and
@@ -1024,6 +1571,9 @@ class WorkAnalysis:
         # seeds: the names in the tests of if/while/assert and conditional expressions
         tests = [node.test for node in model.nodes(ast.If, ast.While, ast.IfExp, ast.Assert)]  # type: ignore[attr-defined]
         work = [n for test in tests for n in _truth_names(test)]
+        # and the values the builtin max/min compares (`m = max(m, a[i])`):
+        # comparing arrays of several elements raises as a test does
+        work += [a for call in model.nodes(ast.Call) if _builtin_extremum(model, call) for a in call.args if isinstance(a, ast.Name)]
         while work:
             use = work.pop()
             if id(use) in found:
@@ -1111,8 +1661,13 @@ class WorkAnalysis:
         operands = [e for a in call.args for e in (a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])]
         if tail in CONVERSIONS and any(model.kind(o) in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.SEQ) for o in operands):
             return Work.NONE  # np.array([a[i], b[i]]): as much as its parts
+        if tail in CONVERSIONS and len(call.args) == 1 and _literal_items(model, call.args[0]) <= SMALL_PICK:
+            return Work.ELEMENT  # np.array(CX) of a module's 9 lattice directions
         return self._size_work(call, Work.SLAB)
 
+
+# Attributes that are the same array seen another way (a transpose, a part).
+_SAME_SIZE_VIEWS = frozenset({"T", "mT", "real", "imag"})
 
 # Builtins that compute with the device values they are given (CPN110's
 # subject) rather than show or store them: their arguments are the loop's work.
@@ -1197,6 +1752,47 @@ def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AS
             return child, parent
 
 
+def _flow_edges(scope: "Scope") -> dict[str, set[str]]:
+    """For a function: each name -> the names its assignments compute from
+    it (``x_, y_ = np.floor(x), np.floor(y)``: x -> {x_}, y -> {y_})."""
+    edges: dict[str, set[str]] = {}
+    for stmt in ast.walk(scope.node):
+        if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is None:
+            continue
+        value = stmt.value
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for target in targets:
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+                pairs = list(zip(target.elts, value.elts))
+            else:
+                pairs = [(target, value)]
+            for bound, made in pairs:
+                if isinstance(bound, ast.Name):
+                    for name in names_in(made):
+                        edges.setdefault(name, set()).add(bound.id)
+    return edges
+
+
+def _reach(edges: dict[str, set[str]], seeds: frozenset[str]) -> frozenset[str]:
+    """``seeds`` and every name ``edges`` lead to from them."""
+    found = set(seeds)
+    stack = list(seeds)
+    while stack:
+        for name in edges.get(stack.pop(), ()):
+            if name not in found:
+                found.add(name)
+                stack.append(name)
+    return frozenset(found)
+
+
+def _chain_root(expr: ast.expr) -> ast.expr | None:
+    """``X`` of ``X[i]``, ``X[i][j]``, ``X.T``, ``X[None]``; ``self.c`` of
+    ``self.c[k]``; None for a computed value."""
+    while isinstance(expr, ast.Subscript) or (isinstance(expr, ast.Attribute) and expr.attr in _SAME_SIZE_VIEWS):
+        expr = expr.value
+    return expr if isinstance(expr, (ast.Name, ast.Attribute)) else None
+
+
 def _pixel(components: list[ast.expr], names: frozenset[str]) -> bool:
     """Two neighbouring axes picked by two different indices (or windows
     they move), beside axes left whole: ``out[:, i, j, :]``,
@@ -1244,6 +1840,15 @@ def _tested_for_truth(model: "FileModel", node: ast.expr) -> bool:
     while isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
         child, parent = parent, model.parent(parent)
     return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is child
+
+
+def _builtin_extremum(model: "FileModel", call: ast.Call) -> bool:
+    """``max(m, a[i])``, ``min(a, b, c)``: the builtin (not pylab's NumPy
+    ``max`` from a star import) comparing two or more values."""
+    func = call.func
+    return (isinstance(func, ast.Name) and func.id in ("max", "min") and len(call.args) >= 2
+            and not any(isinstance(a, ast.Starred) for a in call.args)
+            and model.lookup(func) is None and model.qualname(func) is None)
 
 
 def _truth_names(test: ast.expr) -> list[ast.Name]:

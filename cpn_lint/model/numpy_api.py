@@ -80,6 +80,17 @@ RANDOM_PERMUTATIONS = frozenset({"permutation", "permuted"})
 # Methods of np.random.default_rng(...)/RandomState(...) that draw numbers.
 GENERATOR_DRAWS = frozenset(RANDOM_SIZE_POSITION) | RANDOM_DIMS_AS_ARGS | RANDOM_PERMUTATIONS | {"shuffle"}
 GENERATOR_FUNCTIONS = frozenset({"random.default_rng", "random.RandomState", "random.Generator"})
+# Public stride-trick functions (tail after the root): arrays (views) of
+# their first argument's data, whatever namespace they sit in.
+STRIDE_TRICK_ARRAYS = frozenset({
+    "lib.stride_tricks.sliding_window_view", "lib.stride_tricks.as_strided", "lib.stride_tricks.broadcast_to",
+})
+# What a random generator was built with -> the NumPy class whose methods it has.
+GENERATOR_CLASSES = {
+    "random.default_rng": "numpy.random.Generator",
+    "random.Generator": "numpy.random.Generator",
+    "random.RandomState": "numpy.random.RandomState",
+}
 # Every public attribute of numpy.random.Generator and RandomState (NumPy
 # 2.x, plus the older aliases ranf/sample): a method call on a generator
 # with any other name fails, so only these are worth the receiver's kind.

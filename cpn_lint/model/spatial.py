@@ -275,6 +275,38 @@ def counter_step(model: "FileModel", frame: LoopFrame, var: str) -> int | None:
     return steps[0]
 
 
+def step_of(model: "FileModel", frame: LoopFrame, var: str) -> ast.expr | None:
+    """What ``var`` moves by from one pass to the next: the step of a
+    ``range`` with three arguments, or the one amount a ``while`` loop adds
+    to its counter (``i += k``, ``i = i + k``); None otherwise."""
+    if frame.iter_kind is IterKind.WHILE:
+        steps: list[ast.expr | None] = []
+        for stmt in model.nodes_in_loop(frame, ast.AugAssign, ast.Assign):
+            if model.loop_of(stmt) is not frame:
+                continue
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == var:
+                steps.append(stmt.value if isinstance(stmt.op, ast.Add) else None)
+            elif isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == var for t in stmt.targets):
+                value = stmt.value
+                ok = isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) and isinstance(value.left, ast.Name) and value.left.id == var
+                steps.append(value.right if ok else None)  # type: ignore[union-attr]
+        return steps[0] if len(steps) == 1 else None
+    call, _ = range_of(model, frame, var)
+    return call.args[2] if call is not None and len(call.args) == 3 else None
+
+
+def tiles(model: "FileModel", frame: LoopFrame, part: ast.Slice, var: str) -> bool:
+    """Does ``part`` (``i:i + k``) move by its own width every pass of
+    ``frame`` (``range(0, n - k + 1, k)``, ``while ...: i += k``): the
+    iterations read consecutive blocks that tile the axis?"""
+    step = step_of(model, frame, var)
+    if step is None or part.lower is None or part.upper is None or part.step is not None:
+        return False
+    width = linear(part.upper).minus(linear(part.lower))  # type: ignore[union-attr]
+    moved = linear(step)
+    return moved is not None and width == moved and bool(width.terms or width.const > 0)
+
+
 def unit_step(model: "FileModel", frame: LoopFrame, var: str | None = None) -> bool:
     """Does the loop's index step by one (a range without a step, or with
     step ±1; an index product; a ``while`` counter moved by ±1)?"""
@@ -335,7 +367,7 @@ def index_loop(model: "FileModel", frame: LoopFrame, var: str) -> LoopFrame | No
         if var in model.loop_indices(loop):
             return loop
     for loop in frame.chain():
-        if counter_step(model, loop, var) is not None:
+        if counter_step(model, loop, var) is not None or (loop.iter_kind is IterKind.WHILE and step_of(model, loop, var) is not None):
             return loop
     return None
 

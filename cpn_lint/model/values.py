@@ -55,7 +55,7 @@ _ARRAYS = (Kind.DEVICE, Kind.HOST, Kind.CUPY)
 _JOIN_AXES = {"concatenate": 0, "hstack": 1, "vstack": 0, "row_stack": 0, "stack": 0}
 _NUMBERS = (Kind.SCALAR, Kind.DEVICE_SCALAR)
 _COMPARED_WITH_NUMBER = (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN)
-_DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT)
+_DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR, Kind.NOT, Kind.GENERATOR)
 SMALL_ARRAY = 64  # at most this many elements, written as literals where the array is made: a few numbers
 SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
 _NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
@@ -98,6 +98,8 @@ class ValueEngine:
         self._small_epoch = 0
         # instances of the file's classes, per binding (static: no solved value is read)
         self._classes: dict[tuple[int, object], object] = {}
+        # what is put into containers, by container (static, built on first use)
+        self._stores: dict[tuple[object, ...], list[ast.expr | None]] | None = None
 
     # ================================================================ solving
     def solve(self) -> None:
@@ -175,7 +177,13 @@ class ValueEngine:
         the shape they agree on (returns not known yet add nothing)."""
         kinds = [self._kind(r) for r in scope.returns]
         kind = join(kinds) if kinds else Kind.NOT
-        found = [self._shape(r) for r, k in zip(scope.returns, kinds) if k is not Kind.BOTTOM]
+        found = []
+        for returned, returned_kind in zip(scope.returns, kinds):
+            waiting = self._bottom_reads
+            shape = self._shape(returned) if returned_kind is not Kind.BOTTOM else None
+            if returned_kind is Kind.BOTTOM or (shape is None and self._bottom_reads > waiting and not self._closing):
+                continue  # a return whose shape is not known yet adds nothing
+            found.append(shape)
         shape: MaybeShape = found[0] if found else None
         for other in found[1:]:
             shape = shapes.merge(shape, other)
@@ -276,6 +284,12 @@ class ValueEngine:
         return Kind.NOT if combined is Kind.SCALAR else combined  # a Python bool
 
     def _kind_IfExp(self, expr: ast.IfExp) -> Kind:
+        # ``np.empty(n) if rank == 0 else None``: where the value is used, it
+        # is the array (None has no other use than being tested for)
+        if _is_none(expr.orelse):
+            return self._kind(expr.body)
+        if _is_none(expr.body):
+            return self._kind(expr.orelse)
         a, b = self._kind(expr.body), self._kind(expr.orelse)
         if a is b:
             return a
@@ -297,7 +311,11 @@ class ValueEngine:
             if tail in api.NUMERIC_CONSTANTS or last in api.NUMERIC_CONSTANTS:
                 return Kind.SCALAR
             return Kind.NOT  # a module, function, class or index helper
-        if expr.attr in api.ARRAY_METADATA:
+        cls = self._attribute_class(expr)
+        bindings = self.model._class_attrs.get((id(cls), expr.attr)) if cls is not None else None
+        if expr.attr in api.ARRAY_METADATA and not bindings:
+            # a.shape, a.data of an array; the file's own class setting
+            # self.data = np.asarray(...) has an attribute of that name instead
             if expr.attr in api.NUMERIC_METADATA:
                 base = self._kind(expr.value)
                 if base is Kind.BOTTOM:
@@ -305,9 +323,7 @@ class ValueEngine:
                 if base in _ARRAYS or base is Kind.DEVICE_SCALAR:
                     return Kind.SCALAR
             return Kind.NOT
-        cls = self._attribute_class(expr)
         if cls is not None:
-            bindings = self.model._class_attrs.get((id(cls), expr.attr))
             attr_kind = join([self._read(b)[0] for b in bindings]) if bindings else None
             if attr_kind is not None and attr_kind is not Kind.UNKNOWN:
                 return attr_kind
@@ -350,6 +366,8 @@ class ValueEngine:
             return Kind.DEVICE_SCALAR
         if base is Kind.SEQ:
             return Kind.DEVICE if not isinstance(expr.slice, ast.Slice) else Kind.SEQ
+        if base is Kind.NOT and not isinstance(expr.slice, ast.Slice):
+            return self._items_kind(value)  # frames[-1], self.entries[name]
         return Kind.UNKNOWN
 
     def _kind_Call(self, expr: ast.Call) -> Kind:
@@ -392,6 +410,9 @@ class ValueEngine:
                 if kind in (Kind.DEVICE, Kind.SEQ):
                     shape = self._shape(args[0])
                     return Kind.DEVICE_SCALAR if shape is not None and len(shape) == 1 else Kind.DEVICE
+                if kind is Kind.NOT or isinstance(args[0], _COMPREHENSIONS):
+                    items = self._items_kind(args[0], iterated=True)  # sum of a list of device scalars
+                    return items if items in (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.BOTTOM) else Kind.UNKNOWN
             return Kind.UNKNOWN
         if name in api.NUMBER_BUILTINS:
             return Kind.SCALAR if name not in ("any", "all", "bool") else Kind.NOT
@@ -432,16 +453,19 @@ class ValueEngine:
                 # is not worth guessing (its draws are not device arrays).
                 return Kind.GENERATOR if head == device else Kind.UNKNOWN
             last = tail.rpartition(".")[2]
+            if tail in api.STRIDE_TRICK_ARRAYS:
+                return Kind.DEVICE if head == device else Kind.HOST if device == "cupynumeric" else Kind.UNKNOWN
             if api.is_internal_api(tail):
                 return Kind.UNKNOWN  # numpy's private helpers return anything
             if tail in api.PYTHON_NUMBER_FUNCTIONS or last in api.SCALAR_TYPES:
                 return Kind.SCALAR
             if tail in api.NON_ARRAY_FUNCTIONS:
                 return Kind.NOT
-            if tail in api.SEQUENCE_FUNCTIONS:
-                return Kind.SEQ
+            if tail in api.SEQUENCE_FUNCTIONS and not (tail == "gradient" and _single_axis(call)):
+                return Kind.SEQ  # (np.gradient(u, axis=1) is one array, not a list of them)
             if tail == "where" and len(call.args) == 1:
                 return Kind.SEQ
+
             if tail == "unique" and any(k.arg and k.arg.startswith("return_") for k in call.keywords):
                 return Kind.SEQ
             if head == device:
@@ -528,14 +552,28 @@ class ValueEngine:
         return Kind.DEVICE
 
     def _user_call_kind(self, call: ast.Call) -> Kind:
-        """A call of the file's own function: what its ``return`` statements give."""
-        scope = self.model.calls.callee(call)
+        """A call of the file's own function: what its ``return`` statements give
+        (for a Numba ufunc, ``@vectorize``, an array when any argument is one)."""
+        scope = self.model.calls.target(call)
         if scope is None:
             return Kind.UNKNOWN
+        if self._numba_ufunc(scope):
+            kinds = [self._kind(a) for a in call.args]
+            if Kind.BOTTOM in kinds:
+                return Kind.BOTTOM
+            return Kind.DEVICE if any(k is Kind.DEVICE for k in kinds) else Kind.UNKNOWN
         result = self._read(scope)[0]
         if result is Kind.BOTTOM:
             return Kind.BOTTOM
         return result if result in _ARRAYS or result is Kind.DEVICE_SCALAR else Kind.UNKNOWN
+
+    def _numba_ufunc(self, scope: "Scope") -> bool:
+        """Is the function decorated with Numba's ``@vectorize`` (a ufunc that
+        broadcasts over arrays, whatever its body returns for one element)?"""
+        from .compiled import _compiler
+
+        node = scope.node
+        return isinstance(node, _DEF_TYPES) and any(_compiler(self.model, d) == "vectorize" for d in node.decorator_list)
 
     def _attribute_class(self, expr: ast.Attribute) -> "Scope | None":
         """The file's class whose attribute ``expr`` reads: ``self.x`` in a
@@ -546,21 +584,54 @@ class ValueEngine:
             return None
         return self._self_class(expr) or self._instance_class(expr.value, 0)
 
+    def instance_class(self, expr: ast.expr) -> "Scope | None":
+        """The file's class ``expr`` is surely an instance of (see
+        :meth:`_instance_class`); the call graph resolves ``obj.method()``
+        with it."""
+        return self._instance_class(expr, 0)
+
     def _instance_class(self, expr: ast.expr, depth: int) -> "Scope | None":
         """The file's class ``expr`` is surely an instance of. Bindings are
         memoised; one met again while it is followed (a cycle) is no
         instance, so every binding of the cycle is none, whichever is asked
-        first ("all sources agree" holds at its least fixpoint)."""
+        first ("all sources agree" holds at its least fixpoint). Only the
+        static call graph is followed (never a call on an instance), so the
+        answer does not depend on itself through the calls it resolves."""
         if depth > _MAX_INSTANCE_DEPTH:
             return None  # a safety net against deep recursion only
         calls = self.model.calls
         if isinstance(expr, ast.Call):
-            return calls.class_of(expr.func)
+            return calls.class_of(expr.func) or self._made_by(expr, depth)
         if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, ast.Slice):
             return _one_class(self._item_classes(expr.value, depth + 1))  # particles[i]
         if not isinstance(expr, ast.Name):
             return None
         return _one_class([self._binding_class(b, depth + 1) for b in self.model.reaching_bindings(expr)])
+
+    def _made_by(self, call: ast.Call, depth: int) -> "Scope | None":
+        """The class a factory makes: ``cls(...)`` in a class method of it,
+        or a function (``ParticleSystem.lattice(n)``, ``make_system()``)
+        whose every ``return`` is an instance of one class."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            owner = self.model.lookup(func)
+            bindings = owner.bindings.get(func.id, ()) if owner is not None else ()
+            if len(bindings) == 1 and bindings[0].kind is BindKind.PARAM and self.model.calls.is_receiver(bindings[0]):
+                method = bindings[0].scope
+                if isinstance(method.node, _DEF_TYPES) and any(
+                        isinstance(d, ast.Name) and d.id == "classmethod" for d in method.node.decorator_list):
+                    return method.parent  # cls(...) in a class method
+        scope = self.model.calls.static_callee(call)
+        if scope is None or not scope.returns:
+            return None
+        key = (id(scope), "returns")
+        memo = self._classes
+        if key in memo:
+            return memo[key]  # type: ignore[return-value]
+        memo[key] = None  # a factory reached again while followed: no instance
+        found = _one_class([self._instance_class(r, depth + 1) for r in scope.returns])
+        memo[key] = found
+        return found
 
     def _binding_class(self, binding: Binding, depth: int) -> object:
         key = (id(binding), "instance")
@@ -630,9 +701,10 @@ class ValueEngine:
         return found
 
     def _passed(self, param: Binding, each: Callable[[ast.expr], list[object]]) -> list[object]:
-        """``each`` applied to what every call site passes for ``param``."""
+        """``each`` applied to what every call site passes for ``param`` (the
+        sites of the static call graph: see :meth:`_instance_class`)."""
         calls = self.model.calls
-        sites = calls.argument_sites(param.scope)
+        sites = calls.static_argument_sites(param.scope)
         if not sites or calls.arguments_escape(param.scope):
             return [None]
         found: list[object] = []
@@ -686,7 +758,7 @@ class ValueEngine:
     def _returns_no_array(self, call: ast.Call) -> bool:
         """A call of the file's function whose returns are certainly not
         arrays (a list it builds): how the result is used does not change that."""
-        scope = self.model.calls.callee(call)
+        scope = self.model.calls.target(call)
         return scope is not None and self._read(scope)[0] is Kind.NOT
 
     def _aug_kind(self, b: Binding) -> Kind:
@@ -714,7 +786,7 @@ class ValueEngine:
         tuple of the same length: the expressions item ``index`` comes from."""
         if index is None or not isinstance(source, ast.Call):
             return None
-        scope = self.model.calls.callee(source)
+        scope = self.model.calls.target(source)
         if scope is None or not scope.returns:
             return None
         items: list[ast.expr] = []
@@ -746,7 +818,7 @@ class ValueEngine:
                 return None
             return [expr.elts[index]]
         if isinstance(expr, ast.Call):
-            scope = self.model.calls.callee(expr)
+            scope = self.model.calls.target(expr)
             if scope is None or not scope.returns:
                 return None
             return self._all_packed(scope.returns, index, depth)
@@ -807,6 +879,9 @@ class ValueEngine:
             source = wrapped
         if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id in ("range", "len"):
             return Kind.SCALAR
+        walked = self._iterator_item_kind(b, source)
+        if walked is not None:
+            return walked
         if isinstance(source, ast.Attribute) and source.attr in api.ARRAY_METADATA:
             return Kind.SCALAR  # n, m = a.shape
         if isinstance(source, (ast.List, ast.Tuple, ast.Set)) and self._iterated_by(b, source):
@@ -821,7 +896,197 @@ class ValueEngine:
             return kind  # rows of an array, or items unpacked from it
         if kind is Kind.SEQ:
             return Kind.DEVICE if self.model.device_root else Kind.UNKNOWN
+        if kind is Kind.NOT and b.index is None and self._iterated_by(b, source):
+            return self._items_kind(source, iterated=True)  # for frame in frames: the arrays appended to it
         return Kind.UNKNOWN
+
+    def _iterator_item_kind(self, b: Binding, source: ast.expr) -> Kind | None:
+        """An item of ``np.nditer(a)`` (also through ``with np.nditer(a) as
+        it: for x in it``) or the value of ``np.ndenumerate(a)``: a 0-d
+        array of ``a``, a device scalar; None for anything else."""
+        if not self._iterated_by(b, source):
+            return None
+        call = self.iterator_call(source)
+        if call is None:
+            return None
+        tail = (self.model.qualname(call.func) or "").rpartition(".")[2]
+        flags = positional_or_keyword(call, 1, "flags") if tail == "nditer" else None
+        if flags is not None and any(isinstance(n, ast.Constant) and n.value == "external_loop" for n in ast.walk(flags)):
+            return None  # whole 1-D chunks, not items
+        operand = call.args[0]
+        if tail == "ndenumerate":
+            if b.index != 1:
+                return None  # the index tuple
+        elif isinstance(operand, (ast.List, ast.Tuple)):
+            if b.index is None or b.index >= len(operand.elts):
+                return None
+            operand = operand.elts[b.index]  # nditer([a, b]) hands out a pair of items
+        elif b.index is not None:
+            return None
+        kind = self._kind(operand)
+        if kind is Kind.BOTTOM:
+            return kind
+        return Kind.DEVICE_SCALAR if kind is Kind.DEVICE else Kind.SCALAR if kind is Kind.HOST else None
+
+    def iterator_call(self, source: ast.expr) -> ast.Call | None:
+        """``np.nditer(...)``/``np.ndenumerate(...)`` of the device library,
+        written in the loop or bound by ``with ... as it``."""
+        model = self.model
+        if isinstance(source, ast.Name):
+            bindings = model.reaching_bindings(source)
+            if len(bindings) != 1:
+                return None
+            holder = model.parent(bindings[0].node)
+            if not isinstance(holder, ast.withitem):
+                return None
+            source = holder.context_expr
+        if not isinstance(source, ast.Call) or not source.args:
+            return None
+        qual = model.qualname(source.func) or ""
+        head, _, tail = qual.partition(".")
+        return source if head in DEVICE_ROOTS and tail in ("nditer", "ndenumerate") else None
+
+    # ------------------------------------------------------------ generators
+    def generator_class(self, expr: ast.expr) -> str | None:
+        """``numpy.random.Generator`` (or ``RandomState``) for a random
+        generator whose every maker is seen and agrees: the constructor
+        call itself, a name bound to one, a parameter every call site
+        passes one (``kmeans_pp_init(X, k, rng)``), ``self.rng`` set in the
+        class. None when the kind is not a generator or a maker is not seen."""
+        if self.kind(expr) is not Kind.GENERATOR:
+            return None
+        found = self._generator_makers(expr, 0, set())
+        if not found or None in found or len(set(found)) != 1:
+            return None
+        return found[0]
+
+    def _generator_makers(self, expr: ast.expr, depth: int, seen: set[int]) -> list[str | None]:
+        model = self.model
+        if depth > _MAX_PACKING_DEPTH * 2:
+            return [None]
+        if isinstance(expr, ast.Call):
+            qual = model.qualname(expr.func) or ""
+            head, _, tail = qual.partition(".")
+            return [api.GENERATOR_CLASSES.get(tail) if head in DEVICE_ROOTS else None]
+        if isinstance(expr, ast.Attribute):
+            cls = self._attribute_class(expr)
+            bindings = model._class_attrs.get((id(cls), expr.attr), []) if cls is not None else []
+        elif isinstance(expr, ast.Name):
+            bindings = model.reaching_bindings(expr)
+        else:
+            return [None]
+        if not bindings:
+            return [None]
+        found: list[str | None] = []
+        for binding in bindings:
+            if id(binding) in seen:
+                continue  # a cycle adds no maker
+            seen.add(id(binding))
+            if binding.kind is BindKind.VALUE and binding.value is not None:
+                found += self._generator_makers(binding.value, depth + 1, seen)
+            elif binding.kind is BindKind.PARAM and binding.value is None:
+                found += self._passed(binding, lambda given: self._generator_makers(given, depth + 1, seen))  # type: ignore[arg-type,return-value]
+            else:
+                found.append(None)
+        return found
+
+    # ------------------------------------------------------------ containers
+    def _items_kind(self, container: ast.expr, iterated: bool = False) -> Kind:
+        """The kind of every item of a Python list, tuple or dict, when all
+        that is put in it is known: the displays bound to the name, what
+        ``.append``/``.insert``/``.setdefault`` add and what ``c[k] = v``
+        stores (``frames.append(u.copy())``, ``self.entries[k] =
+        np.asarray(a)``). An array kind only; anything else is UNKNOWN.
+        ``iterated``: what a loop over the container gets (a dict's keys,
+        so a dict has no known items then)."""
+        items = self._stored_items(container, sequence_only=iterated)
+        if not items:
+            return Kind.UNKNOWN
+        kinds = [self._kind(item) for item in items]
+        known = [k for k in kinds if k is not Kind.BOTTOM]
+        if not known:
+            return Kind.BOTTOM
+        first = known[0]
+        if (first not in _ARRAYS and first is not Kind.DEVICE_SCALAR) or any(k is not first for k in known):
+            return Kind.UNKNOWN
+        return Kind.BOTTOM if len(known) < len(kinds) else first
+
+    def _stored_items(self, container: ast.expr, sequence_only: bool = False) -> list[ast.expr] | None:
+        """The expressions a container holds (see :meth:`_items_kind`); None
+        when any source is not known (a parameter, ``.extend``, a call), and
+        with ``sequence_only`` for a dict."""
+        model = self.model
+        if isinstance(container, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return _displayed_items(container)  # sum([f(a) for a in parts])
+        if isinstance(container, ast.Name):
+            scope = model.lookup(container)
+            if scope is None:
+                return None
+            bindings = scope.bindings.get(container.id, ())
+            key: tuple[object, ...] = ("name", id(scope), container.id)
+        elif isinstance(container, ast.Attribute):
+            cls = self._attribute_class(container)
+            bindings = model._class_attrs.get((id(cls), container.attr), ()) if cls is not None else ()
+            if cls is None or not bindings:
+                return None
+            key = ("attr", id(cls), container.attr)
+        else:
+            return None
+        found: list[ast.expr] = []
+        for binding in bindings:
+            if binding.kind is not BindKind.VALUE or binding.value is None:
+                return None
+            if sequence_only and _is_mapping(binding.value):
+                return None
+            displayed = _displayed_items(binding.value)
+            if displayed is None:
+                return None
+            found += displayed
+        added = self._container_stores().get(key)
+        if added is None:
+            return found
+        if any(a is None for a in added):
+            return None
+        return found + added  # type: ignore[operator]
+
+    def _container_stores(self) -> dict[tuple[object, ...], list[ast.expr | None]]:
+        """What the file puts into containers after making them, by
+        container (a name in its scope, or a class's ``self.x``): appended
+        items, ``c[k] = v`` values, None for an addition not followed
+        (``.extend``, an augmented item assignment). Built once per file."""
+        if self._stores is not None:
+            return self._stores
+        stores: dict[tuple[object, ...], list[ast.expr | None]] = {}
+        model = self.model
+        for call in model.nodes(ast.Call):
+            func = call.func
+            if not isinstance(func, ast.Attribute) or func.attr not in _ADDING_METHODS:
+                continue
+            key = self._container_key(func.value)
+            if key is None:
+                continue
+            item = call.args[-1] if call.args and func.attr != "extend" and not isinstance(call.args[-1], ast.Starred) else None
+            stores.setdefault(key, []).append(item)
+        for node in model.nodes(ast.Subscript):
+            if not isinstance(node.ctx, ast.Store):
+                continue
+            key = self._container_key(node.value)
+            if key is None:
+                continue
+            parent = model.parent(node)
+            value = parent.value if isinstance(parent, ast.Assign) and node in parent.targets else None
+            stores.setdefault(key, []).append(value)
+        self._stores = stores
+        return stores
+
+    def _container_key(self, expr: ast.expr) -> tuple[object, ...] | None:
+        if isinstance(expr, ast.Name):
+            scope = self.model.lookup(expr)
+            return ("name", id(scope), expr.id) if scope is not None else None
+        if isinstance(expr, ast.Attribute):
+            cls = self._self_class(expr)
+            return ("attr", id(cls), expr.attr) if cls is not None else None
+        return None
 
     def _iterated_by(self, b: Binding, source: ast.expr) -> bool:
         """Is ``b`` the target of a loop (or comprehension) over ``source``?"""
@@ -866,8 +1131,9 @@ class ValueEngine:
     def _argument_kind(self, param: Binding) -> Kind:
         """What the call sites pass for a parameter: their joined kind when
         every site tells; UNKNOWN when there are none or one cannot tell. For
-        a function that escapes, only an array is worth knowing (it can
-        receive one); anything else may come from the unseen callers."""
+        a function that escapes, only an array or a device value is worth
+        knowing (it can receive one); anything else may come from the unseen
+        callers, except that ``np.vectorize(f)`` passes numbers."""
         calls = self.model.calls
         scope = param.scope
         if param.kind is not BindKind.PARAM or calls.is_receiver(param):
@@ -881,10 +1147,20 @@ class ValueEngine:
             if given is None:
                 return Kind.UNKNOWN
             kinds.append(self._kind(given))
+        if calls.arguments_escape(scope) and calls.escapes_to_number_callers(scope):
+            kinds.append(Kind.SCALAR)  # np.vectorize(f) calls f with numbers: one more site
+            return self._joined_arguments(kinds, escaping=False)
+        return self._joined_arguments(kinds, calls.arguments_escape(scope))
+
+    @staticmethod
+    def _joined_arguments(kinds: list[Kind], escaping: bool) -> Kind:
         result = join(kinds)
         if result is Kind.BOTTOM:
             return result
-        if calls.arguments_escape(scope) and not result.is_array:
+        if escaping and not result.is_device and not result.is_array:
+            # Seen calls show what the function can receive, not all it
+            # does: an array or a device scalar is worth knowing (the seen
+            # call syncs on it), a number may not be all it ever gets.
             return Kind.UNKNOWN
         return result if result in _DEFINITE else Kind.UNKNOWN
 
@@ -895,15 +1171,21 @@ class ValueEngine:
         sites = calls.argument_sites(scope)
         if not sites or calls.arguments_escape(scope):
             return None
-        merged: MaybeShape = None
-        for i, call in enumerate(sites):
+        found: list[MaybeShape] = []
+        for call in sites:
             given = calls.argument(call, scope, param.name)
             if given is None:
                 return None
+            waiting = self._bottom_reads
             shape = self._shape(given)
-            merged = shape if i == 0 else shapes.merge(merged, shape)
-            if merged is None:
-                return None
+            if shape is None and self._bottom_reads > waiting and not self._closing:
+                continue  # a site whose shape is not known yet adds nothing (x = step(x) in a loop)
+            found.append(shape)
+        if not found:
+            return None
+        merged = found[0]
+        for shape in found[1:]:
+            merged = shapes.merge(merged, shape)
         return merged
 
     def has_array_evidence(self, scope: "Scope", name: str, dense: bool = False, _depth: int = 0) -> bool:
@@ -918,6 +1200,8 @@ class ValueEngine:
             return False  # .shape, .T and a[i, j] work on a sparse matrix too
         if name in scope.array_evidence:
             return True
+        if name in self._sized_names(scope) and name not in scope.non_array_evidence:
+            return True  # n = x.size: lists and tuples have no .size
         if name in scope.method_evidence and name not in scope.non_array_evidence:
             return True  # x.reshape(..), x.sum(), and never d["key"], xs.append(v) or xp.asarray(v)
         if CONTRACTION_PARTNERS_ARE_EVIDENCE and name in scope.partner_evidence:
@@ -935,7 +1219,60 @@ class ValueEngine:
             for item in scope.items_of.get(name, ()):
                 if item != name and self.has_array_evidence(scope, item, dense, _depth + 1):
                     return True
+            for callee, parameter in self._handed_to(scope, name):
+                if self.has_array_evidence(callee, parameter, dense, _depth + 1):
+                    return True  # n, m = get_sizes(x), where get_sizes reads x.size
         return False
+
+    def _handed_to(self, scope: "Scope", name: str) -> list[tuple["Scope", str]]:
+        """The (function, parameter) pairs of the file that ``scope`` hands
+        the name to as an argument (``get_sizes(x)``)."""
+        if scope.kind is not ScopeKind.FUNCTION:
+            return []
+        table = self._classes.get((id(scope), "handed"))
+        if table is None:
+            handed: dict[str, list[tuple[object, str]]] = {}
+            calls = self.model.calls
+            node = scope.node
+            body = node.body if isinstance(node, _DEF_TYPES) else []
+            for statement in _walk_function(body):
+                if isinstance(statement, _DEF_TYPES + (ast.ClassDef,)):
+                    continue
+                for call in (n for n in _own_nodes(statement) if isinstance(n, ast.Call)):
+                    arguments = [a for a in call.args if isinstance(a, ast.Name)] + \
+                        [k.value for k in call.keywords if isinstance(k.value, ast.Name)]
+                    if not arguments:
+                        continue
+                    callee = calls.static_callee(call)
+                    if callee is None or callee is scope:
+                        continue
+                    for parameter in callee.params:
+                        given = calls.argument(call, callee, parameter)
+                        if isinstance(given, ast.Name) and any(given is a for a in arguments):
+                            handed.setdefault(given.id, []).append((callee, parameter))
+            table = self._classes[(id(scope), "handed")] = handed  # type: ignore[assignment]
+        return table.get(name, [])  # type: ignore[union-attr,return-value]
+
+    def _sized_names(self, scope: "Scope") -> frozenset[str]:
+        """The names a function (or module) reads ``.size`` of, as data
+        (``n = x.size``, not ``x.size()``); none where pandas is imported
+        (a DataFrame has a ``.size`` too)."""
+        key = (id(scope), "sized")
+        found = self._classes.get(key)
+        if found is None:
+            names: set[str] = set()
+            node = scope.node
+            if scope.kind is ScopeKind.FUNCTION and isinstance(node, _DEF_TYPES) \
+                    and "pandas" not in self.model.imports.imported_roots():
+                for statement in _walk_function(node.body):
+                    for sub in _own_nodes(statement) if not isinstance(statement, _DEF_TYPES + (ast.ClassDef,)) else ():
+                        if isinstance(sub, ast.Attribute) and sub.attr == "size" and isinstance(sub.value, ast.Name) \
+                                and isinstance(sub.ctx, ast.Load):
+                            parent = self.model.parent(sub)
+                            if not (isinstance(parent, ast.Call) and parent.func is sub):
+                                names.add(sub.value.id)
+            found = self._classes[key] = frozenset(names)
+        return found  # type: ignore[return-value]
 
     def _attribute_evidence(self, expr: ast.Attribute) -> bool:
         """``self.x`` whose class's methods use ``self.x`` as an array."""
@@ -1003,6 +1340,9 @@ class ValueEngine:
                 return (None,)  # np.nonzero(m)[0]: a vector of positions
             return self._index_shape(expr.value, expr.slice)
         if isinstance(expr, ast.Attribute):
+            cls = self._attribute_class(expr)
+            if cls is not None and self.model._class_attrs.get((id(cls), expr.attr)):
+                return self._attribute_shape(expr)  # the class's own attribute (self.data, self.T)
             base = self._shape(expr.value)
             if expr.attr in ("T", "mT") and base is not None:
                 return tuple(reversed(base)) if expr.attr == "T" else base[:-2] + base[-1:] + base[-2:-1]
@@ -1014,6 +1354,8 @@ class ValueEngine:
         if isinstance(expr, ast.Call):
             return self.call_shape(expr)
         if isinstance(expr, ast.IfExp):
+            if _is_none(expr.orelse) or _is_none(expr.body):
+                return self._shape(expr.orelse if _is_none(expr.body) else expr.body)
             return shapes.merge(self._shape(expr.body), self._shape(expr.orelse))
         if isinstance(expr, ast.NamedExpr):
             return self._shape(expr.value)
@@ -1102,8 +1444,30 @@ class ValueEngine:
             if grid is not None:
                 return grid
         if b.kind is BindKind.PARAM:
-            return self._argument_shape(b)
+            passed = self._argument_shape(b)
+            if passed is None:
+                rank = self._stated_rank(b)
+                return (None,) * rank if rank is not None else None
+            return passed
         return None
+
+    def _stated_rank(self, param: Binding) -> int | None:
+        """The rank a function states for a parameter it receives: ``n, m =
+        a.shape`` (unpacking fails for any other rank), ``assert a.ndim ==
+        2`` or ``if a.ndim != 2: raise ...`` at the top of its body."""
+        key = (id(param), "rank")
+        if key in self._classes:
+            return self._classes[key]  # type: ignore[return-value]
+        found: set[int] = set()
+        node = param.scope.node
+        body = node.body if isinstance(node, _DEF_TYPES) else []
+        for statement in _walk_function(body):
+            rank, subject = _rank_statement(statement)
+            if subject is not None and subject.id == param.name and self.model.reaching_bindings(subject) == [param]:
+                found.add(rank)  # type: ignore[arg-type]
+        result = found.pop() if len(found) == 1 else None
+        self._classes[key] = result
+        return result
 
     def _index_vectors(self, value: ast.expr, depth: int = 0) -> bool:
         """Is ``value`` the tuple of index vectors ``np.nonzero``/one-argument
@@ -1253,7 +1617,7 @@ class ValueEngine:
         return None
 
     def _user_call_shape(self, call: ast.Call) -> MaybeShape:
-        scope = self.model.calls.callee(call)
+        scope = self.model.calls.target(call)
         if scope is None or not scope.returns:
             return None
         shape = self._read(scope)[1]
@@ -1262,6 +1626,13 @@ class ValueEngine:
     def _api_shape(self, tail: str, call: ast.Call) -> MaybeShape:
         args = call.args
         first = args[0] if args else None
+        if tail in api.STRIDE_TRICK_ARRAYS:
+            return self._stride_trick_shape(tail, call)
+        if tail == "gradient" and _single_axis(call):
+            return self._array_shape(first)
+        if tail == "repeat" and first is not None:
+            return self._repeat_shape(self._array_shape(first), positional_or_keyword(call, 1, "repeats"),
+                                      positional_or_keyword(call, 2, "axis"))
         if tail in api.SHAPE_FIRST:
             return self.shape_argument(positional_or_keyword(call, 0, "shape"))
         if tail in api.LIKE:
@@ -1328,6 +1699,41 @@ class ValueEngine:
                 return (None,)
         return None
 
+    def _repeat_shape(self, base: MaybeShape, repeats: ast.expr | None, axis: ast.expr | None) -> MaybeShape:
+        """``np.repeat(a, r)`` flattens: one axis of ``size(a) * r``; along an
+        axis the rank stays and that axis grows."""
+        if repeats is None or isinstance(repeats, (ast.List, ast.Tuple)) or self._kind(repeats) not in (Kind.SCALAR, Kind.UNKNOWN):
+            count: Extent = None  # per-item counts (an array or a list)
+        else:
+            count = self.extent(repeats)
+        if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
+            if base is None:
+                return (None,)
+            size = shapes.size_extent(base)
+            if size == 1:
+                return (count,)
+            return (size * count,) if isinstance(size, int) and isinstance(count, int) else (None,)
+        position = self.model.const_int(axis)
+        if base is None or position is None or not -len(base) <= position < len(base):
+            return None
+        grown = list(base)
+        grown[position] = None
+        return tuple(grown)
+
+    def _stride_trick_shape(self, tail: str, call: ast.Call) -> MaybeShape:
+        """``sliding_window_view(x, k)`` adds a window axis per window
+        dimension (over all axes of ``x`` when ``axis`` is not given);
+        ``as_strided``/``broadcast_to`` take the shape they are given."""
+        name = tail.rpartition(".")[2]
+        if name == "sliding_window_view":
+            base = self._array_shape(call.args[0] if call.args else None)
+            window = positional_or_keyword(call, 1, "window_shape")
+            if base is None or window is None or positional_or_keyword(call, 2, "axis") is not None:
+                return None
+            windows = len(window.elts) if isinstance(window, (ast.Tuple, ast.List)) else 1
+            return (None,) * (len(base) + windows)
+        return self.shape_argument(positional_or_keyword(call, 1, "shape"))
+
     def _method_shape(self, receiver: ast.expr, method: str, call: ast.Call) -> MaybeShape:
         base = self._shape(receiver)
         if method in api.SAME_SHAPE_METHODS:
@@ -1338,6 +1744,8 @@ class ValueEngine:
             return self._scan_shape(base, call, position=0)
         if method in ("ravel", "flatten"):
             return (shapes.size_extent(base),) if base is not None else None
+        if method == "repeat":
+            return self._repeat_shape(base, positional_or_keyword(call, 0, "repeats"), positional_or_keyword(call, 1, "axis"))
         if method == "reshape":
             if len(call.args) == 1:
                 return self.shape_argument(call.args[0])
@@ -1649,7 +2057,7 @@ class ValueEngine:
         if tail is None:
             if receiver in _ARRAYS:
                 return self._small_status(func.value)  # type: ignore[union-attr]
-            scope = model.calls.callee(call)
+            scope = model.calls.target(call)
             if scope is None or not scope.returns:
                 return _Small.NO
             return self._small_solver.value(scope)
@@ -1708,14 +2116,11 @@ def _all_small(statuses: "Iterable[_Small]") -> _Small:
     return _Small.YES if grounded else _Small.PENDING
 
 
-# The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3), but
-# loops.py counts an array a loop does not pick as whole-array work per
-# iteration, while a vector contracted with a row the loop takes is
-# row-sized: made an array here, `for r, row in enumerate(m): out[r] =
-# np.dot(row, w)` and Gauss-Seidel's `s = A[i] @ x - ...` stop being
-# reported. Held back until loops.py sizes a contraction partner of a row
-# the loop takes by that row.
-CONTRACTION_PARTNERS_ARE_EVIDENCE = False
+# The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3); loops.py
+# counts a vector contracted with a row the loop takes as row-sized work
+# (`for r, row in enumerate(m): out[r] = np.dot(row, w)`, Gauss-Seidel's
+# `s = A[i] @ x - ...`), so those loops stay element loops.
+CONTRACTION_PARTNERS_ARE_EVIDENCE = True
 # NumPy calls whose second argument is an array as well as their first
 _TWO_ARRAY_APIS = frozenset({"dot", "matmul", "vdot", "inner", "outer", "kron", "cross", "tensordot", "linalg.solve", "linalg.lstsq"})
 # NumPy calls that only read an array's metadata: np.shape(x) takes x for one
@@ -1757,6 +2162,30 @@ def _as_matrix(shape: MaybeShape) -> MaybeShape:
 
 
 _NO_ITEMS = object()  # an empty list: holds no instance of any class yet
+# Container methods that add one item (the last argument), and .extend.
+_ADDING_METHODS = frozenset({"append", "insert", "setdefault", "extend", "appendleft"})
+
+
+def _is_mapping(value: ast.expr) -> bool:
+    return isinstance(value, (ast.Dict, ast.DictComp)) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict")
+
+
+def _displayed_items(value: ast.expr) -> list[ast.expr] | None:
+    """The items a container display (or an empty ``list()``/``dict()``)
+    holds; None for any other value."""
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return None if any(isinstance(e, ast.Starred) for e in value.elts) else list(value.elts)
+    if isinstance(value, ast.Dict):
+        return None if any(k is None for k in value.keys) else list(value.values)
+    if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return [value.elt]
+    if isinstance(value, ast.DictComp):
+        return [value.value]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "deque") \
+            and not value.args and not value.keywords:
+        return []
+    return None
 
 
 def _one_class(found: list[object]) -> "Scope | None":
@@ -1789,6 +2218,80 @@ def _combine(kinds: list[Kind]) -> Kind:
     if Kind.NOT in kinds and Kind.UNKNOWN not in kinds:
         return Kind.NOT
     return Kind.UNKNOWN
+
+
+def _walk_function(body: list[ast.stmt]) -> Iterable[ast.stmt]:
+    """The statements of a function body, nested blocks included, without
+    entering nested functions and classes."""
+    stack = list(reversed(body))
+    while stack:
+        statement = stack.pop()
+        yield statement
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(statement, field, None)
+            if isinstance(block, list):
+                stack.extend(reversed([s for s in block if isinstance(s, ast.stmt)]))
+
+
+def _own_nodes(statement: ast.stmt) -> Iterable[ast.AST]:
+    """The nodes of one statement, without the statements nested in it (a
+    compound statement's blocks are walked as statements of their own) and
+    without lambdas and comprehensions' own scopes mattering here."""
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        yield node
+        for field, value in ast.iter_fields(node):
+            if field in ("body", "orelse", "finalbody", "handlers") and node is statement:
+                continue
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+
+
+def _rank_statement(statement: ast.stmt) -> tuple[int | None, ast.Name | None]:
+    """(rank, name) when the statement pins a name's rank: ``n, m = a.shape``,
+    ``assert a.ndim == 2`` (or ``len(a.shape) == 2``), ``if a.ndim != 2: raise``."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target, value = statement.targets[0], statement.value
+        if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts) \
+                and isinstance(value, ast.Attribute) and value.attr == "shape" and isinstance(value.value, ast.Name):
+            return len(target.elts), value.value
+        return None, None
+    if isinstance(statement, ast.Assert):
+        return _rank_test(statement.test, ast.Eq)
+    if isinstance(statement, ast.If) and len(statement.body) == 1 and isinstance(statement.body[0], ast.Raise) and not statement.orelse:
+        return _rank_test(statement.test, ast.NotEq)
+    return None, None
+
+
+def _rank_test(test: ast.expr, op: type) -> tuple[int | None, ast.Name | None]:
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], op)):
+        return None, None
+    left, right = test.left, test.comparators[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    if not (isinstance(right, ast.Constant) and type(right.value) is int):
+        return None, None
+    if isinstance(left, ast.Attribute) and left.attr == "ndim" and isinstance(left.value, ast.Name):
+        return right.value, left.value
+    if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len" and len(left.args) == 1:
+        inner = left.args[0]
+        if isinstance(inner, ast.Attribute) and inner.attr == "shape" and isinstance(inner.value, ast.Name):
+            return right.value, inner.value
+    return None, None
+
+
+def _single_axis(call: ast.Call) -> bool:
+    axis = positional_or_keyword(call, None, "axis")
+    return isinstance(axis, ast.Constant) and type(axis.value) is int
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
 
 
 def _is_ellipsis(expr: ast.expr) -> bool:

@@ -36,12 +36,6 @@ COVERED_ELSEWHERE: dict[str, str] = {
 LOOP_ITERATORS = frozenset({"numpy.ndindex", "numpy.ndenumerate", "numpy.nditer"})
 UFUNC_METHODS = frozenset({"accumulate", "at", "outer", "reduce", "reduceat"})
 RECEIVER_CLASSES = ("numpy.ndarray", "numpy.random.Generator", "numpy.random.RandomState")
-# What a random generator was built with -> the class whose methods it has.
-GENERATOR_CLASSES = {
-    "numpy.random.default_rng": "numpy.random.Generator",
-    "numpy.random.Generator": "numpy.random.Generator",
-    "numpy.random.RandomState": "numpy.random.RandomState",
-}
 
 
 # Aliases of Python's own types that NumPy deprecated in 1.20 and removed in
@@ -265,25 +259,14 @@ def _ufunc_method(name: str, table: Manifest | None) -> str | None:
 
 def receiver_class(model: FileModel, value: ast.expr) -> str | None:
     """``numpy.ndarray`` for a device array, the generator class for a random
-    generator whose constructor is known; None otherwise."""
+    generator whose makers the model sees (a constructor, passed in, kept on
+    ``self``); None otherwise."""
     kind = model.kind(value)
     if kind is Kind.DEVICE:
         return "numpy.ndarray"
     if kind is not Kind.GENERATOR:
         return None
-    makers = {GENERATOR_CLASSES.get(model.numpy_name(call.func) or "") for call in _constructors(model, value)}
-    return makers.pop() if len(makers) == 1 and None not in makers else None
-
-
-def _constructors(model: FileModel, value: ast.expr) -> list[ast.Call]:
-    """The calls that built a generator: the value itself, or every binding of
-    a name that reaches this use (none when one of them is something else)."""
-    if isinstance(value, ast.Call):
-        return [value]
-    if not isinstance(value, ast.Name):
-        return []
-    values = [binding.value for binding in model.reaching_bindings(value)]
-    return [v for v in values if isinstance(v, ast.Call)] if all(isinstance(v, ast.Call) for v in values) else []
+    return model.values.generator_class(value)
 
 
 def hot_loop(model: FileModel, node: ast.AST) -> LoopFrame | None:

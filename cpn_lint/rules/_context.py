@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..model import FileModel, LoopFrame
 from ..model.loops import hot_loop
+from ..model.syntax import name_key
 
 
 @dataclass(frozen=True)
@@ -71,3 +72,38 @@ def describe_loop(model: FileModel, frame: LoopFrame) -> str:
     if isinstance(node, ast.While):
         return f"'while' loop (line {node.lineno})"
     return f"comprehension (line {frame.line})"
+
+
+# Container methods that keep the object handed to them.
+_KEEPING_METHODS = frozenset({"append", "appendleft", "insert", "add", "put", "put_nowait", "setdefault"})
+
+
+def key_text(expr: ast.AST) -> str | None:
+    """``x`` or ``self.x`` as written, for a name or an attribute chain on one."""
+    key = name_key(expr)
+    return ".".join(key) if key is not None else None
+
+
+def kept_each_iteration(model: FileModel, frame: LoopFrame, name: str) -> ast.AST | None:
+    """Where the loop keeps the array ``name`` (``x`` or ``self.x``) holds
+    in a container on its iterations (``rows.append(s)``, ``history[t] =
+    s`` into a list or dict): each iteration's array is then needed
+    afterwards, so a new one per iteration is the point, not waste. None
+    when it does not."""
+    candidates = model.nodes_in_loop(frame, ast.Attribute) if "." in name else model.nodes_in_loop(frame, ast.Name)
+    for node in candidates:
+        if key_text(node) != name or not isinstance(node.ctx, ast.Load):
+            continue
+        parent = model.parent(node)
+        if isinstance(parent, ast.Call) and node in parent.args:
+            func = parent.func
+            if isinstance(func, ast.Attribute) and func.attr in _KEEPING_METHODS and model.qualname(func) is None \
+                    and not model.kind(func.value).is_array:
+                return parent  # hist.append(x), not np.add(x, 1.0, out=x)
+        elif isinstance(parent, ast.Assign) and parent.value is node:
+            for target in parent.targets:
+                if isinstance(target, ast.Subscript) and not model.kind(target.value).is_array:
+                    return parent  # history[t] = s into a list or a dict
+        elif isinstance(parent, (ast.Yield, ast.YieldFrom)):
+            return parent
+    return None

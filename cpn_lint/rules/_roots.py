@@ -64,7 +64,9 @@ class RootLoop:
 
 def element_loop_nests(model: FileModel) -> list[LoopFrame]:
     """The outermost element loop of each nest (CPN101's findings); none
-    inside another one, nor inside a recurrence (an IIR filter's taps)."""
+    inside another one, nor inside a recurrence (an IIR filter's taps), nor
+    in a helper an element loop runs every iteration (the taps of a
+    per-pixel helper belong to the pixel loop's nest)."""
     return model.derived("root-element-loops", _element_loop_nests)
 
 
@@ -81,6 +83,8 @@ def _element_loop_nests(model: FileModel) -> list[LoopFrame]:
             continue
         if any(model.role(outer) is Role.RECURRENCE for outer in outers):
             continue
+        if _run_by_element_loop(model, frame):
+            continue  # helper(i, j) of a per-pixel loop: its tap loop is part of that nest
         taken.add(id(frame))
         reported.append(frame)
     return reported
@@ -119,10 +123,19 @@ def _run_by_element_loop(model: FileModel, frame: LoopFrame) -> bool:
     return found is not None and any(model.role(loop) is Role.ELEMENT_LOOP for loop in found[0].chain())
 
 
+def traversal_loops(model: FileModel) -> list[LoopFrame]:
+    """The worklist loops CPN410 reports as graph traversals (pop a node,
+    push its neighbours): element-level work like a recurrence's."""
+    from .cpn410_out_of_scope_workload import traversal_frames
+
+    return model.derived("root-traversal-loops", traversal_frames)
+
+
 def root_loops(model: FileModel) -> list[RootLoop]:
     """Every root-cause loop of the file, in source order."""
     return model.derived("root-loops", lambda m: sorted(
-        [RootLoop(ELEMENT_LOOP, f) for f in element_loop_nests(m)] + [RootLoop(RECURRENCE, f) for f in recurrence_loops(m)],
+        [RootLoop(ELEMENT_LOOP, f) for f in element_loop_nests(m)]
+        + [RootLoop(RECURRENCE, f) for f in recurrence_loops(m) + traversal_loops(m)],
         key=lambda r: (r.first_line, r.code)))
 
 

@@ -460,9 +460,36 @@ class ScalesAnalysis:
         if isinstance(sub.value, ast.Attribute) and sub.value.attr == "flat":
             return None  # .flat is a copy in cuPyNumeric: writes through it are lost (CPN205)
         mask = sub.slice
-        if isinstance(mask, (ast.Tuple, ast.Slice)) or not self._is_boolean_array(mask, 0):
+        if isinstance(mask, (ast.Tuple, ast.Slice)):
             return None
+        if not self._is_boolean_array(mask, 0):
+            return mask if self._parameter_mask_write(sub, mask) else None
         return mask if self._shaped_like(mask, sub.value, 0) else None
+
+    def _parameter_mask_write(self, sub: ast.Subscript, mask: ast.expr) -> bool:
+        """``arr[mask] = value`` in a function whose parameters ``arr`` and
+        ``mask`` are arrays the code has no other evidence about, ``value`` a
+        number: the index is the whole selection of a one-number write, the
+        form of a masked assignment. An integer index array would be a
+        scatter (also whole-array work); the call sites, when the file has
+        any, must pass a boolean array for it to count."""
+        model = self.model
+        if not (isinstance(mask, ast.Name) and isinstance(sub.value, ast.Name) and isinstance(sub.ctx, ast.Store)):
+            return False
+        statement = model.statement_of(sub)
+        if not isinstance(statement, ast.Assign) or model.kind(statement.value) not in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+            return False
+        params = [b for b in model.reaching_bindings(mask) if b.kind is BindKind.PARAM]
+        if len(params) != 1 or len(model.reaching_bindings(mask)) != 1 or model.kind(mask) is not Kind.DEVICE:
+            return False
+        if not any(b.kind is BindKind.PARAM for b in model.reaching_bindings(sub.value)):
+            return False
+        scope = params[0].scope
+        for call in model.calls.sites(scope):
+            given = model.calls.argument(call, scope, mask.id)
+            if given is None or not self._is_boolean_array(given, 1):
+                return False
+        return True
 
     def _shaped_like(self, mask: ast.expr, array: ast.expr, depth: int) -> bool:
         """Does the code show ``mask`` has ``array``'s shape? It does when the

@@ -47,12 +47,18 @@ class BooleanMaskIndexing(Rule):
     ## Known false alarms
     * An index array of integers (`arr[idx]`, fancy indexing) is not a mask
       and is not reported; neither is a mask whose origin or shape the code
-      does not show (a parameter, an element of a list, a mask from another
+      does not show (an element of a list, a mask from another
       array of unknown shape).
     * A row mask (`grid[grid[:, 0] > 0]`) or a mask inside a tuple index
       (`grid[mask, :]`) is not reported: cuPyNumeric treats it as advanced
       indexing (Doctor's AdvancedIndexingCheck), and version 26.6.1 fails on a
       write through a row mask.
+    * A masked assignment in a function that takes both arrays
+      (`def clamp(arr, mask, value): arr[mask] = value`) is reported as a
+      mask when nothing shows the index is not boolean: the file passes no
+      other kind of array to it. An integer index array given by a caller
+      in another file would be a scatter instead, which also runs as one
+      whole-array operation.
     * Masked subscripts inside element loops that index with the loop
       variable are not reported, nor are writes through `a.flat[mask]`:
       `.flat` is a copy in cuPyNumeric, so the write never reaches `a`.
@@ -103,12 +109,30 @@ class BooleanMaskIndexing(Rule):
                 b[i] = a[i] if a[i] > 0 else 0.0
             """),
     )
+    valid = valid + (
+        Valid("""
+            import numpy as np
+
+            def put(arr: np.ndarray, idx: np.ndarray, value: float) -> np.ndarray:
+                arr[idx] = value
+                return arr
+
+            put(np.zeros(10), np.arange(3), 1.0)
+            """),
+    )
     invalid = (
         Invalid("""
             import numpy as np
             a = np.linspace(0.0, 1.0, 8)
             a[a > 0.5] = 0.0
             """, line=3, contains="writes"),
+        Invalid("""
+            import numpy as np
+
+            def masked_assign(arr: np.ndarray, mask: np.ndarray, value: float) -> np.ndarray:
+                arr[mask] = value
+                return arr
+            """, line=4, contains="'mask'"),
         Invalid("""
             import numpy as np
             t = np.ones(8)

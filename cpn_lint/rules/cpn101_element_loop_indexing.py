@@ -27,9 +27,13 @@ class ElementLoopIndexing(Rule):
     and Cholesky by loops), a sliding window (`img[i:i + K, j:j + K]`), a
     block on two axes (pooling), a row of a compressed sparse layout
     (`vals[ptr[i]:ptr[i + 1]]`) and a pixel across a batch
-    (`out[:, i, j, :]`). A small operand read whole every pass beside such
-    a piece — a filter, convolution weights, coefficients, a vector stored
-    into the piece — does not make it whole-array work.
+    (`out[:, i, j, :]`), blocks that tile an axis one per pass when each
+    pass stores one element (`out[o] = np.mean(a[i:i + k])` with `i += k`),
+    and the elements a helper of the file picks with the indices it is
+    handed. A small operand read whole every pass beside such a piece — a
+    filter, convolution weights, coefficients, a vector stored into the
+    piece or contracted with a picked row (`A[i] @ x`), the centres beside
+    one point of the data — does not make it whole-array work.
 
     A loop whose body does whole-array or slab work (`u[1:-1] = ...`,
     `np.sum(u * u)`, `x[:, k:k + n]`, `out=` updates, a helper called with
@@ -373,6 +377,21 @@ class ElementLoopIndexing(Rule):
                 energy[j] = simulate(32, 0.5 + 0.05 * j)
             """
         ),
+        # minibatch training: each pass updates the weights from one batch
+        Valid(
+            """
+            import numpy as np
+
+            def train(X, y, w, bs, lr):
+                losses = []
+                for start in range(0, X.shape[0], bs):
+                    xb = X[start:start + bs]
+                    err = xb @ w - y[start:start + bs]
+                    w -= lr * xb.T @ err / bs
+                    losses.append(float(np.mean(err ** 2)))
+                return w, losses
+            """
+        ),
         # the helper's if-test compares a 0-d value, but its other work is on
         # whole arrays: the loop that calls it each step is a time loop
         Valid(
@@ -394,7 +413,36 @@ class ElementLoopIndexing(Rule):
             """
         ),
     )
+    valid = valid + (
+        Valid("""
+            import numpy as np
+            u = np.zeros(100)
+            for k in [0, 50, 99]:  # a few settings written out: a sweep, not a scatter
+                u[k] = 1.0
+            """),
+    )
     invalid = (
+        Invalid("""
+            import numpy as np
+
+            def scatter(out: np.ndarray, vals: np.ndarray, mask: np.ndarray) -> np.ndarray:
+                rows = np.flatnonzero(mask).tolist()
+                for r in rows:
+                    out[r] += vals[r]
+                return out
+            """, line=5, contains="'out', 'vals'"),
+        Invalid("""
+            import numpy as np
+
+            def every_other(a, n):
+                picks = []
+                for i in range(n):
+                    picks.append(2 * i)
+                b = np.zeros_like(a)
+                for h in picks:
+                    b[h] = a[h] * 2
+                return b
+            """, line=8, contains="'for h in picks'"),
         # forward substitution: row i from the prefix x[:i] the loop has written
         Invalid("""
             import numpy as np
@@ -440,6 +488,41 @@ class ElementLoopIndexing(Rule):
                     o += 1
                 return out
             """, line=6),
+        # block means: each pass reads the next k samples and stores one mean
+        Invalid("""
+            import numpy as np
+
+            def block_means(a: np.ndarray, k: int) -> np.ndarray:
+                out = np.empty(a.shape[0] // k)
+                i = o = 0
+                while i + k <= a.shape[0]:
+                    out[o] = np.mean(a[i:i + k])
+                    i += k
+                    o += 1
+                return out
+            """, line=6),
+        # k-means assignment point by point: the centres are read whole, but small
+        Invalid("""
+            import numpy as np
+
+            def assign(X: np.ndarray, centers: np.ndarray) -> np.ndarray:
+                labels = np.empty(X.shape[0], dtype=np.int64)
+                for i in range(X.shape[0]):
+                    labels[i] = np.argmin(np.sum((centers - X[i]) ** 2, axis=1))
+                return labels
+            """, line=5),
+        # Floyd-Warshall: each pivot pass relaxes the whole matrix; the sweep is the element loop
+        Invalid("""
+            import numpy as np
+
+            def floyd_warshall(D: np.ndarray) -> np.ndarray:
+                n = D.shape[0]
+                for k in range(n):
+                    for i in range(n):
+                        for j in range(n):
+                            D[i, j] = min(D[i, j], D[i, k] + D[k, j])
+                return D
+            """, line=6, contains="'for i in range(n)'"),
         # an element nest over a handful of indices, run by every sweep
         Invalid("""
             import numpy as np

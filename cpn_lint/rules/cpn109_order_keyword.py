@@ -194,6 +194,12 @@ class OrderKeyword(Rule):
             def view(x, order):
                 return x.reshape(-1, order=order)
             """, line=3, contains="not known"),
+        # a slice of a parameter nothing else shows to be an array
+        Invalid("""
+            import numpy as np
+            def unpack(flat, n, m):
+                return flat[:n * m].reshape((n, m), order="F")
+            """, line=3, contains="order=\"F\""),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
@@ -249,6 +255,12 @@ def _layout_call(model: FileModel, call: ast.Call, node: ast.AST) -> str | None:
     elif isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.DEVICE:
         name = func.attr
         positions = _POSITIONAL_ORDER_METHODS
+    elif isinstance(func, ast.Attribute) and func.attr in _RESHAPES and isinstance(node, ast.keyword) \
+            and model.kind(func.value) is Kind.UNKNOWN:
+        # ``flat[a:b].reshape(shape, order="F")``: a layout keyword on a
+        # reshape is NumPy's array method signature, whatever the receiver
+        # is known as (lists and tuples have no such method)
+        return func.attr
     else:
         return None
     if name in _FIELD_ORDER or name in _INDEX_ORDER:

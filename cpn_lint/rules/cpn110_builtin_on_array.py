@@ -172,6 +172,13 @@ class BuiltinOnArray(Rule):
             err = np.abs(np.ones(5) - 0.5)
             total = sum(err)
             """, line=3, contains="np.sum"),
+        # pylab star-imports NumPy, then puts Python's max, min and round back
+        Invalid("""
+            from pylab import *
+            T = zeros(8)
+            total = sum(T)
+            peak = max(T)
+            """, line=4, contains="max(T)"),
         Invalid("""
             import numpy as np
             a = np.arange(6)
@@ -299,8 +306,8 @@ def _builtin_name(model: FileModel, call: ast.Call, star_numpy: bool) -> str | N
     func = call.func
     if not isinstance(func, ast.Name) or func.id not in _CONSUMERS or model.lookup(func) is not None:
         return None
-    if star_numpy and func.id in _NUMPY_STAR_NAMES:
-        return None
+    if star_numpy and func.id in _NUMPY_STAR_NAMES and model.imports.star_shadows_builtin(func.id):
+        return None  # NumPy's own sum/max after the star import (pylab puts max, min, round back)
     return func.id
 
 

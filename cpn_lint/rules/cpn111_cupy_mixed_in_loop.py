@@ -143,6 +143,23 @@ class CupyMixedInLoop(Rule):
         ),
     )
     invalid = (
+        # an optional CuPy import; what came back from CuPy goes back to it every step
+        Invalid(
+            """
+            import numpy as np
+            try:
+                import cupy as cp
+            except ImportError:
+                cp = None
+            def relax(u, k2, n_steps, dt):
+                for step in range(n_steps):
+                    lap = cp.asnumpy(cp.fft.ifft2(-k2 * cp.fft.fft2(cp.asarray(u))).real)
+                    u = u + dt * lap
+                return u
+            """,
+            line=8,
+            contains="cp.asarray(u)",
+        ),
         Invalid(
             """
             import cupy as cp
@@ -298,9 +315,17 @@ def _came_from_cupy(model: FileModel, expr: ast.expr | None) -> bool:
     )
 
 
+def _numpy_array(model: FileModel, expr: ast.expr | None) -> bool:
+    """A NumPy array of the program: a device array, or in a NumPy file (no
+    cupynumeric import) also the host NumPy arrays CuPy hands back
+    (``lap = cp.asnumpy(...)``), which are the NumPy code's arrays there."""
+    kind = model.kind(expr)
+    return kind is Kind.DEVICE or (kind is Kind.HOST and model.device_root == "numpy")
+
+
 def _crossing_direction(model: FileModel, call: ast.Call) -> str | None:
     first = call.args[0] if call.args else None
-    if model.qualname(call.func) in _INTO_CUPY and (model.is_array(first) or _came_from_cupy(model, first)):
+    if model.qualname(call.func) in _INTO_CUPY and (_numpy_array(model, first) or _came_from_cupy(model, first)):
         return TO_CUPY
     return FROM_CUPY if _from_cupy(model, call) else None
 
@@ -331,7 +356,7 @@ def _runtime_operations(model: FileModel, frame: LoopFrame, helpers: list[ast.AS
         cupy_op |= runtime is Kind.CUPY
     for operation in operations:
         kind = model.kind(operation)
-        numpy_op |= kind is Kind.DEVICE
+        numpy_op |= _numpy_array(model, operation)
         cupy_op |= kind is Kind.CUPY
     return numpy_op, cupy_op
 

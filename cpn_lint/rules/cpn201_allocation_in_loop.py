@@ -78,8 +78,9 @@ class AllocationInLoop(Rule):
       the "previous state" of a time-stepping loop, `un = u.copy()`, also
       when a buffer for it was made before the loop;
     * random draws with a size (`z = np.random.randn(n_paths)`,
-      `z = rng.normal(0.0, 1.0, size=n)`): a new array of the same shape
-      every step of a Monte-Carlo loop;
+      `z = rng.normal(0.0, 1.0, size=n)`, also inside an expression:
+      `s *= np.exp(vol * rng.normal(0.0, 1.0, size=n))`): a new array of
+      the same shape every step of a Monte-Carlo loop;
     * constant arrays built inside an expression from unchanging arguments
       (`np.kron(A, np.ones((3, 3)))`, `A + lam * np.eye(n)`): the loop
       rebuilds the same values every iteration.
@@ -223,12 +224,13 @@ class AllocationInLoop(Rule):
                 u = padded(u)
             """
         ),
-        # a draw used inside an expression is a temporary like any operand
+        # an empty start that the loop grows (the growth is CPN203's)
         Valid("""
             import numpy as np
-            x = np.zeros(1000)
-            for t in range(500):
-                x += 0.1 * np.random.randn(1000)
+            for epoch in range(10):
+                pred = np.zeros((0, 10))
+                for b in range(5):
+                    pred = np.vstack([pred, np.ones((2, 10))])
             """),
         # small constants, lazy initialisation, and a loop over three axes
         Valid(
@@ -266,6 +268,20 @@ class AllocationInLoop(Rule):
     )
     invalid = (
         # a per-step draw of the same shape (the Monte-Carlo case study)
+        # a draw used inside an expression is a new array every step too (SPEC §4 R201)
+        Invalid("""
+            import numpy as np
+            x = np.zeros(1000)
+            for t in range(500):
+                x += 0.1 * np.random.randn(1000)
+            """, line=4, contains="np.random.randn(1000)"),
+        Invalid("""
+            import numpy as np
+            rng = np.random.default_rng(0)
+            s = np.ones(100)
+            for step in range(50):
+                s *= np.exp(0.1 * rng.normal(0.0, 1.0, size=100))
+            """, line=5, contains="rng.normal"),
         Invalid("""
             import numpy as np
             def price(s0, n_paths, n_steps, dt):
@@ -505,7 +521,10 @@ class AllocationInLoop(Rule):
             if _used_per_iteration(model, call):
                 allocation = _allocation(model, call)
             else:
-                allocation = _inline_constant(model, call)
+                # a constant built inside an expression, or a draw used in
+                # one (``s * np.exp(vol * rng.normal(0, 1, size=n))``,
+                # ``rng.random((n, n)) < p``): a new array every iteration
+                allocation = _inline_constant(model, call) or _inline_draw(model, call)
             if allocation is None:
                 continue
             target = _assigned_name(model, call)
@@ -553,6 +572,8 @@ def _repeated_by(model: FileModel, call: ast.Call, context: LoopContext, allocat
         return False
     if allocation.kind == DRAW and any(_made_in_function(model, v) for v in allocation.values):
         return False  # a generator the helper makes on each call: each call draws a stream of its own
+    if escapes_iteration(model, context.call, context.loop):
+        return False  # the caller keeps each result (self.centroid = step(...)): a new one per call is needed
     return not kept_beyond_call(model, call)
 
 
@@ -606,6 +627,9 @@ def _allocation(model: FileModel, call: ast.Call) -> _Allocation | None:
         fixed += [k.value for k in call.keywords if k.arg in keywords]
         if not fixed:
             return None
+        literal = model.literal_shape(call)
+        if literal is not None and 0 in literal:
+            return None  # np.zeros((0, 10)): an empty start, no buffer to reuse
         return _Allocation(call, ALLOCATION, tuple(fixed))
     if api in _CONSTANTS:
         if not call.args:
@@ -639,6 +663,14 @@ def _draw(model: FileModel, call: ast.Call) -> _Allocation | None:
     # different streams: its draws cannot move before the loop.
     generator = (call.func.value,) if isinstance(call.func, ast.Attribute) and model.qualname(call.func) is None else ()
     return _Allocation(call, DRAW, fixed + tuple(k.value for k in call.keywords if k.arg == "dtype"), values=generator)
+
+
+def _inline_draw(model: FileModel, call: ast.Call) -> _Allocation | None:
+    func = call.func
+    callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if callee not in _DRAWS or any(k.arg == "out" for k in call.keywords):
+        return None
+    return _draw(model, call)
 
 
 def _inline_constant(model: FileModel, call: ast.Call) -> _Allocation | None:

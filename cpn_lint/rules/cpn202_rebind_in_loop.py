@@ -8,8 +8,9 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..model.loops import hot_chain
+from ..model.hoisting import runs_every_iteration
 from ..model.iteration import fresh_in_iteration
-from ._context import describe_loop
+from ._context import describe_loop, kept_each_iteration, key_text
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 from ..model.numpy_api import COMMUTATIVE_OPERATORS, IN_PLACE_OPERATORS, OUT_UFUNCS, ZERO_D_REDUCTIONS
 
@@ -68,8 +69,11 @@ class RebindInLoop(Rule):
       broadcasting grows (`value = np.array([0.0])`); lists; rebinds that
       change the shape or the buffer (`x = x[1:]`, `x = x.reshape(...)`,
       `x = x.T`, `x = x @ A`); an `x` freshly bound earlier in the same
-      iteration (a loop target, `x = load(f)` a line before); loops over a
-      few axes or taps.
+      iteration (a loop target, `x = load(f)` a line before, or
+      `s = np.sum(t * s, axis=0)` before `s = s / norm`); an `x` the loop
+      keeps every iteration (`rows.append(x)`, `history[t] = x` into a
+      list), which needs a new array each time; loops over a few axes or
+      taps.
     * An in-place update changes the array itself: if `x` is also known by
       another name (a caller's argument, an array stored elsewhere), copy it
       once before the loop. If broadcasting makes the result larger than
@@ -143,14 +147,65 @@ class RebindInLoop(Rule):
                     img = np.asarray(frame)
                     img = img * 2.0
             """),
+        # a rescaling made every N steps only
+        Valid("""
+            import numpy as np
+            v = np.ones(100)
+            for i in range(1000):
+                v *= 0.999
+                if i % 100 == 0:
+                    v = 1.01 * v
+            """),
+        # a filter's output sample: one coefficient times one input, then tap by tap
+        Valid("""
+            import numpy as np
+            class Fir:
+                def __init__(self, taps: np.ndarray):
+                    self.taps = taps
+                    self.buffer = np.zeros(len(taps))
+                def step(self, x: float) -> float:
+                    y = x * self.taps[0]
+                    for i in range(1, len(self.taps)):
+                        y = y + self.buffer[i - 1] * self.taps[i]
+                    return y
+            """),
         # outside any loop
         Valid("""
             import numpy as np
             x = np.ones(4)
             x = x + 1
             """),
+        # every iteration's array is kept: a new one per step is the point
+        Valid("""
+            import numpy as np
+            s = np.ones(100)
+            rows = [s]
+            for step in range(50):
+                s = s * 1.01
+                rows.append(s)
+            """),
+        # made afresh earlier in the iteration by a reduction, then scaled
+        Valid("""
+            import numpy as np
+            def scores(table, rounds):
+                s = np.ones(table.shape[1])
+                for _ in range(rounds):
+                    s = np.sum(table * s, axis=0)
+                    s = s / np.linalg.norm(s)
+                return s
+            """),
     )
     invalid = (
+        # the weights an estimator keeps on itself, updated every epoch
+        Invalid("""
+            import numpy as np
+            class Regression:
+                def fit(self, X, y, lr, n_iter):
+                    self.w = np.zeros(X.shape[1])
+                    for _ in range(n_iter):
+                        grad = X.T @ (X @ self.w - y)
+                        self.w = self.w - lr * grad
+            """, line=7, contains="self.w -= lr * grad"),
         Invalid(
             """
             import numpy as np
@@ -296,7 +351,7 @@ class RebindInLoop(Rule):
             history = []
             for _ in range(100):
                 x = x + 1.0
-                history.append(x)
+                keep(history, x)
             """,
             "may also be kept at line 6",
         ),
@@ -354,14 +409,20 @@ class RebindInLoop(Rule):
             frame = model.loop_of(stmt)
             if frame is None or not hot_chain(frame):
                 continue
-            if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            if len(stmt.targets) != 1:
                 continue
-            name = stmt.targets[0].id
+            name = key_text(stmt.targets[0])  # x, or self.weights updated in a method's loop
+            if name is None or (isinstance(stmt.targets[0], ast.Attribute) and "." in name.partition(".")[2]):
+                continue  # a.b.c: too far from the object to follow
             use = _elementwise_use(model, stmt.value, name)
             if use is None or model.kind(use) is not Kind.DEVICE or model.kind(stmt.value) is not Kind.DEVICE:
                 continue
             if _starts_small(model, use, stmt) or fresh_in_iteration(model, stmt, frame, name) or _tested_as_truth_value(model, name, stmt):
                 continue
+            if not _carried(model, stmt, frame, name) or kept_each_iteration(model, frame, name) is not None:
+                continue
+            if not runs_every_iteration(model, stmt, frame):
+                continue  # every N steps (if i % 100 == 0) or once: not an allocation per iteration
             yield self.finding(
                 stmt,
                 in_loop=True,
@@ -373,10 +434,48 @@ class RebindInLoop(Rule):
             )
 
 
-def _elementwise_use(model: FileModel, expr: ast.expr, name: str) -> ast.Name | None:
-    """The load of ``name`` reached from ``expr`` through elementwise steps only."""
-    if isinstance(expr, ast.Name):
-        return expr if expr.id == name else None
+def _carried(model: FileModel, stmt: ast.Assign, frame, name: str, depth: int = 0) -> bool:  # type: ignore[no-untyped-def]
+    """Does the array the statement updates come from an earlier iteration
+    (or from before the loop), directly or through elementwise updates of
+    itself earlier in this iteration (``x = x + a; x = x * b``)? Not when
+    the last statement of the iteration that binds ``name`` before this one
+    made it afresh by anything else (``s = np.sum(t * s, axis=0)`` then
+    ``s = s / norm``): that array is new every iteration whatever this
+    line does."""
+    earlier = _last_binding_before(model, stmt, frame, name)
+    if earlier is None or isinstance(earlier, ast.AugAssign) or depth > 8:
+        return True
+    use = _elementwise_use(model, earlier.value, name)
+    return use is not None and _carried(model, earlier, frame, name, depth + 1)
+
+
+def _last_binding_before(model: FileModel, stmt: ast.stmt, frame, name: str) -> ast.Assign | ast.AugAssign | None:  # type: ignore[no-untyped-def]
+    """The nearest statement before ``stmt`` in the same iteration that
+    always binds ``name`` (in ``stmt``'s block or a block enclosing it
+    inside the loop), or None."""
+    child: ast.AST = stmt
+    for ancestor in model.ancestors(stmt):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(ancestor, field, None)
+            if not isinstance(block, list) or not any(s is child for s in block):
+                continue
+            position = next(i for i, s in enumerate(block) if s is child)
+            for earlier in reversed(block[:position]):
+                if isinstance(earlier, ast.Assign) and any(key_text(t) == name for t in earlier.targets):
+                    return earlier
+                if isinstance(earlier, ast.AugAssign) and key_text(earlier.target) == name:
+                    return earlier
+        if ancestor is frame.node:
+            return None
+        child = ancestor
+    return None
+
+
+def _elementwise_use(model: FileModel, expr: ast.expr, name: str) -> ast.Name | ast.Attribute | None:
+    """The load of ``name`` (``x`` or ``self.x``) reached from ``expr``
+    through elementwise steps only."""
+    if isinstance(expr, (ast.Name, ast.Attribute)):
+        return expr if key_text(expr) == name else None
     if isinstance(expr, ast.BinOp):
         if isinstance(expr.op, ast.MatMult):
             return None
@@ -403,12 +502,16 @@ def _max_inputs(api: str | None) -> int:
     return 2 if api in binary else 1
 
 
-def _starts_small(model: FileModel, use: ast.Name, stmt: ast.Assign) -> bool:
+def _starts_small(model: FileModel, use: ast.Name | ast.Attribute, stmt: ast.Assign) -> bool:
     """The name begins as something an in-place update cannot hold: a
     Python number or a whole-array reduction (the accumulator idiom), one
     element of an array (``p = a[i, j]``), or a one-element array that
     broadcasting grows (``value = np.array([0.0])``)."""
-    for binding in model.reaching_bindings(use):
+    if isinstance(use, ast.Attribute):
+        bindings = model.class_attribute_bindings(use) or []
+    else:
+        bindings = model.reaching_bindings(use)
+    for binding in bindings:
         if model.statement_of(binding.node) is stmt or binding.kind is not BindKind.VALUE:
             continue
         if binding.value is not None and _is_small(model, binding.value, 0):
@@ -429,6 +532,11 @@ def _is_small(model: FileModel, value: ast.expr, depth: int) -> bool:
     if isinstance(value, ast.Subscript):
         parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
         return not any(isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value in (None, Ellipsis)) for p in parts)
+    if isinstance(value, ast.BinOp) and not isinstance(value.op, ast.MatMult):
+        # x * coefficients[0]: arithmetic on numbers and elements is one number
+        return _is_small(model, value.left, depth) and _is_small(model, value.right, depth)
+    if isinstance(value, ast.UnaryOp):
+        return _is_small(model, value.operand, depth)
     if isinstance(value, ast.Name) and depth < _MAX_DEPTH:
         bindings = model.reaching_bindings(value)
         return bool(bindings) and all(
@@ -511,9 +619,9 @@ def _fix(model: FileModel, value: ast.expr, name: str) -> str:
     if isinstance(value, ast.BinOp) and type(value.op) in _OPERATORS:
         symbol, ufunc = _OPERATORS[type(value.op)]
         other = None
-        if isinstance(value.left, ast.Name) and value.left.id == name:
+        if key_text(value.left) == name:
             other = value.right
-        elif isinstance(value.right, ast.Name) and value.right.id == name and isinstance(value.op, _COMMUTATIVE):
+        elif key_text(value.right) == name and isinstance(value.op, _COMMUTATIVE):
             other = value.left
         if other is not None:
             text = model.segment(other, 30)
@@ -531,9 +639,11 @@ def _in_place_steps(model: FileModel, expr: ast.expr, name: str) -> list[str] | 
     """``x = np.sin(x) + y`` -> ``["np.sin(x, out=x)", "np.add(x, y, out=x)"]``:
     the ufunc calls that compute the same value inside ``x``'s own buffer.
     None unless ``x`` occurs once and every step on the way to it is elementwise."""
+    if isinstance(expr, (ast.Name, ast.Attribute)) and key_text(expr) == name:
+        return []
     if isinstance(expr, ast.Name):
-        return [] if expr.id == name else None
-    if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr)) != 1:
+        return None
+    if sum(key_text(n) == name for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute))) != 1:
         return None
     if isinstance(expr, ast.BinOp) and type(expr.op) in _OPERATORS:
         ufunc = _OPERATORS[type(expr.op)][1]
@@ -561,4 +671,4 @@ def _in_place_steps(model: FileModel, expr: ast.expr, name: str) -> list[str] | 
 
 
 def _mentions(expr: ast.expr, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
+    return any(key_text(n) == name for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute)))

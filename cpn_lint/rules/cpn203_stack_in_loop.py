@@ -42,6 +42,7 @@ class _Join:
     api: str
     parts: tuple[ast.expr, ...] | None  # None: the parts are a name (a list built elsewhere)
     collection: ast.Name | None = None
+    counted_by: ast.expr | None = None  # a comprehension's iterable: how many parts it makes
 
 
 class StackInLoop(Rule):
@@ -118,6 +119,14 @@ class StackInLoop(Rule):
 
     valid = (
         # list-then-stack-once
+        # a comprehension whose number of parts changes from one iteration to the next
+        Valid("""
+            import numpy as np
+            def prefixes(X, n):
+                for m in range(1, n):
+                    block = np.vstack([X[i] for i in range(m)])
+                    print(block.sum())
+            """),
         Valid(
             """
             import numpy as np
@@ -196,6 +205,25 @@ class StackInLoop(Rule):
         ),
     )
     invalid = (
+        # rebuilt from parts whose shape never changes: the state is updated from itself
+        # K parts of one row's shape each, the same K every iteration
+        Invalid("""
+            import numpy as np
+            def lloyd(X, centers, k, n_iter):
+                for it in range(n_iter):
+                    labels = np.argmin(((X[:, None, :] - centers[None]) ** 2).sum(axis=2), axis=1)
+                    centers = np.vstack([X[labels == c].mean(axis=0) for c in range(k)])
+                return centers
+            """, line=5, contains="copies its parts"),
+        Invalid("""
+            import numpy as np
+            def ring(u0, c, n_steps):
+                u = u0.copy()
+                for _ in range(n_steps):
+                    padded = np.concatenate([u[-1:], u, u[:1]])
+                    u = u + c * (padded[2:] - 2.0 * u + padded[:-2])
+                return u
+            """, line=5, contains="copies its parts"),
         Invalid(
             """
             import numpy as np
@@ -374,6 +402,9 @@ class StackInLoop(Rule):
         if not any(model.kind(p) is Kind.DEVICE for p in join.parts):
             return None
         frame = hoist_frame(model, join.node, join.parts, shape_only=True)
+        if frame is not None and join.counted_by is not None:
+            count_frame = hoist_frame(model, join.node, [join.counted_by])
+            frame = count_frame if count_frame is not None and frame.contains(count_frame) else None if count_frame is None else frame
         if frame is None or escapes_iteration(model, join.node, frame):
             return None
         return self.finding(
@@ -397,6 +428,12 @@ def _joins(model: FileModel) -> Iterator[_Join]:
             if isinstance(sequence, (ast.List, ast.Tuple)):
                 if not any(isinstance(e, ast.Starred) for e in sequence.elts):
                     yield _Join(call, api, tuple(sequence.elts))
+            elif isinstance(sequence, (ast.ListComp, ast.GeneratorExp)) and len(sequence.generators) == 1 \
+                    and not sequence.generators[0].ifs:
+                # [X[labels == c].mean(axis=0) for c in range(k)]: k parts
+                # (the iterable must not change) each of one shape
+                generator = sequence.generators[0]
+                yield _Join(call, api, (sequence.elt,), counted_by=generator.iter)
             elif isinstance(sequence, ast.Name) and model.kind(sequence) is Kind.NOT:
                 yield _Join(call, api, None, sequence)
         elif api == "append" and len(call.args) >= 2:

@@ -43,6 +43,8 @@ _FAMILIES = {"diagonal": DIAG, "flip": FLIP, "ravel": RAVEL}
 _METHOD_COPIES = {name: _FAMILIES[family] for name, family in numpy_api.VIEW_BECOMES_COPY_METHODS.items()}
 _METHOD_COPIES["flatten"] = FLATTEN  # a copy in both libraries: a direct write to it is lost everywhere
 _FUNCTION_COPIES = {name: _FAMILIES[family] for name, family in numpy_api.VIEW_BECOMES_COPY.items()}
+# A file without any of these names makes none of the copies above.
+_WORDS = frozenset(_METHOD_COPIES) | frozenset(_FUNCTION_COPIES)
 
 
 @dataclass(frozen=True)
@@ -254,6 +256,14 @@ class WriteToCopy(Rule):
             r = np.fliplr(a)
             r += 1.0
             """, line=3, contains="'r += 1.0'"),
+        # a file whose only such call is a reshape (or np.rot90)
+        Invalid("""
+            import numpy as np
+            base = np.zeros(64)
+            image = base.reshape(8, 8)
+            image[0, :] = 1.0
+            print(base.sum())
+            """, line=3, contains="image[0, :] = 1.0"),
         Invalid("""
             import numpy as np
             a = np.ones(4)
@@ -275,7 +285,7 @@ class WriteToCopy(Rule):
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
-        if not model.uses_numpy() or not any(word in model.source for word in ("diag", "flip", "ravel", "flatten")):
+        if not model.uses_numpy() or not any(word in model.source for word in _WORDS):
             return
         for copy in _copies(model):
             writes = _writes_to(model, copy)
@@ -414,17 +424,25 @@ _METADATA = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "
 
 def _source_read_after(model: FileModel, source: ast.expr, write: ast.AST, position: tuple[int, int]) -> bool:
     """Is the original array's data read after the write (at ``position``,
-    and not on the other branch of an ``if`` holding it)? Only a local name
-    can be followed; an attribute or a global is assumed to be read
-    elsewhere."""
+    and not on the other branch of an ``if`` holding it)? A name is followed
+    in its scope (module-level code like a function body, a global read by
+    any function of the file counting as read); an attribute, or a global a
+    function writes through, is assumed to be read elsewhere."""
     base = source
     while isinstance(base, ast.Subscript):
         base = base.value
     if not isinstance(base, ast.Name):
         return True
     scope = model.lookup(base)
-    if scope is None or scope is model.module_scope:
+    if scope is None:
         return True
+    if scope is model.module_scope:
+        if model.scope_of(write) is not scope:
+            return True  # a function writing through a global: other code may read it
+        # module-level code reads it as a function body would, and any function of the file may too
+        if any(isinstance(use.ctx, ast.Load) and model.scope_of(use) is not scope and model.lookup(use) is scope
+               for use in model.names_by_id().get(base.id, ())):
+            return True
     origin = {id(b) for b in model.reaching_bindings(base)}
     for name in _loads_after(model, base, write, position):
         if not origin & {id(b) for b in model.reaching_bindings(name)}:

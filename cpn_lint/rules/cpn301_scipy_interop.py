@@ -6,7 +6,7 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel, Kind
+from ..model import BindKind, FileModel, Kind
 from ..registry import Category, Default, Invalid, Rule, Valid
 from ._context import loop_context, loop_place
 from ._info import call_text
@@ -30,8 +30,10 @@ class ScipyInterop(Rule):
     a boundary outside every loop, and which SciPy subpackage it uses. Calls
     into `scipy.sparse` are left to CPN410 (a sparse workload is a Gate 4
     question, not a cost note), and calls whose arguments are all constants
-    (`scipy.special.gamma(0.5)`, `io.loadmat("f.mat")`) pass no array and are
-    not reported.
+    written in the code (`scipy.special.gamma(0.5)`, `io.loadmat("f.mat")`)
+    pass no array and are not reported; numbers the program passes in
+    (`signal.butter(order, cutoff)`) are, since the arrays SciPy computes
+    from them come back to the NumPy code.
 
     ## Why it does not scale on cuPyNumeric
     SciPy is a host library: it converts what it receives to host NumPy
@@ -144,6 +146,14 @@ class ScipyInterop(Rule):
             A = np.ones((4, 4))
             P, L, U = scipy.linalg.lu(A)
             """, line=4, contains="scipy.linalg"),
+        # numbers the program passes in: SciPy's arrays come back to the NumPy code
+        Invalid("""
+            import numpy as np
+            from scipy import signal
+            def design_taps(cutoff: float, order: int) -> np.ndarray:
+                b, a = signal.butter(order, cutoff, btype="low")
+                return np.asarray(b / a[0])
+            """, line=4, contains="outside every loop"),
         Invalid(
             """
             import numpy as np
@@ -170,7 +180,7 @@ class ScipyInterop(Rule):
             if top not in _SUBPACKAGES and not top.startswith("_"):
                 continue  # an old NumPy alias, not SciPy's own code
             arguments = list(call.args) + [kw.value for kw in call.keywords]
-            if not arguments or all(model.kind(a) in (Kind.SCALAR, Kind.NOT) and not _is_callable(model, a) for a in arguments):
+            if not arguments or all(_passes_nothing(model, a) for a in arguments):
                 continue
             module = ".".join(name.split(".")[:2]) if name.count(".") >= 2 else name
             devices = list(dict.fromkeys(model.segment(a, 24) for a in arguments if model.is_array(a)))
@@ -203,6 +213,36 @@ def _base_name(func: ast.expr) -> str | None:
     while isinstance(func, ast.Attribute):
         func = func.value
     return func.id if isinstance(func, ast.Name) else None
+
+
+def _passes_nothing(model: FileModel, argument: ast.expr) -> bool:
+    """An argument that brings no program data: a constant written in the
+    code, or something certainly not an array or a number (a string, a
+    module, a class, a list of options) that SciPy does not call back."""
+    if _constant(model, argument):
+        return True
+    return model.kind(argument) is Kind.NOT and not _is_callable(model, argument)
+
+
+def _constant(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
+    """An argument fixed where the code is written: a literal (``0.5``,
+    ``"data.mat"``), a display of literals, or a name bound only to those
+    (a module constant). A parameter or a computed number is a value the
+    program hands SciPy at run time (``signal.butter(order, cutoff)``), and
+    the arrays SciPy computes from it come back to the NumPy code."""
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, ast.Attribute) and model.qualname(expr) is not None and model.kind(expr) is Kind.SCALAR:
+        return True  # np.inf, np.pi
+    if isinstance(expr, ast.UnaryOp):
+        return _constant(model, expr.operand, depth)
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return all(_constant(model, e, depth) for e in expr.elts)
+    if isinstance(expr, ast.Name) and depth < 3 and not _is_callable(model, expr):
+        bindings = model.reaching_bindings(expr)
+        return bool(bindings) and all(
+            b.kind is BindKind.VALUE and b.value is not None and _constant(model, b.value, depth + 1) for b in bindings)
+    return False
 
 
 def _is_callable(model: FileModel, expr: ast.expr) -> bool:

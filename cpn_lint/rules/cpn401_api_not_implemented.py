@@ -219,6 +219,21 @@ class ApiNotImplemented(ApiSupportRule):
             z = rs.normal(size=4)
             """, line=3,
                 contains="numpy.random.RandomState.normal"),
+        # a generator handed to a helper, or kept on self, is still the one made
+        Invalid("""
+            import numpy as np
+            def draw(gen):
+                return gen.choice(10)
+            pick = draw(np.random.default_rng(0))
+            """, line=3, contains="numpy.random.Generator.choice"),
+        Invalid("""
+            import numpy as np
+            class Shuffler:
+                def __init__(self, seed):
+                    self.rng = np.random.default_rng(seed)
+                def order(self, n):
+                    return self.rng.permutation(n)
+            """, line=6, contains="numpy.random.Generator.permutation"),
     )
 
     def uses(self, model: FileModel) -> list[ApiCall]:

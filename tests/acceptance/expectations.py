@@ -41,10 +41,6 @@ def but(codes: tuple[str, ...], *keep: str) -> tuple[str, ...]:
 
 
 # Classes that do not meet a case yet, and whose fix they are (issue 23).
-CPN007_PARAMETER_MASK = ("unassigned: CPN007 stays quiet on a mask that is a parameter ('arr[mask] = value'; "
-                         "its docs list this as deliberate)")
-CPN301_UNKNOWN_ARGUMENTS = ("unassigned: CPN301 does not report a SciPy call whose arguments are parameters of "
-                            "unknown kind (scipy.signal.butter(order, cutoff) returns host arrays)")
 
 
 @dataclass(frozen=True)
@@ -86,7 +82,7 @@ CASES: dict[str, Expect] = {
             Site("CPN001", "np.where(a > 0", instead=("CPN004",)),
             Site("CPN004", "np.where(a > 0"),
             Site("CPN003", "np.matmul(A, np.matmul(B, C))"),
-            Site("CPN007", "arr[mask] = value", pending=CPN007_PARAMETER_MASK),
+            Site("CPN007", "arr[mask] = value"),
             Site("CPN006", "np.add(a, b, out=out)"),
             Site("CPN006", "np.multiply(out, 0.5, out=out)"),
         ),
@@ -132,7 +128,7 @@ CASES: dict[str, Expect] = {
     # The SciPy filter design is a one-time boundary (R301); the tap loop is not R101.
     "ready-005": Expect(
         required=(
-            Site("CPN301", "signal.butter(order", pending=CPN301_UNKNOWN_ARGUMENTS),
+            Site("CPN301", "signal.butter(order"),
             Site("CPN006", "np.multiply(x[:, k : k + valid]"),
             Site("CPN006", "np.add(acc[:, :valid]"),
             Site("CPN006", "np.divide(x, energy, out=out)"),

@@ -190,17 +190,27 @@ def test_a_parameter_used_as_an_array_is_one(body: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("body", ["return q @ p", "return q.dot(p)", "return np.dot(q, p)"])
-def test_the_partner_of_a_product_waits_for_loop_work_to_size_it(body: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # an array (SPEC §3), held back until loops.py counts a vector contracted
-    # with a picked row as row-sized work (y[i] = A[i, :] @ x stays CPN101)
-    from cpn_lint.model import values
-
+def test_the_partner_of_a_product_is_an_array(body: str) -> None:
+    # SPEC §3: the x of a @ x, a.dot(x) and np.dot(a, x) is used as an array
     source = f"import numpy as np\ndef f(p, q):\n    {body}\n"
-    assert _name_kinds(_model(source), "p")[0] is Kind.UNKNOWN
-    matvec = "import numpy as np\ndef mv(A, x):\n    y = np.zeros(A.shape[0])\n    for i in range(A.shape[0]):\n        y[i] = A[i, :] @ x\n    return y\n"
-    assert [f.line for f in _findings("CPN101", matvec)] == [4]
-    monkeypatch.setattr(values, "CONTRACTION_PARTNERS_ARE_EVIDENCE", True)
     assert _name_kinds(_model(source), "p")[0] is Kind.DEVICE
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        ("import numpy as np\ndef mv(A, x):\n    y = np.zeros(A.shape[0])\n    for i in range(A.shape[0]):\n"
+         "        y[i] = A[i, :] @ x\n    return y\n", 4),
+        ("import numpy as np\ndef rows(m, w):\n    out = np.zeros(m.shape[0])\n    for r, row in enumerate(m):\n"
+         "        out[r] = np.dot(row, w)\n    return out\n", 4),
+        ("import numpy as np\ndef gs(A, b, x):\n    for i in range(A.shape[0]):\n        s = A[i] @ x - A[i, i] * x[i]\n"
+         "        x[i] = (b[i] - s) / A[i, i]\n    return x\n", 3),
+    ],
+)
+def test_a_vector_contracted_with_a_picked_row_is_row_sized(source: str, line: int) -> None:
+    # the partner is an array now, and one number per pass comes out of its
+    # product with the row the loop picks: the loop stays an element loop
+    assert [f.line for f in _findings("CPN101", source)] == [line]
 
 
 @pytest.mark.parametrize(

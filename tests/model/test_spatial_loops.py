@@ -248,6 +248,175 @@ CLASSES = [
                 r = r + v * dt
             return r
         """, 7, RECURRENCE),
+    ("a running maximum stored every pass: the builtin max compares single elements", """
+        import numpy as np
+        def running_max(a):
+            out = np.empty_like(a)
+            m = a[0]
+            for i in range(a.shape[0]):
+                m = max(m, a[i])
+                out[i] = m
+            return out
+        """, 6, ELEMENT),
+    ("an EWMA carried from the first sample: one number, non-additive", """
+        import numpy as np
+        def ewma(x, alpha):
+            out = np.empty_like(x, dtype=float)
+            acc = x[0]
+            for t in range(x.shape[0]):
+                acc = alpha * x[t] + (1.0 - alpha) * acc
+                out[t] = acc
+            return out
+        """, 6, RECURRENCE),
+    ("a dot product over taps by hand, started from the first tap", """
+        import numpy as np
+        class Fir:
+            def __init__(self, taps: np.ndarray):
+                self.taps = taps
+                self.buffer = np.zeros(taps.shape[0])
+            def apply(self, x: float) -> float:
+                y = self.taps[0] * x
+                for i in range(1, self.taps.shape[0]):
+                    y = y + self.taps[i] * self.buffer[i - 1]
+                return y
+        """, 9, ELEMENT),
+    ("RK4 on a 4-element state handed in by the caller", """
+        import numpy as np
+        def rhs(y, nu):
+            s, i, r, v = y[0], y[1], y[2], y[3]
+            return np.array([-s * i - nu * s, s * i - 0.1 * i, 0.1 * i, nu * s])
+        def integrate(y0, nu, n_steps):
+            y = y0.copy()
+            out = np.zeros((n_steps + 1, 4))
+            for n in range(n_steps):
+                k1 = rhs(y, nu)
+                k2 = rhs(y + 0.05 * k1, nu)
+                y = y + 0.1 * (k1 + k2)
+                out[n + 1] = y
+            return out
+        traj = integrate(np.array([990.0, 10.0, 0.0, 0.0]), 0.01, 2000)
+        """, 9, RECURRENCE),
+    ("a pair loop whose separation is wrapped in place", """
+        import numpy as np
+        def forces(pos, box):
+            f = np.zeros_like(pos)
+            for i in range(pos.shape[0]):
+                for j in range(i + 1, pos.shape[0]):
+                    d = pos[j] - pos[i]
+                    d -= box * np.round(d / box)
+                    f[i] -= d
+                    f[j] += d
+            return f
+        """, 5, ELEMENT),
+    ("a covariance matrix per trailing window: the stored piece is d x d", """
+        import numpy as np
+        def rolling_covariance(X, window):
+            n, d = X.shape
+            out = np.empty((n - window + 1, d, d))
+            for t in range(n - window + 1):
+                W = X[t:t + window]
+                Wc = W - W.mean(axis=0)
+                out[t] = Wc.T @ Wc / (window - 1)
+            return out
+        """, 6, ELEMENT),
+    ("per-sample SGD: the weight vector is dotted with one row of X (n, d = X.shape)", """
+        import numpy as np
+        class LogisticSGD:
+            def fit(self, X, y):
+                n, d = X.shape
+                self.w = np.zeros(d)
+                for epoch in range(20):
+                    for i in np.random.permutation(n):
+                        p = 1.0 / (1.0 + np.exp(-(X[i] @ self.w)))
+                        self.w -= 0.1 * (p - y[i]) * X[i]
+                return self
+        """, 8, ELEMENT),
+    ("Cholesky by columns: a panel below the diagonal times a row into column j", """
+        import numpy as np
+        def cholesky_crout(A):
+            n = A.shape[0]
+            L = np.zeros((n, n))
+            for j in range(n):
+                L[j, j] = np.sqrt(A[j, j] - L[j, :j] @ L[j, :j])
+                L[j + 1:, j] = (A[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+            return L
+        """, 6, ELEMENT),
+    ("a unit triangular solve with many right-hand sides, row by row", """
+        import numpy as np
+        def unit_lower_solve(L, B):
+            X = B.astype(np.float64)
+            for i in range(1, L.shape[0]):
+                X[i, :] -= L[i, :i] @ X[:i, :]
+            return X
+        """, 5, ELEMENT),
+    ("block means: a while loop moves a block by its width, a counter stores one mean per block", """
+        import numpy as np
+        def block_means(a, k):
+            out = np.empty(a.shape[0] // k)
+            i = 0
+            o = 0
+            while i + k <= a.shape[0]:
+                out[o] = np.mean(a[i:i + k])
+                i += k
+                o += 1
+            return out
+        """, 7, ELEMENT),
+    ("frame energies: a range stepping by the frame length, one number appended per frame", """
+        import numpy as np
+        def frame_energies(X, hop):
+            n = np.shape(X)[0]
+            energies = []
+            for start in range(0, n - hop + 1, hop):
+                energies.append(np.sum(X[start:start + hop] ** 2))
+            return energies
+        """, 6, ELEMENT),
+    ("a convolution's backward pass: the weights contracted with a picked gradient into a window", """
+        import numpy as np
+        def backward(x, W, grad):
+            dx = np.zeros_like(x)
+            k = W.shape[-1]
+            oh, ow = grad.shape[2], grad.shape[3]
+            for i in range(oh):
+                for j in range(ow):
+                    g = grad[:, :, i, j]
+                    dx[:, :, i:i + k, j:j + k] += np.tensordot(g, W, axes=([1], [0]))
+            return dx
+        """, 7, ELEMENT),
+    ("k-means assignment point by point: the centres are a small operand beside one point", """
+        import numpy as np
+        def assign(X, centers: np.ndarray):
+            labels = np.empty(X.shape[0], dtype=np.int64)
+            for i in range(X.shape[0]):
+                d = np.sum((centers - X[i]) ** 2, axis=1)
+                labels[i] = np.argmin(d)
+            return labels
+        """, 5, ELEMENT),
+    ("per-pixel interpolation: the helper picks by integers it computes from what it is handed", """
+        import numpy as np
+        def interpolate(image: np.ndarray, x: float, y: float) -> float:
+            x0, y0 = np.floor(x).astype(np.int32), np.floor(y).astype(np.int32)
+            fx, fy = x - x0, y - y0
+            top = image[x0, y0] * (1 - fx) + image[x0 + 1, y0] * fx
+            bottom = image[x0, y0 + 1] * (1 - fx) + image[x0 + 1, y0 + 1] * fx
+            return top * (1 - fy) + bottom * fy
+        def resize(image: np.ndarray, factor: int) -> np.ndarray:
+            out = np.empty((image.shape[0] * factor, image.shape[1] * factor))
+            for i in range(out.shape[0]):
+                for j in range(out.shape[1]):
+                    out[i, j] = interpolate(image, i / factor, j / factor)
+            return out
+        """, 11, ELEMENT),
+    ("a velocity per lattice node: the population column of a node against the module's nine directions", """
+        import numpy as np
+        CX = (0, 1, 0, -1, 0, 1, -1, -1, 1)
+        def velocity(f, rho):
+            nq, nx, ny = f.shape
+            ux = np.zeros((nx, ny))
+            for i in range(nx):
+                for j in range(ny):
+                    ux[i, j] = (f[:, i, j] * np.array(CX)).sum() / rho[i, j]
+            return ux
+        """, 7, ELEMENT),
     ("an IIR filter whose feedback runs over inner taps", """
         import numpy as np
         def iir(x: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -283,6 +452,108 @@ QUIET = [
                 u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])
                 energy[i] = np.sum(u * u)
             return energy
+        """, 6),
+    ("paths updated in place from a row of pre-drawn increments", """
+        import numpy as np
+        z = np.random.normal(0.0, 1.0, size=(126, 200000))
+        S = np.full(200000, 100.0)
+        total = np.zeros(200000)
+        for t in range(126):
+            S *= np.exp(0.01 * z[t])
+            total += S
+        """, 6),
+    ("a frame per step of a field the loop advances whole", """
+        import numpy as np
+        def run(u, steps):
+            frames = np.empty((steps, u.shape[0], u.shape[1]))
+            for t in range(steps):
+                u = u + 0.1 * (np.roll(u, 1, 0) - u)
+                frames[t] = u.T
+            return frames
+        """, 5),
+    ("a batch of large matrix products, one per pass (b.shape[2]: b[i] is a matrix)", """
+        import numpy as np
+        def stacked_matmul(a, b):
+            out = np.empty((a.shape[0], a.shape[1], b.shape[2]))
+            for i in range(a.shape[0]):
+                out[i] = np.dot(a[i], b[i])
+            return out
+        """, 5),
+    ("streaming whole planes of a field of unknown kind, one direction per pass", """
+        import numpy as np
+        def advect(dfm, c_map):
+            new_map = np.zeros((*dfm.size, dfm.vecs.shape[1]))
+            for i in range(dfm.vecs.shape[1]):
+                shift = (dfm.vecs[:, i] / dfm.ratio).astype(int)
+                new_map[:, :, i] = dfm.dt * np.roll(c_map[:, :, i], shift=shift, axis=(0, 1))
+            return new_map
+        """, 5),
+    ("right-looking LU: every pass rewrites the trailing block", """
+        import numpy as np
+        def lu(A):
+            LU = np.array(A, dtype=float)
+            n = LU.shape[0]
+            for k in range(n - 1):
+                LU[k + 1:, k] /= LU[k, k]
+                LU[k + 1:, k + 1:] -= np.outer(LU[k + 1:, k], LU[k, k + 1:])
+            return LU
+        """, 6),
+    ("a minibatch loop updating weights, one loss appended per batch", """
+        import numpy as np
+        def train(X, y, w, bs, lr):
+            losses = []
+            for start in range(0, X.shape[0], bs):
+                xb = X[start:start + bs]
+                err = xb @ w - y[start:start + bs]
+                w -= lr * xb.T @ err / bs
+                losses.append(float(np.mean(err ** 2)))
+            return w, losses
+        """, 5),
+    ("a minibatch loop whose weights a method updates, one loss appended per batch", """
+        import numpy as np
+        def train(net, X, y, batch, lr):
+            history = []
+            for start in range(0, X.shape[0], batch):
+                loss, grad = net.loss(net.forward(X[start:start + batch]), y[start:start + batch])
+                net.backward(grad, lr)
+                history.append(float(loss))
+            return history
+        """, 5),
+    ("chunks copied through: each pass stores a chunk, not one element", """
+        import numpy as np
+        def scaled(x: np.ndarray, chunk: int) -> np.ndarray:
+            out = np.empty_like(x)
+            for start in range(0, x.shape[0], chunk):
+                out[start:start + chunk] = 2.0 * x[start:start + chunk]
+            return out
+        """, 5),
+    ("mixture components over the centres' axis: each pass fills a column over all points", """
+        import numpy as np
+        def e_step(X, mu):
+            resp = np.zeros((X.shape[0], mu.shape[0]))
+            for c in range(mu.shape[0]):
+                diff = X - mu[c]
+                resp[:, c] = np.exp(-0.5 * np.sum(diff ** 2, axis=1))
+            return resp
+        """, 5),
+    ("nearest neighbours row by row: every pass reads all of X", """
+        import numpy as np
+        def nearest(X):
+            nn = np.empty(X.shape[0], dtype=np.int64)
+            for i in range(X.shape[0]):
+                d = np.sum((X - X[i]) ** 2, axis=1)
+                d[i] = np.inf
+                nn[i] = np.argmin(d)
+            return nn
+        """, 5),
+    ("nine lattice directions, each a whole field shaped like rho", """
+        import numpy as np
+        W = (4 / 9, 1 / 9, 1 / 9, 1 / 9, 1 / 9, 1 / 36, 1 / 36, 1 / 36, 1 / 36)
+        def equilibrium(rho, usq):
+            feq = np.empty((9,) + rho.shape)
+            for q in range(9):
+                feq[q] = W[q] * rho * (1.0 - usq)
+            return feq
         """, 6),
     ("a k-means update over K clusters with a mask over all points", """
         import numpy as np
@@ -420,3 +691,73 @@ def test_item_iterators_walk_their_array() -> None:
         (IterKind.ARRAY, [], ["Z"]),
         (IterKind.INDEX_PRODUCT, ["idx"], []),
     ]
+
+
+NESTS = [
+    ("Floyd-Warshall: the pivot loop relaxes the whole matrix per pass; the sweep inside is the element loop", """
+        import numpy as np
+        def floyd_warshall(W):
+            n = W.shape[0]
+            D = W.copy()
+            for k in range(n):
+                for i in range(n):
+                    for j in range(n):
+                        if D[i, k] + D[k, j] < D[i, j]:
+                            D[i, j] = D[i, k] + D[k, j]
+            return D
+        """, [(7, "CPN101")]),
+    ("Gauss-Seidel in place reads neighbours on both sides: a relaxation sweep, not a recurrence", """
+        import numpy as np
+        def gauss_seidel(phi, sweeps):
+            n = phi.shape[0]
+            for sweep in range(sweeps):
+                for i in range(1, n - 1):
+                    for j in range(1, n - 1):
+                        phi[i, j] = 0.25 * (phi[i + 1, j] + phi[i - 1, j] + phi[i, j + 1] + phi[i, j - 1])
+            return phi
+        """, [(6, "CPN101")]),
+    ("a DP table reads only cells behind it: a recurrence", """
+        import numpy as np
+        def edit(a, b):
+            D = np.zeros((a.shape[0] + 1, b.shape[0] + 1))
+            for i in range(1, a.shape[0] + 1):
+                for j in range(1, b.shape[0] + 1):
+                    D[i, j] = min(D[i - 1, j] + 1, D[i, j - 1] + 1, D[i - 1, j - 1] + (a[i - 1] != b[j - 1]))
+            return D
+        """, [(5, "CPN410")]),
+    ("rows handed out by the outer loop and a row counter make one nest with the pixel loop", """
+        import numpy as np
+        def scale_rows(image, k):
+            out = np.empty((image.shape[0], k * image.shape[1]))
+            row = 0
+            for a_row in image:
+                for i in range(len(a_row) - 1):
+                    out[row][k * i] = a_row[i] + (a_row[i + 1] - a_row[i]) / k
+                row = row + 1
+            return out
+        """, [(6, "CPN101")]),
+    ("a per-pixel comprehension whose closure helper picks the pixels: one nest, at the pixel loop", """
+        import numpy as np
+        def convolve(img, kernel):
+            h, w = img.shape
+            k = kernel.shape[0] // 2
+            def helper(x, y):
+                taps = [img[x + a][y + b] * kernel[a + k][b + k] for b in range(-k, k + 1) for a in range(-k, k + 1)]
+                return np.sum(taps)
+            return [[helper(i, j) for j in range(k, w - k)] for i in range(k, h - k)]
+        """, [(9, "CPN101")]),
+    ("Gaussian elimination: the rows the pivot loop updates are picked through its own index", """
+        import numpy as np
+        def elim(m: np.ndarray):
+            for r in range(m.shape[0] - 1):
+                p = m[r, r]
+                for c in range(r + 1, m.shape[0]):
+                    m[c, :] -= m[c, r] / p * m[r, :]
+        """, [(4, "CPN101")]),
+]
+
+
+@pytest.mark.parametrize(("name", "source", "expected"), NESTS, ids=[c[0] for c in NESTS])
+def test_one_finding_per_nest_at_the_element_loop(name: str, source: str, expected: list[tuple[int, str]]) -> None:
+    found = [(f.line, f.code) for f in lint_source(textwrap.dedent(source)) if f.code in ("CPN101", "CPN410")]
+    assert found == expected

@@ -219,6 +219,11 @@ def generator_integers_with_0d_bound():
     return np.random.default_rng(0).integers(n)
 
 
+def int_of_generator_integers_without_size():
+    # k_kmeans_update:28 (corpus label corrected): a size-less rng.integers(n) is 0-d, not (1,)
+    return int(np.random.default_rng(0).integers(10))
+
+
 def normal_with_0d_mean():
     return np.random.normal(np.sum(np.ones(3)), 1.0, size=4)
 
@@ -278,7 +283,8 @@ CASES = [
     int_of_comparison_with_rand, norm_nuclear, isclose_with_equal_nan, histogram_with_bin_rule,
     view_as_ndarray_subclass, ndarray_new_of_subclass,
     rand_without_size_as_float, randn_added_into_scalar_slot, draw_added_into_a_row, draw_into_row_through_0d_index,
-    generator_integers_with_0d_bound, normal_with_0d_mean, recipe_one_element_draw_as_float,
+    generator_integers_with_0d_bound, int_of_generator_integers_without_size, normal_with_0d_mean,
+    recipe_one_element_draw_as_float,
     recipe_one_element_draw_added_into_scalar_slot, recipe_shift_and_scale_standard_normals,
     recipe_uniform_onto_array_bounds, recipe_int_of_0d_bound, recipe_singular_values_for_spectral_norm,
     recipe_bincount_for_unique_counts, recipe_convolve_same_on_padded_input, recipe_where_instead_of_ufunc_where,
