@@ -28,6 +28,9 @@ RESULT_KEYS = {
     "throughput": "engine_throughput",
     "memory": "peak_memory",
     "scaling": "scaling",
+    "overhead-warm": "plugin_overhead_warm",
+    "verdict-warm": "verdict_warm",
+    "jobs": "verdict_jobs",
 }
 
 
@@ -60,7 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
         description="Measure cpn-lint against its performance budgets: flake8 plugin overhead, engine "
-                    "throughput against ast.parse, cpn-verdict peak memory, and linear scaling.",
+                    "throughput against ast.parse, cpn-verdict peak memory, and linear scaling (cold: the result "
+                    "cache off); the plugin's overhead and cpn-verdict's time over a warm cache; and "
+                    "cpn-verdict --jobs 2 against --jobs 1.",
         epilog="Without a subcommand, `run` is assumed. Typical use: `python -m benchmarks setup` once, "
                "then `python -m benchmarks` (several minutes on scipy) or "
                "`python -m benchmarks --max-files 100 --repeat 1` for a quick look.",
@@ -100,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--scaling-repeat", type=_positive, default=3, metavar="N",
                      help="repetitions per size (default: 3)")
     how.add_argument("--seed", type=int, default=0, help="seed of the synthetic files (default: 0)")
+    how.add_argument("--jobs-files", type=_positive, default=m.BUDGETS["verdict_jobs"]["files"], metavar="N",
+                     help="files (spread over the corpus) of the cpn-verdict --jobs 2 vs --jobs 1 measure "
+                          "(default: %(default)s)")
     how.add_argument("--no-breakdown", action="store_true",
                      help="skip the per-rule timing and the cProfile pass of the throughput measure")
     how.add_argument("--timeout", type=float, default=3600.0, metavar="S",
@@ -173,13 +181,16 @@ def run(ns: argparse.Namespace, log: Callable[[str], None] = _log) -> int:
     with tempfile.TemporaryDirectory(prefix="cpn-bench-") as scratch:
         workdir = Path(scratch)
         ctx = m.Context(interpreter, corpus, corpus.write_spec(workdir / "corpus.json"), workdir,
-                        ns.repeat, ns.flake8_repeat, ns.timeout, log)
+                        ns.repeat, ns.flake8_repeat, ns.timeout, log, ns.jobs_files)
         steps: list[tuple[str, str, Callable[[], dict[str, Any]]]] = [
             ("throughput", "engine throughput vs ast.parse", lambda: m.measure_throughput(ctx, not ns.no_breakdown)),
             ("scaling", "scaling on synthetic files",
              lambda: m.measure_scaling(ctx, ns.scaling_sizes, ns.scaling_repeat, ns.seed)),
             ("memory", "peak memory", lambda: m.measure_memory(ctx, ns.memory_tool)),
             ("overhead", "flake8 plugin overhead", lambda: m.measure_overhead(ctx, ns.overhead_method)),
+            ("overhead-warm", "flake8 plugin overhead over a warm cache", lambda: m.measure_overhead_warm(ctx)),
+            ("verdict-warm", "cpn-verdict warm vs cold", lambda: m.measure_verdict_warm(ctx)),
+            ("jobs", "cpn-verdict --jobs 2 vs --jobs 1", lambda: m.measure_jobs(ctx)),
         ]
         for name, title, measure in steps:
             if name not in ns.only:
@@ -204,6 +215,7 @@ def run(ns: argparse.Namespace, log: Callable[[str], None] = _log) -> int:
             "flake8_repeat": ns.flake8_repeat, "overhead_method": ns.overhead_method,
             "memory_tool": ns.memory_tool, "scaling_sizes": ns.scaling_sizes,
             "scaling_repeat": ns.scaling_repeat, "seed": ns.seed, "breakdown": not ns.no_breakdown,
+            "jobs_files": ns.jobs_files,
         },
         "budgets": m.BUDGETS,
         "measures": ordered,

@@ -1,4 +1,9 @@
-"""The four measures of issue 7, each a ratio (or a peak) taken in one run.
+"""The measures of issues 7 and 24, each a ratio (or a peak) taken in one run.
+
+Cold measures (the first four) run with the result cache off
+(``CPN_LINT_NO_CACHE=1``), so a warm cache can never flatter them. Warm
+measures fill a cache of their own first, then time a second run over the
+unchanged files. The last compares ``cpn-verdict --jobs 2`` with ``--jobs 1``.
 
 Every timing is repeated and the repetitions are interleaved: the two sides of
 a ratio alternate, and which side goes first alternates too, so a burst of
@@ -11,13 +16,14 @@ medians are reported as well.
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .corpus import Corpus
+from .corpus import Corpus, spread_sample
 from .environment import BENCHMARKS_DIR, PLUGIN_DIST, REPO_ROOT, WORKER, Interpreter
 from .procs import ChildRun, run_child
 
@@ -26,9 +32,14 @@ BUDGETS: dict[str, dict[str, float]] = {
     "engine_throughput": {"max_ratio": 2.0},  # engine time / ast.parse time
     "peak_memory": {"max_mb": 500.0},  # cpn-verdict over the corpus
     "scaling": {"max_ratio": 1.5},  # per-line time at the largest size / at the smallest
+    "plugin_overhead_warm": {"max_ratio": 1.03},  # flake8 with the plugin, warm cache / flake8 without it
+    "verdict_warm": {"max_ratio": 0.25},  # cpn-verdict over unchanged files, warm cache / cache off
+    "verdict_jobs": {"max_ratio": 0.6, "files": 300},  # cpn-verdict --jobs 2 / --jobs 1, cache off
 }
 
-MEASURES = ("overhead", "throughput", "memory", "scaling")
+MEASURES = ("overhead", "throughput", "memory", "scaling", "overhead-warm", "verdict-warm", "jobs")
+NO_CACHE = "CPN_LINT_NO_CACHE"
+CACHE_DIR = "CPN_LINT_CACHE_DIR"
 OVERHEAD_METHODS = ("hide", "select")
 FLAKE8_DEFAULT_SELECT = "E,W,F,C90"
 MB = 1_000_000
@@ -48,10 +59,23 @@ class Context:
     flake8_repeat: int  # pairs of flake8 runs
     timeout: float  # seconds, per child process
     log: Callable[[str], None]
+    jobs_files: int = 300  # the tree of the --jobs measure
 
     @property
     def python(self) -> str:
         return str(self.interpreter.python)
+
+    def cold_env(self) -> dict[str, str]:
+        """The environment of a cold measure: the result cache off."""
+        env = {k: v for k, v in os.environ.items() if k != CACHE_DIR}
+        env[NO_CACHE] = "1"
+        return env
+
+    def warm_env(self, name: str) -> dict[str, str]:
+        """The environment of a warm measure: a cache of its own, in the scratch folder."""
+        env = {k: v for k, v in os.environ.items() if k != NO_CACHE}
+        env[CACHE_DIR] = str(self.workdir / f"cache-{name}")
+        return env
 
 
 def median(values: list[float]) -> float:
@@ -71,7 +95,7 @@ def run_task(ctx: Context, task: str, *args: str) -> tuple[dict[str, Any], Child
     out = ctx.workdir / f"{task}.json"
     err = ctx.workdir / f"{task}.stderr"
     run = run_child([ctx.python, "-m", WORKER, task, *args], cwd=REPO_ROOT, stdout=out, stderr=err,
-                    timeout=ctx.timeout)
+                    timeout=ctx.timeout, env=ctx.cold_env())
     if run.timed_out:
         raise MeasureError(f"worker task {task!r} did not finish within {ctx.timeout:.0f} s")
     if run.returncode != 0:
@@ -107,7 +131,7 @@ def _check_plugin_loading(ctx: Context, commands: dict[str, list[str]], method: 
     """``flake8 --version`` lists the plugins it loaded: make sure each side is what it claims."""
     for variant, argv in commands.items():
         out = ctx.workdir / f"flake8-version-{variant}.txt"
-        run = run_child([*argv, "--version"], stdout=out, stderr=out, timeout=ctx.timeout)
+        run = run_child([*argv, "--version"], stdout=out, stderr=out, timeout=ctx.timeout, env=ctx.cold_env())
         listed = "cpn-lint" in out.read_text(encoding="utf-8", errors="replace")
         expected = variant == "with" or method == "select"
         if run.returncode != 0 or listed != expected:
@@ -131,7 +155,7 @@ def measure_overhead(ctx: Context, method: str = "hide") -> dict[str, Any]:
             out = ctx.workdir / f"flake8-{variant}.txt"
             err = ctx.workdir / f"flake8-{variant}.stderr"
             run = run_child([*commands[variant], "--isolated", "-j1", *files], cwd=ctx.corpus.root,
-                            stdout=out, stderr=err, timeout=ctx.timeout)
+                            stdout=out, stderr=err, timeout=ctx.timeout, env=ctx.cold_env())
             if run.timed_out:
                 raise MeasureError(f"flake8 ({variant} the plugin) did not finish within {ctx.timeout:.0f} s")
             if run.returncode not in (0, 1):
@@ -235,9 +259,11 @@ def measure_memory(ctx: Context, tool: str = "auto") -> dict[str, Any]:
     if use_verdict:
         report = ctx.workdir / "verdict.json"
         err = ctx.workdir / "verdict.stderr"
-        argv = [str(script), "--isolated", "--format", "json", "--output", str(report), *ctx.corpus.files]
+        # one process (--jobs 1): the peak of a run that does all the work itself
+        argv = [str(script), "--isolated", "--jobs", "1", "--format", "json", "--output", str(report),
+                *ctx.corpus.files]
         run = run_child(argv, cwd=ctx.corpus.root, stdout=ctx.workdir / "verdict.stdout", stderr=err,
-                        timeout=ctx.timeout)
+                        timeout=ctx.timeout, env=ctx.cold_env())
         # 0: assessed; 2: some input could not be read (the report is still written)
         if run.timed_out or run.returncode not in (0, 2) or not report.exists():
             raise MeasureError(f"cpn-verdict exited {run.returncode}: {_tail(err)}")
@@ -294,4 +320,158 @@ def measure_scaling(ctx: Context, sizes: list[int], repeat: int, seed: int = 0) 
         "sizes": rows,
         "parts_gc_paused": sorted(data["parts_gc_paused"],
                                   key=lambda r: -(r["large_us_per_line"] - r["small_us_per_line"])),
+    }
+
+
+# ------------------------------------------- 5. plugin overhead, warm cache
+def measure_overhead_warm(ctx: Context) -> dict[str, Any]:
+    """flake8 -j1 without the plugin vs with it over a warm cache: the cost of
+    the plugin on a second run over unchanged files. A cold run with the
+    cache off gives the reference output, which every warm run must print."""
+    commands = _flake8_commands(ctx, "hide")
+    _check_plugin_loading(ctx, commands, "hide")
+    files = ctx.corpus.files
+    warm_env = ctx.warm_env("flake8")
+    reference = ctx.workdir / "flake8-cold.txt"
+    fill = ctx.workdir / "flake8-fill.txt"
+    ctx.log("  flake8 -j1 with the plugin, cache off (reference output), then once to fill the cache")
+    for out, env in ((reference, ctx.cold_env()), (fill, warm_env)):
+        run = run_child([*commands["with"], "--isolated", "-j1", *files], cwd=ctx.corpus.root, stdout=out,
+                        stderr=ctx.workdir / "flake8-fill.stderr", timeout=ctx.timeout, env=env)
+        if run.timed_out or run.returncode not in (0, 1):
+            raise MeasureError(f"flake8 (filling the cache) exited {run.returncode}: "
+                               f"{_tail(ctx.workdir / 'flake8-fill.stderr')}")
+    expected = reference.read_bytes()
+    if fill.read_bytes() != expected:
+        raise MeasureError("flake8 printed other findings while filling the cache than with the cache off")
+    wall: dict[str, list[float]] = {"without": [], "with": []}
+    cpu: dict[str, list[float]] = {"without": [], "with": []}
+    for rep in range(ctx.flake8_repeat):
+        order = ("without", "with") if rep % 2 == 0 else ("with", "without")
+        for variant in order:
+            ctx.log(f"  flake8 -j1 {variant} the plugin (warm cache), pair {rep + 1}/{ctx.flake8_repeat}")
+            out = ctx.workdir / f"flake8-warm-{variant}.txt"
+            err = ctx.workdir / f"flake8-warm-{variant}.stderr"
+            run = run_child([*commands[variant], "--isolated", "-j1", *files], cwd=ctx.corpus.root,
+                            stdout=out, stderr=err, timeout=ctx.timeout, env=warm_env)
+            if run.timed_out or run.returncode not in (0, 1):
+                raise MeasureError(f"flake8 ({variant} the plugin, warm) exited {run.returncode}: {_tail(err)}")
+            if variant == "with" and out.read_bytes() != expected:
+                raise MeasureError("flake8 over a warm cache printed other findings than with the cache off")
+            wall[variant].append(run.wall_s)
+            if run.cpu_s is not None:
+                cpu[variant].append(run.cpu_s)
+            out.unlink()
+    ratios = [w / wo for w, wo in zip(wall["with"], wall["without"])]
+    ratio = median(ratios)
+    result: dict[str, Any] = {
+        "status": status(ratio, BUDGETS["plugin_overhead_warm"]["max_ratio"]),
+        "budget": BUDGETS["plugin_overhead_warm"],
+        "ratio": ratio,
+        "overhead_pct": (ratio - 1.0) * 100.0,
+        "pair_ratios": ratios,
+        "wall_s": {variant: summary(values) for variant, values in wall.items()},
+        "output_identical_to_cold": True,
+    }
+    if cpu["with"] and cpu["without"]:
+        result["cpu_s"] = {variant: summary(values) for variant, values in cpu.items()}
+        result["cpu_ratio"] = median([w / wo for w, wo in zip(cpu["with"], cpu["without"])])
+    return result
+
+
+# ------------------------------------------- 6. cpn-verdict, warm vs cold
+def _verdict_run(ctx: Context, script: Path, files: list[str], name: str, env: dict[str, str],
+                 *extra: str) -> tuple[ChildRun, bytes]:
+    report = ctx.workdir / f"verdict-{name}.md"  # the default format, as a user runs it
+    err = ctx.workdir / f"verdict-{name}.stderr"
+    argv = [str(script), "--isolated", "--output", str(report), *extra, *files]
+    run = run_child(argv, cwd=ctx.corpus.root, stdout=ctx.workdir / f"verdict-{name}.stdout", stderr=err,
+                    timeout=ctx.timeout, env=env)
+    if run.timed_out or run.returncode not in (0, 2) or not report.exists():
+        raise MeasureError(f"cpn-verdict ({name}) exited {run.returncode}: {_tail(err)}")
+    data = report.read_bytes()
+    report.unlink()
+    return run, data
+
+
+def _pairs(ctx: Context, script: Path, files: list[str], sides: dict[str, tuple[dict[str, str], tuple[str, ...]]],
+           label: str) -> tuple[dict[str, list[float]], dict[str, list[float]], bool]:
+    """Interleaved runs of the two sides; the wall and CPU times (CPU: the
+    command and the workers it waited for), and whether every report was the same."""
+    wall: dict[str, list[float]] = {name: [] for name in sides}
+    cpu: dict[str, list[float]] = {name: [] for name in sides}
+    reports: set[bytes] = set()
+    names = list(sides)
+    for rep in range(ctx.flake8_repeat):
+        for name in (names if rep % 2 == 0 else names[::-1]):
+            ctx.log(f"  cpn-verdict {label} {name}, pair {rep + 1}/{ctx.flake8_repeat}")
+            env, extra = sides[name]
+            run, report = _verdict_run(ctx, script, files, name, env, *extra)
+            wall[name].append(run.wall_s)
+            if run.cpu_s is not None:
+                cpu[name].append(run.cpu_s)
+            reports.add(report)
+    return wall, cpu, len(reports) == 1
+
+
+def measure_verdict_warm(ctx: Context) -> dict[str, Any]:
+    """cpn-verdict --jobs 1 over unchanged files with a warm cache vs with the cache off."""
+    script = verdict_script(ctx)
+    if script is None:
+        raise MeasureError(f"no cpn-verdict in {ctx.interpreter.scripts}")
+    files = ctx.corpus.files
+    warm = ctx.warm_env("verdict")
+    ctx.log("  cpn-verdict once to fill the cache")
+    _verdict_run(ctx, script, files, "fill", warm, "--jobs", "1")
+    sides = {"cold": (ctx.cold_env(), ("--jobs", "1")), "warm": (warm, ("--jobs", "1"))}
+    wall, cpu, identical = _pairs(ctx, script, files, sides, "--jobs 1")
+    if not identical:
+        raise MeasureError("cpn-verdict wrote another report over a warm cache than with the cache off")
+    ratios = [w / c for w, c in zip(wall["warm"], wall["cold"])]
+    ratio = median(ratios)
+    return {
+        "status": status(ratio, BUDGETS["verdict_warm"]["max_ratio"]),
+        "budget": BUDGETS["verdict_warm"],
+        "ratio": ratio,
+        "pair_ratios": ratios,
+        "files": len(files),
+        "wall_s": {name: summary(values) for name, values in wall.items()},
+        **_cpu(cpu, "warm", "cold"),
+        "reports_identical": identical,
+    }
+
+
+def _cpu(cpu: dict[str, list[float]], top: str, bottom: str) -> dict[str, Any]:
+    if not cpu[top] or not cpu[bottom]:
+        return {}
+    return {"cpu_s": {name: summary(values) for name, values in cpu.items()},
+            "cpu_ratio": median([t / b for t, b in zip(cpu[top], cpu[bottom])])}
+
+
+# ------------------------------------------- 7. cpn-verdict --jobs 2 vs --jobs 1
+def measure_jobs(ctx: Context) -> dict[str, Any]:
+    """cpn-verdict --jobs 2 vs --jobs 1 with the cache off, on about
+    ``ctx.jobs_files`` files spread over the corpus."""
+    script = verdict_script(ctx)
+    if script is None:
+        raise MeasureError(f"no cpn-verdict in {ctx.interpreter.scripts}")
+    files = spread_sample(ctx.corpus.files, ctx.jobs_files)
+    cold = ctx.cold_env()
+    sides = {"jobs1": (cold, ("--jobs", "1")), "jobs2": (cold, ("--jobs", "2"))}
+    wall, cpu, identical = _pairs(ctx, script, files, sides, "cache off,")
+    if not identical:
+        raise MeasureError("cpn-verdict --jobs 2 wrote another report than --jobs 1")
+    ratios = [two / one for two, one in zip(wall["jobs2"], wall["jobs1"])]
+    ratio = median(ratios)
+    return {
+        "status": status(ratio, BUDGETS["verdict_jobs"]["max_ratio"]),
+        "budget": BUDGETS["verdict_jobs"],
+        "ratio": ratio,
+        "pair_ratios": ratios,
+        "files": len(files),
+        "cpus": os.cpu_count(),
+        "wall_s": {name: summary(values) for name, values in wall.items()},
+        # the work the two processes share: near 1.0 means little is lost to parallelism
+        **_cpu(cpu, "jobs2", "jobs1"),
+        "reports_identical": identical,
     }

@@ -9,6 +9,9 @@ TITLES = {
     "engine_throughput": "engine time / ast.parse",
     "peak_memory": "peak memory",
     "scaling": "scaling (per line)",
+    "plugin_overhead_warm": "warm: plugin overhead (flake8 -j1)",
+    "verdict_warm": "warm: cpn-verdict / cold",
+    "verdict_jobs": "cpn-verdict --jobs 2 / --jobs 1",
 }
 
 
@@ -44,6 +47,22 @@ def _row(key: str, m: dict[str, Any]) -> tuple[str, str, str, str]:
         result = (f"{m['overhead_pct']:+.1f}% wall{spread}{cpu}; flake8 alone {wall['without']['median']:.1f} s; "
                   f"{pairs} pair{'s' if pairs != 1 else ''}, plugin {m['method']}")
         return title, result, f"<= +{(budget['max_ratio'] - 1) * 100:.0f}%", m["status"]
+    if key == "plugin_overhead_warm":
+        wall = m["wall_s"]
+        low, high = (min(m["pair_ratios"]) - 1) * 100, (max(m["pair_ratios"]) - 1) * 100
+        spread = f" (pairs {low:+.1f}%..{high:+.1f}%)" if len(m["pair_ratios"]) > 1 else ""
+        cpu = f", CPU {(m['cpu_ratio'] - 1) * 100:+.1f}%" if m.get("cpu_ratio") else ""
+        result = (f"{m['overhead_pct']:+.1f}% wall{spread}{cpu}; flake8 alone {wall['without']['median']:.1f} s, "
+                  f"with the plugin {wall['with']['median']:.1f} s")
+        return title, result, f"<= +{(budget['max_ratio'] - 1) * 100:.0f}%", m["status"]
+    if key in ("verdict_warm", "verdict_jobs"):
+        names = ("warm", "cold") if key == "verdict_warm" else ("jobs2", "jobs1")
+        wall = m["wall_s"]
+        spread = f" (pairs {min(m['pair_ratios']):.2f}..{max(m['pair_ratios']):.2f})" if len(m["pair_ratios"]) > 1 else ""
+        cpu = f", CPU {m['cpu_ratio']:.2f}x" if m.get("cpu_ratio") else ""
+        result = (f"{m['ratio']:.2f}x{spread}{cpu}; {wall[names[0]]['median']:.1f} s vs {wall[names[1]]['median']:.1f} s, "
+                  f"{m['files']} files, reports identical")
+        return title, result, f"<= {budget['max_ratio']:.2f}x", m["status"]
     if key == "engine_throughput":
         result = (f"{m['ratio']:.2f}x  (engine {_n(m['engine_lines_per_s'])} lines/s, "
                   f"ast.parse {_n(m['parse_lines_per_s'])} lines/s)")

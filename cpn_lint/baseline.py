@@ -25,6 +25,7 @@ from . import __version__
 from .engine import LintOptions
 from .findings import Finding
 from .fingerprint import KEY_VERSION, finding_key, numbered
+from .jobs import add_arguments as add_jobs_arguments
 from .safe_write import BASELINE, WriteRefused, atomic_write, check_target
 
 SCHEMA = "cpn-lint/baseline"
@@ -91,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "cpn-lint baseline is ever replaced, and only once every PATH exists and was read.")
     write.add_argument("-o", "--output", metavar="FILE", help="the baseline file to write (JSON)")
     write.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or notebooks (default: .)")
+    add_jobs_arguments(write)
     return parser
 
 
@@ -100,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code or 0)
     try:
-        return write_baseline(ns.output, list(ns.paths))
+        return write_baseline(ns.output, list(ns.paths), jobs=ns.jobs, no_cache=ns.no_cache)
     except (BaselineError, WriteRefused) as exc:
         print(f"cpn-lint baseline: {exc}", file=sys.stderr)
         return 2
@@ -118,7 +120,8 @@ def _output_and_paths(output: str | None, paths: list[str]) -> tuple[str, list[s
     raise BaselineError(f"name the baseline file to write with -o/--output FILE{first}; nothing was written")
 
 
-def write_baseline(output: str | None, paths: list[str]) -> int:
+def write_baseline(output: str | None, paths: list[str], *, jobs: int | None = 1, no_cache: bool = False) -> int:
+    from .cache import open_cache
     from .verdict.collect import assess_paths, discover_with_roots
 
     target_name, inputs = _output_and_paths(output, paths)
@@ -127,7 +130,7 @@ def write_baseline(output: str | None, paths: list[str]) -> int:
     missing = [e for e in errors if e.endswith(": no such file or directory")]
     if missing:
         raise BaselineError(f"{missing[0]}; nothing was written")
-    units = assess_paths([path for path, _ in found], LintOptions())
+    units = assess_paths([path for path, _ in found], LintOptions(), jobs=jobs, cache=open_cache(no_cache))
     folder = target.resolve().parent
     entries: list[dict[str, object]] = []
     unread: set[str] = set()

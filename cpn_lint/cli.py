@@ -13,7 +13,7 @@ from . import __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``cpn-lint rule CODE | rules | docs [DIR] | verdict ... | manifest ... | fix ... | noqa ...``."""
+    """``cpn-lint rule CODE | rules | docs [DIR] | verdict ... | manifest ... | fix ... | noqa ... | cache ...``."""
     return _guarded("cpn-lint", _main, list(sys.argv[1:] if argv is None else argv))
 
 
@@ -28,6 +28,8 @@ def _main(args: list[str]) -> int:
         return _delegate("cpn_lint.noqa", args[1:])
     if args and args[0] == "baseline":
         return _delegate("cpn_lint.baseline", args[1:])
+    if args and args[0] == "cache":
+        return _delegate("cpn_lint.cache", args[1:])
     parser = argparse.ArgumentParser(prog="cpn-lint", description="cuPyNumeric migration-readiness checks.")
     parser.add_argument("--version", action="version", version=f"cpn-lint {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -41,6 +43,7 @@ def _main(args: list[str]) -> int:
     sub.add_parser("fix", help="rewrite the findings the model proves safe to change (see cpn-lint fix --help)")
     sub.add_parser("noqa", help="add '# noqa: CODE' for today's findings, so only new ones are reported")
     sub.add_parser("baseline", help="record today's findings in a file, so only new ones are reported")
+    sub.add_parser("cache", help="show where unchanged files' results are cached, or empty that cache")
     ns = parser.parse_args(args)
     from . import docs as docs_module
     from .rules import load_rules

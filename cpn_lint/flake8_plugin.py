@@ -4,6 +4,8 @@ flake8 hands every tree plugin the same ``ast`` object for a file, one plugin
 after another, in one process. The first CPN checker to run analyses the file
 with every selected rule and caches the result against that tree; the others
 read their own code's findings from the cache. Plugin order never matters.
+A file whose text, name and options are those of an earlier run takes its
+findings from the persistent result cache instead (:mod:`cpn_lint.cache`).
 
 Exactly one class (:class:`CPN000`) owns ``add_options``/``parse_options``:
 flake8 calls them once per plugin object, and a second registration of the
@@ -19,12 +21,14 @@ from pathlib import Path
 from typing import Any, ClassVar, Iterator
 
 from . import __version__
+from .cache import ResultCache, open_cache, register, transient
 from .engine import INTERNAL_ERROR, LintOptions, lint_tree
 from .findings import Finding
 from .registry import CODE_PATTERN
 from .rules import load_rules
 
 _Result = tuple[int, int, str, type]
+register(Finding)
 
 
 class _Shared:
@@ -40,13 +44,16 @@ class _Shared:
     # dead tree never matches a new one that reuses its address.
     tree: "weakref.ReferenceType[ast.AST] | None" = None
     findings: dict[str, list[Finding]] = {}
+    # the result cache (cpn_lint.cache); None until parse_options turns it on
+    # (and with --cpn-no-cache or CPN_LINT_NO_CACHE=1)
+    cache: "ResultCache | None" = None
 
 
 def _analysis_for(tree: ast.Module, lines: list[str] | None, filename: str) -> dict[str, list[Finding]]:
     if _Shared.tree is None or _Shared.tree() is not tree:
         source = "".join(lines) if lines is not None else ast.unparse(tree)
         by_code: dict[str, list[Finding]] = {}
-        findings = lint_tree(tree, source, filename, _Shared.options)
+        findings = _findings(tree, source, filename, cacheable=lines is not None)
         if _Shared.baseline:
             findings = _drop_baselined(list(findings), tree, lines, filename)
         for finding in findings:
@@ -73,6 +80,25 @@ class _Checker:
             return
         for finding in _analysis_for(self._tree, self._lines, self._filename).get(self.code, ()):
             yield finding.line, finding.col, finding.text if _Shared.verbose else finding.headline, type(self)
+
+
+def _findings(tree: ast.Module, source: str, filename: str, cacheable: bool) -> list[Finding]:
+    """The file's findings (before any baseline), from the result cache when
+    the file's text, name and the options are those of an earlier run."""
+    cache = _Shared.cache
+    key = cache.key(_CACHE_KIND, filename, source.encode("utf-8", "surrogatepass"), _Shared.options) \
+        if cache is not None and cacheable else None
+    if cache is not None and key is not None:
+        hit = cache.get(key, list[Finding])
+        if hit is not None:
+            return hit
+    findings = lint_tree(tree, source, filename, _Shared.options)
+    if cache is not None and key is not None and not transient(findings):
+        cache.put(key, findings)
+    return findings
+
+
+_CACHE_KIND = "flake8-findings"
 
 
 def _drop_baselined(findings: list[Finding], tree: ast.AST, lines: list[str] | None, filename: str) -> list[Finding]:
@@ -138,6 +164,14 @@ class CPN000(_Checker):
             help="the cuPyNumeric API manifest CPN401-CPN403 read (default: the one 'cpn-lint manifest "
             "refresh' wrote to the user's cache, else the snapshot shipped with cpn-lint)",
         )
+        option_manager.add_option(
+            "--cpn-no-cache",
+            action="store_true",
+            default=False,
+            parse_from_config=True,
+            help="analyse every file again instead of reusing cpn-lint's cached results for unchanged files "
+            "(also: CPN_LINT_NO_CACHE=1; 'cpn-lint cache info' shows where the cache is)",
+        )
 
     @staticmethod
     def parse_options(options: Any) -> None:
@@ -156,6 +190,10 @@ class CPN000(_Checker):
 
             _Shared.baseline_folder = folder_of(baseline)
         _Shared.tree, _Shared.findings = None, {}
+        _Shared.cache = open_cache(bool(getattr(options, "cpn_no_cache", False)))
+        if _Shared.cache is not None:
+            # hash the package's code once, here, before flake8 -j forks its workers
+            _Shared.cache.key(_CACHE_KIND, "", b"", _Shared.options)
 
 
 def _load_baseline(path: str | None) -> frozenset[str]:

@@ -20,14 +20,21 @@ import re
 import tokenize
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Sequence
 
-from .engine import LintOptions, analyze_source, decode_source
+from .cache import ResultCache, open_cache, register, transient
+from .engine import FileResult, LintOptions, analyze_source, decode_source
+from .findings import Finding
+from .jobs import add_arguments as add_jobs_arguments
+from .jobs import ordered_map, workers_for
 from .registry import Default
 from .rules import load_rules
 from .safe_write import WriteRefused, atomic_write
 from .verdict.suppress import NOQA, noqa_codes, noqa_ranges, noqa_text
+
+register(FileResult, Finding)
 
 
 @dataclass
@@ -45,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.py files; notebooks are not changed)")
     parser.add_argument("--select", metavar="CODES",
                         help="comma-separated codes or prefixes to mark (default: the codes flake8 shows by default)")
+    add_jobs_arguments(parser)
     ns = parser.parse_args(argv)
     codes = selected_codes(ns.select)
     if not codes:
@@ -52,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     files, problems = _python_files(ns.paths)
     for problem in problems:
         print(f"cpn-lint noqa: {problem}", file=sys.stderr)
-    outcomes = [add_noqa(path, codes) for path in files]
+    outcomes = add_noqa_all(files, codes, jobs=ns.jobs, cache=open_cache(ns.no_cache))
     for outcome in outcomes:
         if outcome.error:
             print(f"cpn-lint noqa: {outcome.path}: {outcome.error}", file=sys.stderr)
@@ -81,14 +89,66 @@ def _python_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
     return [Path(f) for f in files if not f.endswith(".ipynb")], problems
 
 
-def add_noqa(path: Path, codes: frozenset[str]) -> Outcome:
+def add_noqa_all(files: Sequence[Path], codes: frozenset[str], *, jobs: int | None = 1,
+                 cache: ResultCache | None = None) -> list[Outcome]:
+    """:func:`add_noqa` for every file, in order: files whose findings are
+    cached in process, the others in ``jobs`` worker processes (None: the cores)."""
+    from .jobs import file_size
+
+    outcomes: list[Outcome | None] = [None] * len(files)
+    pending: list[int] = []
+    sizes: list[int] = []
+    for index, path in enumerate(files):
+        if cache is not None and _cached_findings(path, codes, cache) is not None:
+            outcomes[index] = add_noqa(path, codes, cache)  # no analysis left to do
+        else:
+            pending.append(index)
+            sizes.append(file_size(path))
+    task = partial(add_noqa, codes=codes, cache=cache)
+    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes), sizes)
+    for position, outcome in enumerate(results):  # the workers' generator runs to its end
+        outcomes[pending[position]] = outcome
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+_CACHE_KIND = "noqa-findings"
+
+
+def _cached_findings(path: Path, codes: frozenset[str], cache: ResultCache) -> FileResult | None:
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    return _lookup(path, raw, codes, cache)[0]
+
+
+def _lookup(path: Path, raw: bytes, codes: frozenset[str], cache: ResultCache | None) -> tuple[FileResult | None, str | None]:
+    if cache is None:
+        return None, None
+    key = cache.key(_CACHE_KIND, str(path), raw, LintOptions(codes=codes))
+    hit = cache.get(key, FileResult)
+    return (hit if hit is not None and hit.filename == str(path) else None), key
+
+
+def _analysis(path: Path, raw: bytes, codes: frozenset[str], cache: ResultCache | None) -> FileResult:
+    """The file's findings for ``codes``, from the result cache when unchanged."""
+    hit, key = _lookup(path, raw, codes, cache)
+    if hit is not None:
+        return hit
+    result = analyze_source(raw, str(path), LintOptions(codes=codes))
+    if cache is not None and key is not None and not transient(result.findings, [result.error]):
+        cache.put(key, result)
+    return result
+
+
+def add_noqa(path: Path, codes: frozenset[str], cache: ResultCache | None = None) -> Outcome:
     outcome = Outcome(str(path))
     try:
         raw = path.read_bytes()
     except OSError as exc:
         outcome.error = f"cannot be read ({exc.strerror or exc})"
         return outcome
-    result = analyze_source(raw, str(path), LintOptions(codes=codes))
+    result = _analysis(path, raw, codes, cache)
     if result.error is not None:
         outcome.error = result.error  # unreadable or unparsable: left as it is
         return outcome

@@ -268,8 +268,14 @@ def test_harness_smoke_run_in_process_measures(tmp_path: Path, capsys: pytest.Ca
 @pytest.mark.slow
 def test_harness_smoke_run_all_measures(tmp_path: Path) -> None:
     result = _run_harness(tmp_path)
-    assert list(result["measures"]) == ["plugin_overhead", "engine_throughput", "peak_memory", "scaling"]
+    assert list(result["measures"]) == ["plugin_overhead", "engine_throughput", "peak_memory", "scaling",
+                                        "plugin_overhead_warm", "verdict_warm", "verdict_jobs"]
     assert all(m["status"] in ("PASS", "FAIL") for m in result["measures"].values()), result["measures"]
+    # warm and --jobs runs print what cold and serial runs print (else the measure is an ERROR)
+    assert result["measures"]["plugin_overhead_warm"]["output_identical_to_cold"]
+    assert result["measures"]["verdict_warm"]["reports_identical"]
+    assert result["measures"]["verdict_jobs"]["reports_identical"]
+    assert result["measures"]["verdict_jobs"]["files"] == 3
 
     overhead = result["measures"]["plugin_overhead"]
     assert overhead["method"] == "hide" and len(overhead["pair_ratios"]) == 1

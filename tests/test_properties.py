@@ -109,3 +109,13 @@ def test_alias_property_has_teeth(alias: str) -> None:
     """The alias property would catch a rule matching the text 'np.'."""
     source = f"import numpy as {alias}\nf = {alias}.vectorize(abs)\n"
     assert _positions(source) == [(2, "CPN102")]
+
+
+def test_a_diag_of_unknown_rank_written_at_module_level_follows_its_reads_as_in_a_function() -> None:
+    """Hypothesis found it: module-level code was judged as if other modules
+    read its globals, so the same lines gave CPN205 there and not inside a
+    function."""
+    body = "b = np.ones(64)\nb = b + np.zeros(8)\nd = np.diag(b)\nd[0] = 1.0\n"
+    flat = [f.code for f in lint_source("import numpy as np\n" + body) if f.code == "CPN205"]
+    wrapped = "import numpy as np\n\n\ndef f():\n" + "".join("    " + line + "\n" for line in body.splitlines())
+    assert flat == [f.code for f in lint_source(wrapped) if f.code == "CPN205"] == []

@@ -16,13 +16,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
 from typing import Sequence, TextIO
 
+from ..cache import ResultCache, open_cache, register, transient
+from ..engine import LintOptions
+from ..jobs import add_arguments as add_jobs_arguments
+from ..jobs import file_size, ordered_map, workers_for
 from ..rules import load_rules
 from ..safe_write import WriteRefused, atomic_write
 from ..verdict.collect import discover
-from .files import FileFix, fix_path
+from .files import FileFix, Line, fix_path
 from .planner import default_codes
+
+register(FileFix, Line)
 
 
 class UsageError(Exception):
@@ -38,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--select", metavar="CODES",
                         help="comma-separated codes or prefixes to fix and report (default: the codes flake8 shows)")
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files")
+    add_jobs_arguments(parser)
     return parser
 
 
@@ -71,7 +81,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     files, problems = discover(ns.paths)
     for problem in problems:
         print(f"cpn-lint fix: {problem}", file=err)
-    outcomes = [fix_path(path, codes, for_diff=ns.diff) for path in files]
+    outcomes = fix_paths(files, codes, ns.diff, jobs=ns.jobs, cache=open_cache(ns.no_cache))
     failed = bool(problems)
     for outcome in outcomes:
         if outcome.error:
@@ -88,6 +98,71 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     if ns.diff:
         return 1 if any(o.diff for o in outcomes) else 0
     return 1 if any(o.left for o in outcomes) else 0
+
+
+def fix_paths(files: Sequence[str], codes: frozenset[str], for_diff: bool, *, jobs: int | None = 1,
+              cache: ResultCache | None = None) -> list[FileFix]:
+    """Every file fixed in memory, in order: unchanged files from the result
+    cache, the others in ``jobs`` worker processes (None: the cores)."""
+    outcomes: list[FileFix | None] = [None] * len(files)
+    pending: list[int] = []
+    sizes: list[int] = []
+    for index, path in enumerate(files):
+        hit, size = _cached(path, codes, for_diff, cache)
+        if hit is None:
+            pending.append(index)
+            sizes.append(size)
+        outcomes[index] = hit
+    task = partial(fix_file, codes=codes, for_diff=for_diff, cache=cache)
+    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes), sizes)
+    for position, outcome in enumerate(results):  # the workers' generator runs to its end
+        outcomes[pending[position]] = outcome
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def fix_file(path: str, codes: frozenset[str], for_diff: bool, cache: ResultCache | None = None) -> FileFix:
+    """:func:`~cpn_lint.fix.files.fix_path`, through the result cache."""
+    raw, key = _key(path, codes, for_diff, cache)
+    hit = _hit(path, raw, key, cache)
+    if hit is not None:
+        return hit
+    outcome = fix_path(path, codes, for_diff=for_diff)
+    # only what was computed from the very bytes of the key, and what a later
+    # run can use (a file rewritten now will not hold these bytes again)
+    if cache is not None and key is not None and outcome.old_bytes == raw and (for_diff or outcome.new_bytes is None) \
+            and not transient(errors=[outcome.error, *(line.text for line in outcome.left)]):
+        cache.put(key, replace(outcome, old_bytes=None))
+    return outcome
+
+
+_CACHE_KIND = "fix-outcome"
+
+
+def _key(path: str, codes: frozenset[str], for_diff: bool, cache: ResultCache | None) -> tuple[bytes | None, str | None]:
+    if cache is None:
+        return None, None
+    try:
+        raw = Path(path).read_bytes()
+    except OSError:
+        return None, None
+    # the fix lints with the default manifest; its identity is part of the options
+    return raw, cache.key(_CACHE_KIND, path, raw, LintOptions(codes=codes), {"diff": for_diff})
+
+
+def _hit(path: str, raw: bytes | None, key: str | None, cache: ResultCache | None) -> FileFix | None:
+    if cache is None or key is None:
+        return None
+    hit = cache.get(key, FileFix)
+    if hit is None or hit.path != path or hit.old_bytes is not None:
+        return None
+    return replace(hit, old_bytes=raw)
+
+
+def _cached(path: str, codes: frozenset[str], for_diff: bool, cache: ResultCache | None) -> tuple[FileFix | None, int]:
+    if cache is None:
+        return None, file_size(path)
+    raw, key = _key(path, codes, for_diff, cache)
+    return _hit(path, raw, key, cache), len(raw or b"")
 
 
 def _write(outcome: FileFix, err: TextIO) -> bool:

@@ -74,8 +74,18 @@ def compiled_function_at(model: "FileModel", line: int) -> CompiledFunction | No
     float, a branch is no host sync): the findings of the other rules do not
     describe cuPyNumeric work. They belong to the function's CPN112 when it
     takes the program's arrays, and to nothing when it only ever sees numbers."""
-    inside = [c for c in compiled_functions(model) if c.contains_line(line)]
-    return max(inside, key=lambda c: c.node.lineno) if inside else None
+    return model.derived("compiled-by-line", _compiled_by_line).get(line)
+
+
+def _compiled_by_line(model: "FileModel") -> dict[int, CompiledFunction]:
+    """Each line of a compiled function's source, and the innermost one
+    holding it (one table a file: asked for every finding)."""
+    table: dict[int, CompiledFunction] = {}
+    for compiled in sorted(compiled_functions(model), key=lambda c: c.node.lineno):  # inner ones start later
+        first = min([compiled.node.lineno, *(d.lineno for d in compiled.node.decorator_list)])
+        for line in range(first, (compiled.node.end_lineno or compiled.node.lineno) + 1):
+            table[line] = compiled
+    return table
 
 
 def _find(model: "FileModel") -> list[CompiledFunction]:

@@ -110,6 +110,8 @@ def classify_iterations(model: "FileModel") -> None:
         element_vars: set[str] = set()
         for target, iterable in targets:
             kind, idx, elems = _classify_iteration(model, target, iterable)
+            if kind is IterKind.OTHER and _walks_index_list(model, frame, target, iterable):
+                kind, idx, elems = IterKind.RANGE, names_in(target), set()
             kinds.append(kind)
             index_vars |= idx
             element_vars |= elems
@@ -177,6 +179,9 @@ def _array_walker(model: "FileModel", expr: ast.expr) -> ast.expr | None:
     ``np.nditer([a, b])``), ``a.flat``; None otherwise."""
     if isinstance(expr, ast.Attribute) and expr.attr == "flat":
         return expr.value if model.kind(expr.value) is Kind.DEVICE else None
+    if isinstance(expr, ast.Name):  # with np.nditer(a, ...) as it: for x in it
+        made = model.values.iterator_call(expr)
+        return _array_walker(model, made) if made is not None else None
     if not (isinstance(expr, ast.Call) and expr.args):
         return None
     qual = model.qualname(expr.func) or ""
@@ -214,6 +219,45 @@ def walked_arrays(model: "FileModel", frame: LoopFrame) -> list[ast.expr]:
             elif model.kind(expr) is Kind.DEVICE:
                 found.append(expr)
     return found
+
+
+def _walks_index_list(model: "FileModel", frame: LoopFrame, target: ast.expr, iterable: ast.expr) -> bool:
+    """``for r in rows: out[r] += vals[r]`` where ``rows`` is a Python list
+    of indices the program builds from its data (a comprehension or
+    ``list(...)`` over a range or an array, ``.tolist()``, or a list grown by
+    ``append`` in a loop): the loop walks indices, as ``range`` would, when
+    its variable picks elements of a device array in the body."""
+    if not (isinstance(target, ast.Name) and isinstance(iterable, ast.Name)) or frame.is_comprehension:
+        return False
+    bindings = model.reaching_bindings(iterable)
+    if not bindings or not all(b.kind is BindKind.VALUE and b.value is not None and _data_sized_list(model, b.value)
+                               for b in bindings):
+        return False
+    for node in ast.walk(frame.node):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == target.id \
+                and model.kind(node.value) is Kind.DEVICE:
+            return True
+    return False
+
+
+def _data_sized_list(model: "FileModel", value: ast.expr) -> bool:
+    """A list whose length comes from the program's data, not from its text."""
+    if isinstance(value, ast.ListComp):
+        return any(is_range_call(g.iter) or model.kind(g.iter) is Kind.DEVICE for g in value.generators)
+    if isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr == "tolist":
+            return model.kind(func.value) is Kind.DEVICE
+        if isinstance(func, ast.Name) and func.id == "list" and model.lookup(func) is None and value.args:
+            return is_range_call(value.args[0]) or model.kind(value.args[0]) is Kind.DEVICE
+        return False
+    if isinstance(value, ast.List) and not value.elts:  # rows = [] ... rows.append(i) in a loop
+        holder = model.statement_of(value)
+        name = holder.targets[0].id if isinstance(holder, ast.Assign) and isinstance(holder.targets[0], ast.Name) else None
+        return name is not None and any(
+            isinstance(model.parent(use), ast.Attribute) and model.parent(use).attr == "append"  # type: ignore[union-attr]
+            and model.in_loop(use) for use in model.names_by_id().get(name, ()))
+    return False
 
 
 def _few_literal_items(model: "FileModel", expr: ast.expr) -> bool:
@@ -371,23 +415,32 @@ def _shaped_like(model: "FileModel", array: ast.expr) -> tuple[int, ast.expr] | 
 def _shape_rank_evidence(model: "FileModel", param: ast.Name) -> int:
     """The axes a parameter's function reads of its shape: ``b.shape[2]``
     needs three, ``n, d = X.shape`` two (0 when it reads none)."""
-    scope = model.lookup(param)
-    least = 0
-    for use in model.names_by_id().get(param.id, ()):
-        if model.lookup(use) is not scope:
+    return model.derived("shape-rank-evidence", _shape_reads).get((id(model.lookup(param)), param.id), 0)
+
+
+def _shape_reads(model: "FileModel") -> dict[tuple[int, str], int]:
+    """For every (scope, name) whose ``.shape`` the file reads, the axes it
+    reads; one pass over the file's ``x.shape`` (asking per parameter went
+    over every use of the name in the file: quadratic in a file of many
+    functions with the same parameter names)."""
+    least: dict[tuple[int, str], int] = {}
+    for attribute in model.nodes(ast.Attribute):
+        if attribute.attr != "shape" or not isinstance(attribute.value, ast.Name):
             continue
-        parent = model.parent(use)
-        if not (isinstance(parent, ast.Attribute) and parent.attr == "shape"):
-            continue
-        outer = model.parent(parent)
-        if isinstance(outer, ast.Subscript) and outer.value is parent:
+        use = attribute.value
+        outer = model.parent(attribute)
+        axes = 0
+        if isinstance(outer, ast.Subscript) and outer.value is attribute:
             k = model.const_int(outer.slice)
             if k is not None and k >= 0:
-                least = max(least, k + 1)
-        elif isinstance(outer, ast.Assign) and outer.value is parent and len(outer.targets) == 1:
+                axes = k + 1
+        elif isinstance(outer, ast.Assign) and outer.value is attribute and len(outer.targets) == 1:
             target = outer.targets[0]
             if isinstance(target, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in target.elts):
-                least = max(least, len(target.elts))
+                axes = len(target.elts)
+        if axes:
+            key = (id(model.lookup(use)), use.id)
+            least[key] = max(least.get(key, 0), axes)
     return least
 
 

@@ -123,21 +123,41 @@ def _run_by_element_loop(model: FileModel, frame: LoopFrame) -> bool:
     return found is not None and any(model.role(loop) is Role.ELEMENT_LOOP for loop in found[0].chain())
 
 
+def traversal_loops(model: FileModel) -> list[LoopFrame]:
+    """The worklist loops CPN410 reports as graph traversals (pop a node,
+    push its neighbours): element-level work like a recurrence's."""
+    from .cpn410_out_of_scope_workload import traversal_frames
+
+    return model.derived("root-traversal-loops", traversal_frames)
+
+
 def root_loops(model: FileModel) -> list[RootLoop]:
     """Every root-cause loop of the file, in source order."""
     return model.derived("root-loops", lambda m: sorted(
-        [RootLoop(ELEMENT_LOOP, f) for f in element_loop_nests(m)] + [RootLoop(RECURRENCE, f) for f in recurrence_loops(m)],
+        [RootLoop(ELEMENT_LOOP, f) for f in element_loop_nests(m)]
+        + [RootLoop(RECURRENCE, f) for f in recurrence_loops(m) + traversal_loops(m)],
         key=lambda r: (r.first_line, r.code)))
+
+
+def _roots_by_body_line(model: FileModel) -> dict[int, RootLoop]:
+    """Each line of a root loop's body, and the root holding it (the first
+    in source order where two nest): one table a file, so asking per
+    finding stays linear in a file of thousands of loops."""
+    def build(m: FileModel) -> dict[int, RootLoop]:
+        table: dict[int, RootLoop] = {}
+        for root in root_loops(m):
+            for line in range(root.first_line + 1, root.last_line + 1):
+                table.setdefault(line, root)
+        return table
+
+    return model.derived("roots-by-body-line", build)
 
 
 def folding_root(model: FileModel, finding: "Finding") -> RootLoop | None:
     """The root loop ``finding`` is part of, or None when it stands alone."""
     if finding.code not in FOLDED_CODES or finding.data.get("whole_array"):
         return None
-    for root in root_loops(model):
-        if root.holds(finding.line):
-            return root
-    return None
+    return _roots_by_body_line(model).get(finding.line)
 
 
 def raw_findings(model: FileModel, code: str) -> list["Finding"]:
@@ -157,11 +177,17 @@ def unfolded(model: FileModel, code: str) -> Iterator["Finding"]:
 
 def folded_counts(model: FileModel, root: RootLoop) -> dict[str, int]:
     """How many findings of each folded code ``root`` holds."""
-    counts: dict[str, int] = {}
-    for code in FOLDED_CODES:
-        n = sum(1 for f in raw_findings(model, code) if folding_root(model, f) is root)
-        if n:
-            counts[code] = n
+    return dict(model.derived("folded-counts", _all_folded_counts).get(id(root), {}))
+
+
+def _all_folded_counts(model: FileModel) -> dict[int, dict[str, int]]:
+    counts: dict[int, dict[str, int]] = {}
+    for code in FOLDED_CODES:  # in this order, so each message lists them alike
+        for finding in raw_findings(model, code):
+            root = folding_root(model, finding)
+            if root is not None:
+                per_root = counts.setdefault(id(root), {})
+                per_root[code] = per_root.get(code, 0) + 1
     return counts
 
 
@@ -175,7 +201,8 @@ def folded_text(counts: dict[str, int]) -> str:
 
 
 def root_at(model: FileModel, frame: LoopFrame, code: str) -> RootLoop:
-    return next(r for r in root_loops(model) if r.frame is frame and r.code == code)
+    table = model.derived("root-by-frame", lambda m: {(id(r.frame), r.code): r for r in root_loops(m)})
+    return table[(id(frame), code)]
 
 
 def element_level(model: FileModel, node: ast.AST) -> bool:
@@ -198,7 +225,7 @@ def element_level(model: FileModel, node: ast.AST) -> bool:
 
 
 def _held_by_root(model: FileModel, line: int) -> bool:
-    return any(root.holds(line) for root in root_loops(model))
+    return line in _roots_by_body_line(model)
 
 
 def _run_by_root(model: FileModel, scope: "Scope") -> bool:

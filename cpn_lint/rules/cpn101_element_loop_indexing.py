@@ -413,7 +413,36 @@ class ElementLoopIndexing(Rule):
             """
         ),
     )
+    valid = valid + (
+        Valid("""
+            import numpy as np
+            u = np.zeros(100)
+            for k in [0, 50, 99]:  # a few settings written out: a sweep, not a scatter
+                u[k] = 1.0
+            """),
+    )
     invalid = (
+        Invalid("""
+            import numpy as np
+
+            def scatter(out: np.ndarray, vals: np.ndarray, mask: np.ndarray) -> np.ndarray:
+                rows = np.flatnonzero(mask).tolist()
+                for r in rows:
+                    out[r] += vals[r]
+                return out
+            """, line=5, contains="'out', 'vals'"),
+        Invalid("""
+            import numpy as np
+
+            def every_other(a, n):
+                picks = []
+                for i in range(n):
+                    picks.append(2 * i)
+                b = np.zeros_like(a)
+                for h in picks:
+                    b[h] = a[h] * 2
+                return b
+            """, line=8, contains="'for h in picks'"),
         # forward substitution: row i from the prefix x[:i] the loop has written
         Invalid("""
             import numpy as np

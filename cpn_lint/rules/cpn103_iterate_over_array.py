@@ -8,6 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, IterKind, LoopFrame
 from ..registry import Category, Invalid, Rule, Valid
+from ..model.loops import walked_arrays
 from ._roots import unfolded
 
 # NumPy ranges that people iterate as if they were Python ranges.
@@ -134,6 +135,15 @@ class IterateOverArray(Rule):
             """),
     )
     invalid = (
+        Invalid("""
+            import numpy as np
+
+            def scale_in_place(a, factor):
+                with np.nditer(a, op_flags=["readwrite"]) as it:
+                    for x in it:
+                        x[...] = x * factor
+                return a
+            """, line=5, contains="array 'a'"),
         Invalid(
             """
             import numpy as np
@@ -205,7 +215,7 @@ class IterateOverArray(Rule):
                 for v in a.flat:
                     c += int(v > 0)
                 return c
-            """, line=4, contains="'a.flat'"),
+            """, line=4, contains="array 'a'"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
@@ -218,7 +228,7 @@ class IterateOverArray(Rule):
         for frame in model.loops:
             if frame.iter_kind is not IterKind.ARRAY:
                 continue
-            arrays = [array for _, iterable in _iterations(frame) for array in _arrays_iterated(model, iterable)]
+            arrays = walked_arrays(model, frame)
             if not arrays:
                 continue
             names = [model.segment(a, 30) for a in arrays]
@@ -232,33 +242,6 @@ class IterateOverArray(Rule):
             )
 
 
-def _iterations(frame: LoopFrame) -> list[tuple[ast.expr, ast.expr]]:
-    """(target, iterable) of a ``for`` or of each generator of a comprehension."""
-    node = frame.node
-    if isinstance(node, (ast.For, ast.AsyncFor)):
-        return [(node.target, node.iter)]
-    return [(g.target, g.iter) for g in node.generators]  # type: ignore[attr-defined]
-
-
-# NumPy iterators that walk their array's items (with or without the index).
-_ITEM_ITERATORS = frozenset({"ndenumerate", "nditer"})
-
-
-def _arrays_iterated(model: FileModel, iterable: ast.expr) -> list[ast.expr]:
-    """The device arrays an iterable walks: itself, or what enumerate/zip,
-    np.ndenumerate and np.nditer wrap."""
-    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and model.lookup(iterable.func) is None:
-        if iterable.func.id == "enumerate" and iterable.args:
-            return _arrays_iterated(model, iterable.args[0])
-        if iterable.func.id == "zip":
-            return [a for arg in iterable.args for a in _arrays_iterated(model, arg)]
-    if isinstance(iterable, ast.Call) and iterable.args and model.call_api(iterable) in _ITEM_ITERATORS:
-        operands = iterable.args[0]
-        items = operands.elts if isinstance(operands, (ast.List, ast.Tuple)) else [operands]  # nditer([a, b])
-        return [a for a in items if model.is_array(a)]
-    return [iterable] if model.is_array(iterable) else []
-
-
 def _is_numpy_range(model: FileModel, expr: ast.expr) -> bool:
     """``np.arange(n)``, or a name bound only to such ranges."""
     if isinstance(expr, ast.Call):
@@ -270,6 +253,14 @@ def _is_numpy_range(model: FileModel, expr: ast.expr) -> bool:
             for b in bindings
         )
     return False
+
+
+def _iterations(frame: LoopFrame) -> list[tuple[ast.expr, ast.expr]]:
+    """(target, iterable) of a ``for`` or of each generator of a comprehension."""
+    node = frame.node
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return [(node.target, node.iter)]
+    return [(g.target, g.iter) for g in node.generators]  # type: ignore[attr-defined]
 
 
 def _describe(model: FileModel, frame: LoopFrame) -> str:

@@ -424,17 +424,25 @@ _METADATA = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "
 
 def _source_read_after(model: FileModel, source: ast.expr, write: ast.AST, position: tuple[int, int]) -> bool:
     """Is the original array's data read after the write (at ``position``,
-    and not on the other branch of an ``if`` holding it)? Only a local name
-    can be followed; an attribute or a global is assumed to be read
-    elsewhere."""
+    and not on the other branch of an ``if`` holding it)? A name is followed
+    in its scope (module-level code like a function body, a global read by
+    any function of the file counting as read); an attribute, or a global a
+    function writes through, is assumed to be read elsewhere."""
     base = source
     while isinstance(base, ast.Subscript):
         base = base.value
     if not isinstance(base, ast.Name):
         return True
     scope = model.lookup(base)
-    if scope is None or scope is model.module_scope:
+    if scope is None:
         return True
+    if scope is model.module_scope:
+        if model.scope_of(write) is not scope:
+            return True  # a function writing through a global: other code may read it
+        # module-level code reads it as a function body would, and any function of the file may too
+        if any(isinstance(use.ctx, ast.Load) and model.scope_of(use) is not scope and model.lookup(use) is scope
+               for use in model.names_by_id().get(base.id, ())):
+            return True
     origin = {id(b) for b in model.reaching_bindings(base)}
     for name in _loads_after(model, base, write, position):
         if not origin & {id(b) for b in model.reaching_bindings(name)}:

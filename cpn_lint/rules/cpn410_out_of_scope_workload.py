@@ -9,9 +9,10 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
 from ..model.dependence import Recurrence, offset_of
+from ..model.scopes import BindKind
 from ..model.syntax import names_in
 from ..registry import Category, Invalid, Rule, Valid
-from ._roots import folded_counts, folded_text, recurrence_loops, root_at
+from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
 from ._api_support import hot_loop
 
 # Module prefixes whose import is evidence, most specific first.
@@ -68,6 +69,7 @@ _WORKLOAD = {
     "nlp": "string/NLP processing",
     "recurrence": "a sequential recurrence",
 }
+_NEIGHBOUR_WORDS = ("neighbo", "adj", "succ", "pred", "edge", "children")
 _KIND_WORDS = {"sparse": "sparse-matrix", "graph": "graph", "ml": "ML", "nlp": "string/NLP", "recurrence": "sequential-recurrence"}
 _ADVICE = {
     "sparse": "keep it on a sparse library (or evaluate legate-sparse) and port only the dense array code",
@@ -80,7 +82,6 @@ _ADVICE = {
 _TRAINING_CALLS = frozenset({"fit", "fit_transform", "partial_fit", "fit_predict", "predict", "predict_proba", "backward", "train_on_batch"})
 _POPS = frozenset({"pop", "popleft"})
 _PUSHES = frozenset({"append", "appendleft", "extend", "add"})
-_NEIGHBOUR_WORDS = ("neighbo", "adj", "succ", "pred", "edge", "children")
 
 
 @dataclass(frozen=True)
@@ -384,6 +385,26 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        Invalid("""
+            import numpy as np
+            from collections import deque
+
+            def lattice_steps(i, j, n):
+                return [((i + 1) % n, j), ((i - 1) % n, j), (i, (j + 1) % n), (i, (j - 1) % n)]
+
+            def cluster(spins, start):
+                n = spins.shape[0]
+                seen = np.zeros_like(spins, dtype=bool)
+                q = deque([start])
+                while q:
+                    i, j = q.popleft()
+                    nb = lattice_steps(i, j, n)
+                    for a, b in nb:
+                        if not seen[a, b] and spins[a, b] == spins[i, j]:
+                            seen[a, b] = True
+                            q.append((a, b))
+                return seen
+            """, line=11, contains="it also holds 1 scalar branch"),
         # a DP table filled through a view of it made before the loop
         Invalid("""
             import numpy as np
@@ -813,18 +834,30 @@ def _bare_root_sparse(model: FileModel) -> Iterator[_Evidence]:
 
 
 # ---------------------------------------------------------------- traversal
-def _traversals(model: FileModel) -> Iterator[_Evidence]:
+def traversal_frames(model: FileModel) -> list[LoopFrame]:
+    """``while q:`` loops that pop a node from ``q`` and push its neighbours."""
+    found: list[LoopFrame] = []
     for frame in model.loops:
         if not isinstance(frame.node, ast.While):
             continue
         queue_node = _queue_name(frame.node.test)
         if queue_node is None or model.kind(queue_node) is Kind.DEVICE:
             continue
-        queue = queue_node.id
-        popped = _popped_names(model, frame, queue)
-        if popped and _pushes_neighbours(model, frame, queue, popped):
-            text = f"loop 'while {model.segment(frame.node.test, 30)}' pops nodes from '{queue}' and pushes their neighbours"
-            yield _Evidence(frame.node, "graph", text, in_loop=True)
+        popped = _popped_names(model, frame, queue_node.id)
+        if popped and _pushes_neighbours(model, frame, queue_node.id, popped):
+            found.append(frame)
+    return found
+
+
+def _traversals(model: FileModel) -> Iterator[_Evidence]:
+    for frame in traversal_loops(model):
+        queue = _queue_name(frame.node.test).id  # type: ignore[attr-defined,union-attr]
+        text = f"loop 'while {model.segment(frame.node.test, 30)}' pops nodes from '{queue}' and pushes their neighbours"  # type: ignore[attr-defined]
+        folded = folded_counts(model, root_at(model, frame, "CPN410"))
+        extra: tuple[tuple[str, object], ...] = ()
+        if folded:
+            extra = (("folded", folded), ("advice", _ADVICE["graph"] + folded_text(folded)))
+        yield _Evidence(frame.node, "graph", text, in_loop=True, extra=extra)
 
 
 def _queue_name(test: ast.expr) -> ast.Name | None:
@@ -864,14 +897,27 @@ def _pushes_neighbours(model: FileModel, frame: LoopFrame, queue: str, popped: s
         inner = model.loop_of(call)
         while inner is not None and inner is not frame:
             node = inner.node
-            if isinstance(node, (ast.For, ast.AsyncFor)) and _iterates_neighbours(node.iter, popped):
+            if isinstance(node, (ast.For, ast.AsyncFor)) and any(
+                    _iterates_neighbours(model, source, popped) for source in _sources(model, node.iter)):
                 return True
             inner = inner.parent
     return False
 
 
-def _iterates_neighbours(iterable: ast.expr, popped: set[str]) -> bool:
-    """``adj[u]``, ``graph[u].items()``, ``adj.get(u, ())``, ``g.neighbors(u)``."""
+def _sources(model: FileModel, iterable: ast.expr) -> list[ast.expr]:
+    """What a loop iterates: the expression, or what the name it iterates was
+    bound to (``nb = lattice_steps(i, j); for a, b in nb``)."""
+    if isinstance(iterable, ast.Name):
+        values = [b.value for b in model.reaching_bindings(iterable) if b.kind is BindKind.VALUE and b.value is not None]
+        return [iterable, *values]
+    return [iterable]
+
+
+def _iterates_neighbours(model: FileModel, iterable: ast.expr, popped: set[str]) -> bool:
+    """``adj[u]``, ``graph[u].items()``, ``adj.get(u, ())``, ``g.neighbors(u)``,
+    or a function of the file called on the popped node (``lattice_steps(i,
+    j)``), whatever it is called; not a library walk of folders or modules
+    (``os.scandir(folder)``, ``dir(module)``)."""
     for node in ast.walk(iterable):
         if isinstance(node, ast.Subscript) and names_in(node.slice) & popped:
             return True
@@ -879,6 +925,8 @@ def _iterates_neighbours(iterable: ast.expr, popped: set[str]) -> bool:
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
             if name == "get" or any(word in name.lower() for word in _NEIGHBOUR_WORDS):
+                return True
+            if model.calls.function(func) is not None:
                 return True
     return False
 

@@ -23,11 +23,14 @@ import stat
 import sys
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
+from ..cache import ResultCache, Unencodable, decode, encode, register, transient
 from ..engine import FileResult, LintOptions, analyze_source
 from ..findings import Finding
+from ..jobs import file_size, ordered_map, workers_for
 from ..model import FileModel
 from .gates import SizedArray, SizeEvidence
 
@@ -138,6 +141,10 @@ class Unit:
 
     def quote(self, line: int) -> str:
         return self.raw_line(line).strip()
+
+
+# What the cache and the --jobs workers carry of a unit (checked on reading).
+register(Unit, FileResult, Finding, SizeEvidence, SizedArray)
 
 
 # Roots of qualified names that are never the project's own modules.
@@ -263,28 +270,123 @@ def assess_paths(
     files: Sequence[str],
     options: LintOptions,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    jobs: int | None = 1,
+    cache: ResultCache | None = None,
 ) -> list[Unit]:
-    """Run the engine on every file; never raises on bad input."""
-    units: list[Unit] = []
-    for index, path in enumerate(files, start=1):
-        units.append(assess_file(path, options).summarise())
+    """Run the engine on every file; never raises on bad input.
+
+    ``cache``: where the units of unchanged files are kept between runs
+    (:mod:`cpn_lint.cache`; None: analyse everything). ``jobs``: how many
+    files to analyse at once in worker processes (None: the machine's
+    cores; :mod:`cpn_lint.jobs`). The units are the same, in the same
+    order, whatever the cache holds and whatever ``jobs`` is: a worker
+    returns what the cache stores of a unit.
+    """
+    units: list[Unit | None] = [None] * len(files)
+    pending: list[int] = []
+    sizes: list[int] = []
+    done = 0
+    for index, path in enumerate(files):  # cached units first: a warm run starts no worker
+        unit, size = _cached_unit(path, options, cache)
+        if unit is None:
+            pending.append(index)
+            sizes.append(size)
+            continue
+        units[index] = unit
+        done += 1
         if progress is not None:
-            progress(index, len(files))
-    return units
+            progress(done, len(files))
+    task = partial(_assess_task, options=options, cache=cache)
+    results = ordered_map(task, [files[i] for i in pending], workers_for(jobs, sizes), sizes)
+    for position, payload in enumerate(results):  # the workers' generator runs to its end
+        units[pending[position]] = _unit_of(payload)
+        done += 1
+        if progress is not None:
+            progress(done, len(files))
+    return [unit for unit in units if unit is not None]
 
 
 def assess_file(path: str, options: LintOptions) -> Unit:
+    """One file's unit, with the model still attached (see :meth:`Unit.summarise`)."""
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        result = FileResult(path, error=f"cannot be read ({reason})")
-        return Unit(path, result, errors=[f"{path}: {result.error}"])
+        return _unreadable(path, exc)
+    return assess_bytes(path, raw, options)
+
+
+def assess_bytes(path: str, raw: bytes, options: LintOptions) -> Unit:
+    """The unit of ``path`` holding ``raw``, with the model still attached."""
     if path.endswith(".ipynb"):
         return assess_notebook(path, raw, options)
     result = analyze_source(raw, path, options, keep_model=True)
     errors = [f"{path}: {result.error}"] if result.error else []
     return Unit(path, result, errors=errors, line_count=result.lines)
+
+
+def assess_summarised(path: str, options: LintOptions, cache: ResultCache | None = None) -> Unit:
+    """One file's summarised unit, from the cache when the file is unchanged
+    (the key is made from the very bytes analysed), else computed and stored."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        return _unreadable(path, exc)
+    key = cache.key(_CACHE_KIND, path, raw, options) if cache is not None else None
+    if cache is not None and key is not None:
+        hit = cache.get(key, Unit)
+        if hit is not None and hit.path == path:
+            return hit
+    unit = assess_bytes(path, raw, options).summarise()
+    if cache is not None and key is not None and cacheable(unit):
+        cache.put(key, unit)
+    return unit
+
+
+def cacheable(unit: Unit) -> bool:
+    """A unit that depends on the file alone (not an internal error, not a
+    parse that ran out of stack or memory)."""
+    return not transient(unit.result.findings, [unit.result.error, *unit.errors])
+
+
+_CACHE_KIND = "verdict-unit"
+
+
+def _cached_unit(path: str, options: LintOptions, cache: ResultCache | None) -> tuple[Unit | None, int]:
+    """The cached unit of ``path`` (None: not cached), and its size in bytes."""
+    if cache is None:
+        return None, file_size(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError:
+        return None, 0
+    hit = cache.get(cache.key(_CACHE_KIND, path, raw, options), Unit)
+    return (hit if hit is not None and hit.path == path else None), len(raw)
+
+
+def _assess_task(path: str, options: LintOptions, cache: ResultCache | None) -> Any:
+    """What a worker returns for one file: the unit as the cache stores it
+    (the unit itself should it hold something the cache cannot store)."""
+    unit = assess_summarised(path, options, cache)
+    try:
+        return encode(unit)
+    except Unencodable:
+        return unit
+
+
+def _unit_of(payload: Any) -> Unit:
+    if isinstance(payload, Unit):
+        return payload
+    unit = decode(payload, checked=False)  # from our own worker, not from the cache
+    if not isinstance(unit, Unit):  # pragma: no cover - our own workers' output
+        raise TypeError("a worker returned something other than a file's unit")
+    return unit
+
+
+def _unreadable(path: str, exc: OSError) -> Unit:
+    reason = exc.strerror or type(exc).__name__
+    result = FileResult(path, error=f"cannot be read ({reason})")
+    return Unit(path, result, errors=[f"{path}: {result.error}"])
 
 
 # ------------------------------------------------------------------ notebooks

@@ -21,7 +21,9 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from .. import __version__
+from ..cache import open_cache
 from ..engine import LintOptions
+from ..jobs import add_arguments as add_jobs_arguments
 from ..registry import Category
 from ..rules import load_rules
 from . import gates as g
@@ -145,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     cfg = parser.add_argument_group("configuration")
     cfg.add_argument("--config", metavar="FILE", help="read settings from this pyproject.toml or setup.cfg only")
     cfg.add_argument("--isolated", action="store_true", help="ignore configuration files")
+    add_jobs_arguments(parser.add_argument_group("speed"))
     parser.add_argument("--version", action="version", version=f"cpn-verdict (cpn-lint {__version__})")
     return parser
 
@@ -403,7 +406,8 @@ def run(ns: argparse.Namespace) -> int:
         files, scope = plan_scope(found, [*settings.exclude, *(ns.exclude or [])], bool(ns.include_tests))
         progress = Progress(len(files))
         try:
-            units = assess_paths(files, LintOptions(assessment=True, manifest_path=ns.manifest), progress)
+            units = assess_paths(files, LintOptions(assessment=True, manifest_path=ns.manifest), progress,
+                                 jobs=ns.jobs, cache=open_cache(ns.no_cache))
         finally:
             progress.close()
         _suppress(units, settings, suppressions)
