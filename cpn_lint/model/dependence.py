@@ -90,6 +90,11 @@ class DependenceAnalysis:
         self._recurrences: dict[int, list[Recurrence]] = {}
         self._slab_carried: dict[int, bool] = {}
         self._derived: dict[int, frozenset[str]] = {}
+        self._feeding: dict[tuple[int, int, int], list[ast.AST]] = {}  # _reads_feeding's answers
+        self._reads: dict[int, tuple[list[ast.AST], list[ast.Name]]] = {}  # what each value reads
+        self._picks: dict[tuple[int, int], list[ast.Subscript]] = {}  # _picks_feeding's answers
+        self._forms: dict[tuple[int, int], "tuple[str, list[_Form]] | None"] = {}  # _view_forms' answers
+        self._lags: dict[int, dict[str, int]] = {}  # _inner_lags' answers
 
     # ----------------------------------------------------------------- roles
     def role(self, frame: "LoopFrame") -> Role:
@@ -320,8 +325,7 @@ class DependenceAnalysis:
                     continue
                 base = written[0]
                 reads = [target] if isinstance(stmt, ast.AugAssign) else []
-                reads += [r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and _chain_base(r) is not None
-                          and not isinstance(model.parent(r), ast.Subscript)]
+                reads += self._picks_feeding(value, frame)
                 read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
@@ -354,7 +358,14 @@ class DependenceAnalysis:
     def _inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
         """The smallest positive value each index of a loop inside ``frame``
         takes (``for k in range(1, taps)``: 1; ``range(taps)``: 1 as well,
-        once it gets past 0), for reads such as ``y[n - k]``."""
+        once it gets past 0), for reads such as ``y[n - k]`` (memoised per
+        loop; callers do not change the table)."""
+        found = self._lags.get(id(frame))
+        if found is None:
+            found = self._lags[id(frame)] = self._compute_inner_lags(frame)
+        return found
+
+    def _compute_inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
         from .spatial import range_of
 
         model = self.model
@@ -377,7 +388,15 @@ class DependenceAnalysis:
     def _view_forms(self, sub: ast.Subscript, frame: "LoopFrame") -> "tuple[str, list[_Form]] | None":
         """The array ``sub`` reads or writes and its index as forms over that
         array's own axes: through a view made before the loop with constant
-        starts (``d1 = d0[1:, 1:]``: ``d1[i, j]`` is ``d0[i + 1, j + 1]``)."""
+        starts (``d1 = d0[1:, 1:]``: ``d1[i, j]`` is ``d0[i + 1, j + 1]``).
+        Memoised per subscript and loop (callers do not change the forms)."""
+        key = (id(sub), id(frame))
+        if key in self._forms:
+            return self._forms[key]
+        found = self._forms[key] = self._compute_view_forms(sub, frame)
+        return found
+
+    def _compute_view_forms(self, sub: ast.Subscript, frame: "LoopFrame") -> "tuple[str, list[_Form]] | None":
         root = _chain_base(sub)
         if root is None:
             return None
@@ -417,20 +436,57 @@ class DependenceAnalysis:
             starts.append(start)
         return value.value.id, starts
 
+    def _picks_feeding(self, value: ast.expr, frame: "LoopFrame") -> list[ast.Subscript]:
+        """The picks of arrays among :meth:`_reads_feeding` (whole chains:
+        ``u[i][j]``, not the ``u[i]`` inside it), each once (memoised per
+        value and loop)."""
+        key = (id(value), id(frame))
+        found = self._picks.get(key)
+        if found is None:
+            model = self.model
+            found = self._picks[key] = [
+                r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and _chain_base(r) is not None
+                and not isinstance(model.parent(r), ast.Subscript)]
+        return found
+
     def _reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int = 0) -> list[ast.AST]:
         """The nodes ``value`` reads, and those read by the values of names it
         uses that the same iteration bound before (``b = S @ T[i - 1]``, then
-        ``T[i] = solve(A, b)``)."""
+        ``T[i] = solve(A, b)``), each once. Memoised per value, loop and depth
+        (every loop around a statement asks again); callers do not change the list."""
+        key = (id(value), id(frame), depth)
+        found = self._feeding.get(key)
+        if found is None:
+            found = self._feeding[key] = self._compute_reads_feeding(value, frame, depth)
+        return found
+
+    def _compute_reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int) -> list[ast.AST]:
         model = self.model
-        found: list[ast.AST] = list(ast.walk(value))
-        # what a helper of the file reads of the arrays handed to it, in this loop's names
-        found += [read for call in found if isinstance(call, ast.Call) for read in model.calls.picks_through(call)]
+        reads, names = self._reads_of(value)
+        found: list[ast.AST] = list(reads)
         if depth >= 3:
             return found
-        for name in [n for n in found if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]:
+        seen = {id(node) for node in found}
+        for name in names:
             for binding in model.reaching_bindings(name):
                 if binding.loop is not None and frame.contains(binding.loop) and binding.value is not None and binding.pos < (name.lineno, name.col_offset):
-                    found += self._reads_feeding(binding.value, frame, depth + 1)
+                    for node in self._reads_feeding(binding.value, frame, depth + 1):
+                        if id(node) not in seen:  # a name read twice feeds the same nodes again
+                            seen.add(id(node))
+                            found.append(node)
+        return found
+
+    def _reads_of(self, value: ast.expr) -> tuple[list[ast.AST], list[ast.Name]]:
+        """The nodes ``value`` reads (what a helper of the file reads of the
+        arrays handed to it included, in this loop's names), and the names
+        among them it loads; the same for every loop (memoised per value)."""
+        key = id(value)
+        found = self._reads.get(key)
+        if found is None:
+            nodes: list[ast.AST] = list(ast.walk(value))
+            nodes += [read for call in nodes if isinstance(call, ast.Call) for read in self.model.calls.picks_through(call)]
+            names = [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+            found = self._reads[key] = (nodes, names)
         return found
 
     def _element_sized(self, target: ast.Subscript, var: str, inner_indices: set[str]) -> bool:
@@ -758,7 +814,7 @@ def _form(part: ast.expr) -> _Form:
 
 
 def _var_key(var: str) -> str:
-    return ast.dump(ast.Name(id=var, ctx=ast.Load()))
+    return f"Name(id={var!r}, ctx=Load())"  # ast.dump of the name read, as spatial.linear keys it
 
 
 def _offset(form: Linear | None, var: str) -> int | None:

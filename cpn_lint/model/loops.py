@@ -472,7 +472,7 @@ class WorkAnalysis:
         self._varying: dict[int, frozenset[str]] = {}
         self._one_element: set[int] | None = None  # ids of name uses proven one element
         self._spatial_index: dict[tuple[int, str, str], bool] = {}
-        self._attribute_arrays: dict[tuple[int, str, str], bool] = {}
+        self._attribute_arrays: dict[tuple[int, str, str], bool] | None = None  # per (class, receiver, attribute)
         self._all: dict[int, frozenset[str]] = {}
         self._handed: dict[int, set[str]] = {}  # per call: names it hands to a helper's indices
         self._indexing: dict[int, frozenset[str]] = {}  # per function: parameters it indexes with
@@ -1441,12 +1441,15 @@ class WorkAnalysis:
         key = _attribute_key(self.model, node)
         if key is None:
             return False
-        found = self._attribute_arrays.get(key)
-        if found is None:
-            found = self._attribute_arrays[key] = any(
-                _array_evidence(self.model, use) for use in self.model.nodes(ast.Attribute) if _attribute_key(self.model, use) == key
-            )
-        return found
+        if self._attribute_arrays is None:
+            # every attribute of the file once, rather than once per attribute asked about
+            table: dict[tuple[int, str, str], bool] = {}
+            for use in self.model.nodes(ast.Attribute):
+                use_key = _attribute_key(self.model, use)
+                if use_key is not None and not table.get(use_key):
+                    table[use_key] = _array_evidence(self.model, use)
+            self._attribute_arrays = table
+        return self._attribute_arrays.get(key, False)
 
     def _name_work(self, node: ast.Name | ast.Attribute, frame: LoopFrame) -> Work:
         """A whole-value use of an array inside ``frame``: as much work as the

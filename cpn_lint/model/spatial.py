@@ -68,7 +68,7 @@ def linear(expr: ast.expr | None, depth: int = 0) -> Linear | None:
     if expr is None:
         return None
     if depth > _MAX_DEPTH:
-        return Linear(((ast.dump(expr), 1),), 0)
+        return Linear(((atom_key(expr), 1),), 0)
     if isinstance(expr, ast.Constant) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
         return Linear((), expr.value)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
@@ -89,11 +89,20 @@ def linear(expr: ast.expr | None, depth: int = 0) -> Linear | None:
                 inner = linear(other, depth + 1)
                 if inner is not None:
                     return Linear(tuple((k, c * number.value) for k, c in inner.terms), inner.const * number.value)
-    return Linear(((ast.dump(expr), 1),), 0)
+    return Linear(((atom_key(expr), 1),), 0)
+
+
+def atom_key(expr: ast.expr) -> str:
+    """``ast.dump(expr)``, spelled out for a name (most atoms are names, and
+    the general dump walks the node in Python)."""
+    if type(expr) is ast.Name:
+        return f"Name(id={expr.id!r}, ctx={type(expr.ctx).__name__}())"
+    return ast.dump(expr)
 
 
 def _name_key(var: str) -> str:
-    return ast.dump(ast.Name(id=var, ctx=ast.Load()))
+    """``ast.dump`` of the name ``var`` read: the key of its term in a :class:`Linear`."""
+    return f"Name(id={var!r}, ctx=Load())"
 
 
 def offset_from(expr: ast.expr | None, var: str) -> Linear | None:

@@ -60,6 +60,7 @@ SMALL_ARRAY = 64  # at most this many elements, written as literals where the ar
 SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
 _NON_ARRAY_TYPE_NAMES = frozenset({"list", "tuple", "set", "frozenset", "dict", "str", "bytes", "int", "float", "complex", "bool", "range"})
 _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFS_AND_CLASSES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _MAX_PACKING_DEPTH = 4  # names and call sites followed back to the tuple written out
 _MAX_INSTANCE_DEPTH = 60  # a guard against deep recursion while following names back to Particle(...)
@@ -100,6 +101,9 @@ class ValueEngine:
         self._classes: dict[tuple[int, object], object] = {}
         # what is put into containers, by container (static, built on first use)
         self._stores: dict[tuple[object, ...], list[ast.expr | None]] | None = None
+        # has_array_evidence's answers (static), and the nodes it reads per function
+        self._evidence: dict[tuple[int, str, bool, int], bool] = {}
+        self._nodes_by_function: _FunctionNodes | None = None
 
     # ================================================================ solving
     def solve(self) -> None:
@@ -1195,7 +1199,16 @@ class ValueEngine:
         array method, the array argument of a NumPy call (``np.sum(x)``,
         ``np.shape(x)``, either operand of ``np.dot``), or rows a loop takes
         from it used so (``for i, row in enumerate(x): row @ w``). For a
-        class scope, ``name`` is an attribute its methods use (``self.x``)."""
+        class scope, ``name`` is an attribute its methods use (``self.x``).
+        The answer reads the file's syntax only (no solved value), so it is
+        memoised."""
+        key = (id(scope), name, dense, _depth)
+        found = self._evidence.get(key)
+        if found is None:
+            found = self._evidence[key] = self._has_array_evidence(scope, name, dense, _depth)
+        return found
+
+    def _has_array_evidence(self, scope: "Scope", name: str, dense: bool, _depth: int) -> bool:
         if not dense and name in scope.sparse_evidence:
             return False  # .shape, .T and a[i, j] work on a sparse matrix too
         if name in scope.array_evidence:
@@ -1224,6 +1237,15 @@ class ValueEngine:
                     return True  # n, m = get_sizes(x), where get_sizes reads x.size
         return False
 
+    def _function_nodes(self) -> "_FunctionNodes":
+        """Per function of the file, the nodes its body walk (:func:`_walk_function`
+        and :func:`_own_nodes`, nested functions and classes left out) meets
+        that :meth:`_handed_to` and :meth:`_sized_names` read: found from the
+        model's per-type index instead of walking every body."""
+        if self._nodes_by_function is None:
+            self._nodes_by_function = _FunctionNodes(self.model)
+        return self._nodes_by_function
+
     def _handed_to(self, scope: "Scope", name: str) -> list[tuple["Scope", str]]:
         """The (function, parameter) pairs of the file that ``scope`` hands
         the name to as an argument (``get_sizes(x)``)."""
@@ -1233,23 +1255,18 @@ class ValueEngine:
         if table is None:
             handed: dict[str, list[tuple[object, str]]] = {}
             calls = self.model.calls
-            node = scope.node
-            body = node.body if isinstance(node, _DEF_TYPES) else []
-            for statement in _walk_function(body):
-                if isinstance(statement, _DEF_TYPES + (ast.ClassDef,)):
+            for call in self._function_nodes().calls.get(id(scope.node), ()):
+                arguments = [a for a in call.args if isinstance(a, ast.Name)] + \
+                    [k.value for k in call.keywords if isinstance(k.value, ast.Name)]
+                if not arguments:
                     continue
-                for call in (n for n in _own_nodes(statement) if isinstance(n, ast.Call)):
-                    arguments = [a for a in call.args if isinstance(a, ast.Name)] + \
-                        [k.value for k in call.keywords if isinstance(k.value, ast.Name)]
-                    if not arguments:
-                        continue
-                    callee = calls.static_callee(call)
-                    if callee is None or callee is scope:
-                        continue
-                    for parameter in callee.params:
-                        given = calls.argument(call, callee, parameter)
-                        if isinstance(given, ast.Name) and any(given is a for a in arguments):
-                            handed.setdefault(given.id, []).append((callee, parameter))
+                callee = calls.static_callee(call)
+                if callee is None or callee is scope:
+                    continue
+                for parameter in callee.params:
+                    given = calls.argument(call, callee, parameter)
+                    if isinstance(given, ast.Name) and any(given is a for a in arguments):
+                        handed.setdefault(given.id, []).append((callee, parameter))
             table = self._classes[(id(scope), "handed")] = handed  # type: ignore[assignment]
         return table.get(name, [])  # type: ignore[union-attr,return-value]
 
@@ -1264,13 +1281,11 @@ class ValueEngine:
             node = scope.node
             if scope.kind is ScopeKind.FUNCTION and isinstance(node, _DEF_TYPES) \
                     and "pandas" not in self.model.imports.imported_roots():
-                for statement in _walk_function(node.body):
-                    for sub in _own_nodes(statement) if not isinstance(statement, _DEF_TYPES + (ast.ClassDef,)) else ():
-                        if isinstance(sub, ast.Attribute) and sub.attr == "size" and isinstance(sub.value, ast.Name) \
-                                and isinstance(sub.ctx, ast.Load):
-                            parent = self.model.parent(sub)
-                            if not (isinstance(parent, ast.Call) and parent.func is sub):
-                                names.add(sub.value.id)
+                for sub in self._function_nodes().sizes.get(id(node), ()):
+                    if isinstance(sub.value, ast.Name) and isinstance(sub.ctx, ast.Load):
+                        parent = self.model.parent(sub)
+                        if not (isinstance(parent, ast.Call) and parent.func is sub):
+                            names.add(sub.value.id)
             found = self._classes[key] = frozenset(names)
         return found  # type: ignore[return-value]
 
@@ -1459,15 +1474,29 @@ class ValueEngine:
         if key in self._classes:
             return self._classes[key]  # type: ignore[return-value]
         found: set[int] = set()
-        node = param.scope.node
-        body = node.body if isinstance(node, _DEF_TYPES) else []
-        for statement in _walk_function(body):
-            rank, subject = _rank_statement(statement)
-            if subject is not None and subject.id == param.name and self.model.reaching_bindings(subject) == [param]:
+        for rank, subject in self._rank_statements(param.scope).get(param.name, ()):
+            if self.model.reaching_bindings(subject) == [param]:
                 found.add(rank)  # type: ignore[arg-type]
         result = found.pop() if len(found) == 1 else None
         self._classes[key] = result
         return result
+
+    def _rank_statements(self, scope: "Scope") -> dict[str, list[tuple[int | None, ast.Name]]]:
+        """Name -> (rank, name node) of each statement of the function's body
+        that pins the rank of that name (one walk of the body for all its
+        parameters)."""
+        key = (id(scope), "ranks")
+        table = self._classes.get(key)
+        if table is None:
+            table = {}
+            node = scope.node
+            body = node.body if isinstance(node, _DEF_TYPES) else []
+            for statement in _walk_function(body):
+                rank, subject = _rank_statement(statement)
+                if subject is not None:
+                    table.setdefault(subject.id, []).append((rank, subject))
+            self._classes[key] = table
+        return table  # type: ignore[return-value]
 
     def _index_vectors(self, value: ast.expr, depth: int = 0) -> bool:
         """Is ``value`` the tuple of index vectors ``np.nonzero``/one-argument
@@ -2218,6 +2247,62 @@ def _combine(kinds: list[Kind]) -> Kind:
     if Kind.NOT in kinds and Kind.UNKNOWN not in kinds:
         return Kind.NOT
     return Kind.UNKNOWN
+
+
+class _FunctionNodes:
+    """The calls and ``.size`` attributes of each function's body, as
+    :func:`_walk_function` over the body and :func:`_own_nodes` of each
+    statement it yields (nested functions and classes skipped) meet them,
+    keyed by ``id`` of the function's definition. Found by climbing from
+    each node of the model's per-type index to the statements above it,
+    which gives the same nodes as the walks without visiting every node."""
+
+    def __init__(self, model: "FileModel") -> None:
+        self.calls: dict[int, list[ast.Call]] = {}
+        self.sizes: dict[int, list[ast.Attribute]] = {}
+        parents = model._parent
+        # only a call of a name the file defines a function by can reach one of them
+        defined = {scope.name for scope in model.scopes if isinstance(scope.node, _DEF_TYPES)}
+        for call in model.nodes(ast.Call):
+            func = call.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name not in defined:
+                continue
+            if any(isinstance(a, ast.Name) for a in call.args) or any(isinstance(k.value, ast.Name) for k in call.keywords):
+                for owner in _walking_functions(call, parents):
+                    self.calls.setdefault(id(owner), []).append(call)
+        for attribute in model.nodes(ast.Attribute):
+            if attribute.attr == "size":
+                for owner in _walking_functions(attribute, parents):
+                    self.sizes.setdefault(id(owner), []).append(attribute)
+
+
+def _walking_functions(node: ast.AST, parents: "dict[ast.AST, ast.AST]") -> list[ast.AST]:
+    """The function definitions whose body walk meets ``node``: some
+    statement above it (or itself) that is no definition is yielded by
+    :func:`_walk_function` over the function's body (reached through
+    ``body``/``orelse``/``finalbody`` blocks of statements that are no
+    definitions, not through except handlers or match cases), and
+    :func:`_own_nodes` of it reaches ``node`` (not through its own blocks
+    or handlers: its first step down is neither a statement nor a handler)."""
+    owners: list[ast.AST] = []
+    child: ast.AST | None = None
+    current: ast.AST | None = node
+    while current is not None:
+        if isinstance(current, ast.stmt) and not isinstance(current, _DEFS_AND_CLASSES) \
+                and not isinstance(child, (ast.stmt, ast.excepthandler)):
+            statement = current
+            while True:
+                above = parents.get(statement)
+                if isinstance(above, _DEF_TYPES):
+                    owners.append(above)
+                    break
+                if not isinstance(above, ast.stmt) or isinstance(above, ast.ClassDef):
+                    break
+                statement = above
+        child = current
+        current = parents.get(current)
+    return owners
 
 
 def _walk_function(body: list[ast.stmt]) -> Iterable[ast.stmt]:

@@ -200,12 +200,14 @@ class ScalesAnalysis:
             return []  # names, constants and attributes only: no idiom to match
         evidence = self._array_results(nodes)
         found: dict[str, Site] = {}
-        # on a loop's every pass: inside it, or in a function a loop of the file calls every iteration
-        in_loop = self.model.in_loop(stmt) or self.model.calling_loop(stmt) is not None
+        in_loop: list[bool] = []  # asked once, by the first claim (most statements claim nothing)
 
         def claim(code: str, node: ast.AST, **facts: Any) -> None:
             if code not in found:
-                found[code] = Site(code, node, stmt, in_loop, facts)
+                if not in_loop:
+                    # on a loop's every pass: inside it, or in a function a loop of the file calls every iteration
+                    in_loop.append(self.model.in_loop(stmt) or self.model.calling_loop(stmt) is not None)
+                found[code] = Site(code, node, stmt, in_loop[0], facts)
 
         for node in nodes:
             if isinstance(node, ast.Call):
