@@ -216,3 +216,21 @@ def test_a_parameter_only_its_own_recursive_calls_feed_is_judged_by_its_uses() -
     (x,) = [b for s in model.scopes for b in s.bindings.get("x", ())]
     assert model.values.binding_kind(x) is Kind.DEVICE
     assert [line for line, code in _codes(source) if code == "CPN106"] == [7, 8]
+
+
+def test_the_ndarray_constructor_makes_an_array_of_its_shape() -> None:
+    """``np.ndarray((n, n), int)`` is an uninitialised (n, n) array (the
+    oracle runs it as one): its columns are picked like any 2-D array's."""
+    source = """
+        import numpy as np
+        n = 20
+        spin = np.ndarray((n, n), int)
+        for i in range(n):
+            spin[i][0] = -1
+        energy = 0
+        for i in range(n - 1):
+            energy = energy + sum(spin[:, i] * spin[:, i + 1])
+        """
+    model = _model(source)
+    assert model.shape(model.module_scope.bindings["spin"][0].value) == (20, 20)
+    assert (8, "CPN101") in _codes(source)
