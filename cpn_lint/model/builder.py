@@ -341,7 +341,11 @@ class ModelBuilder:
         op: ast.operator | None = None,
     ) -> None:
         pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
-        scope.bind(Binding(name, kind, value, node, pos, loop, scope, index, op))
+        binding = Binding(name, kind, value, node, pos, loop, scope, index, op)
+        scope.bind(binding)
+        if kind is BindKind.VALUE and scope.kind is ScopeKind.CLASS:
+            # ``cxs = np.array([...])`` in a class body is what ``self.cxs`` reads
+            self.model._class_attrs.setdefault((id(scope), name), []).append(binding)
 
     def _bind_target(self, target: ast.expr, value: ast.expr, scope: Scope, loop: LoopFrame | None) -> None:
         if isinstance(target, ast.Name):

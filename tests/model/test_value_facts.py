@@ -234,3 +234,22 @@ def test_the_ndarray_constructor_makes_an_array_of_its_shape() -> None:
     model = _model(source)
     assert model.shape(model.module_scope.bindings["spin"][0].value) == (20, 20)
     assert (8, "CPN101") in _codes(source)
+
+
+def test_a_class_body_assignment_is_what_self_reads() -> None:
+    """``cys = np.array([...])`` in a class body is an attribute every
+    method reads as ``self.cys``: iterating it item by item is CPN103."""
+    source = """
+        import numpy as np
+
+        class Lattice:
+            cys = np.array([0, 1, 1, 0, -1, -1, -1, 0, 1])
+            G = np.ones((50, 50, 9))
+
+            def stream(self):
+                for i, cy in enumerate(self.cys):
+                    self.G[:, :, i] = np.roll(self.G[:, :, i], cy, axis=0)
+        """
+    model = _model(source)
+    assert _at(model, "self.cys") == [(Kind.DEVICE, (9,))]
+    assert (9, "CPN103") in _codes(source)
