@@ -378,9 +378,16 @@ class ModelBuilder:
         self.model._class_attrs.setdefault((id(cls), target.attr), []).append(binding)
 
     def _bind_opaque(self, target: ast.expr, scope: Scope, loop: LoopFrame | None) -> None:
-        for sub in ast.walk(target):
-            if isinstance(sub, ast.Name):
-                self._bind(scope, sub.id, BindKind.OPAQUE, None, sub, loop)
+        """Bind the names ``target`` assigns, to nothing known. A store into
+        an object (``self.ux``, ``a[i]`` in ``self.ux, a[i] = f()``) rebinds
+        no name: ``self``, ``a`` and ``i`` stay what they were."""
+        if isinstance(target, ast.Name):
+            self._bind(scope, target.id, BindKind.OPAQUE, None, target, loop)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._bind_opaque(elt, scope, loop)
+        elif isinstance(target, ast.Starred):
+            self._bind_opaque(target.value, scope, loop)
 
     def _bind_iteration(self, target: ast.expr, iterable: ast.expr | None, scope: Scope, frame: LoopFrame) -> None:
         if isinstance(target, ast.Name):

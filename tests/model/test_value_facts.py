@@ -253,3 +253,33 @@ def test_a_class_body_assignment_is_what_self_reads() -> None:
     model = _model(source)
     assert _at(model, "self.cys") == [(Kind.DEVICE, (9,))]
     assert (9, "CPN103") in _codes(source)
+
+
+def test_storing_into_attributes_by_unpacking_rebinds_no_name() -> None:
+    """``self.ux, self.uy = self.velocity()`` in a time loop stores into
+    ``self``; it does not rebind ``self``, so ``np.zeros(self.F.shape)`` in
+    a helper the loop calls keeps its shape and is CPN201."""
+    source = """
+        import numpy as np
+
+        class Lattice:
+            def __init__(self, F):
+                self.F = F
+
+            def velocity(self):
+                return self.F[:, :, 0], self.F[:, :, 1]
+
+            def equilibrium(self):
+                feq = np.zeros(self.F.shape)
+                feq[:, :, 0] = self.F[:, :, 0] * 2
+                return feq
+
+            def run(self, steps=1000):
+                for _ in range(steps):
+                    self.ux, self.uy = self.velocity()
+                    self.F += 0.5 * (self.equilibrium() - self.F)
+        """
+    model = _model(source)
+    run = next(s for s in model.scopes if s.name == "run")
+    assert [b.kind.name for b in run.bindings["self"]] == ["PARAM"]
+    assert (12, "CPN201") in _codes(source)
