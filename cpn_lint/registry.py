@@ -229,6 +229,7 @@ def _cut_code(fields: dict[str, Any]) -> dict[str, Any]:
             else value for key, value in fields.items()}
 
 
+_QUOTED = re.compile(r"'[^']*'")
 _NAME_LIST = re.compile(r"^'[^']*'(?:, '[^']*')*(?: and (\d+) more)?$")
 
 
@@ -239,7 +240,7 @@ def _cut(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     listed = _NAME_LIST.match(text)
-    if listed:
+    if listed and (listed.group(1) or _QUOTED.findall(text)[1:]):
         return _cut_names(text, int(listed.group(1) or 0), limit)
     quote = text[-1]
     opening = text.find(quote) if quote in "'\"" else -1
@@ -250,7 +251,7 @@ def _cut(text: str, limit: int) -> str:
 
 def _cut_names(text: str, hidden: int, limit: int) -> str:
     head = text.rsplit(" and ", 1)[0] if hidden else text
-    names = head.split(", ")
+    names = _QUOTED.findall(head)
     for keep in range(len(names) - 1, 0, -1):
         shown = ", ".join(names[:keep]) + f" and {len(names) - keep + hidden} more"
         if len(shown) <= limit:
