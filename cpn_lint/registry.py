@@ -217,11 +217,11 @@ HEADLINE_LIMIT = 100  # characters of a headline (a meta-test holds the fixtures
 CODE_FIELD_LIMIT = 28  # characters of quoted code a headline keeps
 # Message fields that quote the user's code; a headline cuts them.
 CODE_FIELDS = frozenset({"call", "loop", "statement", "subscript", "expr", "test", "value", "arrays", "array", "name",
-                         "apis", "site", "evidence", "rule", "detail"})
+                         "apis", "site", "evidence", "rule", "detail", "origin"})
 
 
 # A loop is quoted with its header ("loop 'for i in range(n)'"): a little more room.
-FIELD_LIMITS = {"loop": 40}
+FIELD_LIMITS = {"loop": 40, "origin": 40}
 
 
 def _cut_code(fields: dict[str, Any]) -> dict[str, Any]:
@@ -229,16 +229,34 @@ def _cut_code(fields: dict[str, Any]) -> dict[str, Any]:
             else value for key, value in fields.items()}
 
 
+_QUOTED = re.compile(r"'[^']*'")
+_NAME_LIST = re.compile(r"^'[^']*'(?:, '[^']*')*(?: and (\d+) more)?$")
+
+
 def _cut(text: str, limit: int) -> str:
     """``text`` in at most ``limit`` characters; a quoted field keeps both
-    its quotes whatever quotes the code inside it holds."""
+    its quotes whatever quotes the code inside it holds, and a list of
+    quoted names (``'a', 'b' and 3 more``) keeps whole names."""
     if len(text) <= limit:
         return text
+    listed = _NAME_LIST.match(text)
+    if listed and (listed.group(1) or _QUOTED.findall(text)[1:]):
+        return _cut_names(text, int(listed.group(1) or 0), limit)
     quote = text[-1]
     opening = text.find(quote) if quote in "'\"" else -1
     if 0 <= opening < len(text) - 1 and opening < limit - 3:  # "loop 'for ...'": cut inside the quotes
         return text[: limit - 2].rstrip() + "…" + quote
     return text[: limit - 1].rstrip() + "…"
+
+
+def _cut_names(text: str, hidden: int, limit: int) -> str:
+    head = text.rsplit(" and ", 1)[0] if hidden else text
+    names = _QUOTED.findall(head)
+    for keep in range(len(names) - 1, 0, -1):
+        shown = ", ".join(names[:keep]) + f" and {len(names) - keep + hidden} more"
+        if len(shown) <= limit:
+            return shown
+    return names[0][: limit - 2].rstrip() + "…'" if len(names[0]) > limit else names[0]
 
 
 REGISTRY: dict[str, type[Rule]] = {}

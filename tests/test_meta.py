@@ -188,3 +188,34 @@ def test_a_cut_code_field_keeps_its_closing_quote(field: str) -> None:
 
     cut = _cut(field, CODE_FIELD_LIMIT)
     assert len(cut) <= CODE_FIELD_LIMIT and cut.endswith("…" + field[-1])
+
+
+@pytest.mark.parametrize(("names", "cut"), [
+    ("'c', 'd', 'e', 'f' and 4 more", "'c', 'd', 'e' and 5 more"),
+    ("'convolved_image', 'image', 'kernel'", "'convolved_image' and 2 more"),
+    ("'a', 'b'", "'a', 'b'"),
+])
+def test_a_cut_list_of_names_keeps_whole_names_and_counts_the_rest(names: str, cut: str) -> None:
+    from cpn_lint.registry import CODE_FIELD_LIMIT, _cut
+
+    assert _cut(names, CODE_FIELD_LIMIT) == cut
+
+
+def test_out_of_scope_headlines_quote_the_code_not_a_cut_sentence() -> None:
+    """CPN410's headline quotes the import, call or loop header; the
+    sentence describing the evidence stays in the full message."""
+    from cpn_lint.engine import LintOptions, analyze_source
+
+    source = (
+        "import numpy as np\nfrom sklearn.cluster import KMeans\n\n"
+        "def walk(grid):\n    seen = np.zeros_like(grid)\n    queue = [(0, 0)]\n    while queue:\n"
+        "        i, j = queue.pop()\n        for a, b in [(i + 1, j), (i, j + 1)]:\n"
+        "            if grid[a, b] and not seen[a, b]:\n                seen[a, b] = 1\n"
+        "                queue.append((a, b))\n    return seen\n"
+    )
+    found = analyze_source(source.encode(), "walk.py", LintOptions()).findings
+    headlines = sorted(f.headline for f in found if f.code == "CPN410")
+    assert headlines == [
+        "CPN410 import sklearn.cluster.KMeans: ML work is outside cuPyNumeric (Gate 4)",
+        "CPN410 loop 'while queue': graph work is outside cuPyNumeric (Gate 4)",
+    ]

@@ -341,7 +341,11 @@ class ModelBuilder:
         op: ast.operator | None = None,
     ) -> None:
         pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
-        scope.bind(Binding(name, kind, value, node, pos, loop, scope, index, op))
+        binding = Binding(name, kind, value, node, pos, loop, scope, index, op)
+        scope.bind(binding)
+        if kind is BindKind.VALUE and scope.kind is ScopeKind.CLASS:
+            # ``cxs = np.array([...])`` in a class body is what ``self.cxs`` reads
+            self.model._class_attrs.setdefault((id(scope), name), []).append(binding)
 
     def _bind_target(self, target: ast.expr, value: ast.expr, scope: Scope, loop: LoopFrame | None) -> None:
         if isinstance(target, ast.Name):
@@ -374,9 +378,16 @@ class ModelBuilder:
         self.model._class_attrs.setdefault((id(cls), target.attr), []).append(binding)
 
     def _bind_opaque(self, target: ast.expr, scope: Scope, loop: LoopFrame | None) -> None:
-        for sub in ast.walk(target):
-            if isinstance(sub, ast.Name):
-                self._bind(scope, sub.id, BindKind.OPAQUE, None, sub, loop)
+        """Bind the names ``target`` assigns, to nothing known. A store into
+        an object (``self.ux``, ``a[i]`` in ``self.ux, a[i] = f()``) rebinds
+        no name: ``self``, ``a`` and ``i`` stay what they were."""
+        if isinstance(target, ast.Name):
+            self._bind(scope, target.id, BindKind.OPAQUE, None, target, loop)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._bind_opaque(elt, scope, loop)
+        elif isinstance(target, ast.Starred):
+            self._bind_opaque(target.value, scope, loop)
 
     def _bind_iteration(self, target: ast.expr, iterable: ast.expr | None, scope: Scope, frame: LoopFrame) -> None:
         if isinstance(target, ast.Name):

@@ -309,7 +309,8 @@ class DependenceAnalysis:
             return []
         index_vars |= self._shifted_indices(frame, index_vars)
         inner_indices = {name for f in model.loops_within(frame) for name in model.loop_indices(f)}
-        found: list[tuple[ast.stmt, str, bool]] = []
+        candidates: list[tuple[ast.stmt, str, str, str, ast.Subscript]] = []
+        relaxed: set[tuple[str, str]] = set()
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
             value = stmt.value  # type: ignore[attr-defined]
@@ -332,12 +333,17 @@ class DependenceAnalysis:
                     lags = self._inner_lags(frame)
                     if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
                         if any(_flows(written[1], forms[1], var, -step) for forms in read_forms):
-                            # phi[i, j] from phi[i - 1, j] and phi[i + 1, j]: an in-place
-                            # relaxation (Gauss-Seidel), whose order only changes how it
-                            # converges, not a recurrence that defines its result
-                            continue
-                        found.append((stmt, name, self._element_sized(target, var, inner_indices)))
-                        break
+                            relaxed.add((base, var))
+                        candidates.append((stmt, name, base, var, target))
+        # phi[i, j] from phi[i - 1, j] and phi[i + 1, j]: an in-place relaxation
+        # (Gauss-Seidel, SOR), whose order only changes how it converges, not a
+        # recurrence that defines its result. Judged per loop: the rows of a
+        # periodic boundary (pot[0, j] for the last i) relax with the others.
+        found: list[tuple[ast.stmt, str, bool]] = []
+        for stmt, name, base, var, target in candidates:
+            if (base, var) in relaxed or any(s is stmt for s, _, _ in found):
+                continue
+            found.append((stmt, name, self._element_sized(target, var, inner_indices)))
         return found
 
     def _shifted_indices(self, frame: "LoopFrame", index_vars: set[str]) -> set[str]:

@@ -671,7 +671,11 @@ class WorkAnalysis:
         for sub in model.nodes_in_loop(frame, ast.Subscript):
             if id(sub) in output or model.kind(sub.value) is not Kind.DEVICE:
                 continue
-            picked = mentions(sub.slice, names)
+            parent = model.parent(sub)
+            if (isinstance(parent, ast.Subscript) and parent.value is sub and _index_only(parent.slice)
+                    and chain_mentions(model, parent, names)):
+                continue  # pot[i] of pot[i][j], pot[0] of pot[0][j]: the whole chain is the pick
+            picked = _chain_picks(model, sub, names)
             if picked:
                 work = self._pick_work(sub, names, frame)
                 if work is Work.SLAB and self._result_piece(sub, frame, names, own):
@@ -685,7 +689,7 @@ class WorkAnalysis:
                     result.work = max(result.work, Work.SLAB)
                     continue
                 result.picks.append(sub)
-                if mentions(sub.slice, own):
+                if _chain_picks(model, sub, own):
                     result.own_picks.append(sub)
             else:
                 work = self._whole_subscript_work(sub, frame)
@@ -1915,6 +1919,21 @@ def _header_end(frame: LoopFrame) -> tuple[int, int]:
 
 def _components(sub: ast.Subscript) -> list[ast.expr]:
     return list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+
+
+def _index_only(index: ast.expr) -> bool:
+    """``[j]``, ``[0]``, ``[i, j + 1]``: integer positions, no slice or new axis."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return all(not isinstance(p, ast.Slice) and not (isinstance(p, ast.Constant) and p.value in (None, Ellipsis))
+               for p in parts)
+
+
+def _chain_picks(model: "FileModel", sub: ast.Subscript, names: frozenset[str]) -> bool:
+    """Does ``sub`` pick by ``names``: its own index, or, when it completes a
+    chain with integer positions (``pot[i][0]``), any index of the chain."""
+    if isinstance(sub.value, ast.Subscript) and _index_only(sub.slice):
+        return chain_mentions(model, sub, names)
+    return mentions(sub.slice, names)
 
 
 def chain_mentions(model: "FileModel", sub: ast.Subscript, names: frozenset[str]) -> bool:

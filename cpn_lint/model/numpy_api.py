@@ -18,8 +18,9 @@ from __future__ import annotations
 import ast
 
 # ----------------------------------------------------------------- builders
-# The first argument (or shape=) is the result's shape.
-SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full"})
+# The first argument (or shape=) is the result's shape; the ndarray
+# constructor (``np.ndarray((n, n), int)``) makes an uninitialised one.
+SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "ndarray"})
 # The result has the shape of the first argument (unless shape= is given).
 LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 # Conversions: the result has the first argument's shape (a list's own shape).
@@ -315,7 +316,7 @@ SEQUENCE_METHODS = frozenset({"nonzero"})
 # the parameter is an array.
 NOT_ARRAY_FIRST_ARGUMENT = frozenset(
     {
-        "zeros", "ones", "empty", "full", "identity", "eye", "tri", "indices",
+        "zeros", "ones", "empty", "full", "ndarray", "identity", "eye", "tri", "indices",
         "ndindex", "diag_indices", "tril_indices", "triu_indices",
         "mask_indices", "arange", "linspace", "logspace", "geomspace",
         "isscalar", "iterable", "ndim", "shape", "size", "iscomplexobj",

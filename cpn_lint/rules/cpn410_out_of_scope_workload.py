@@ -89,6 +89,7 @@ class _Evidence:
     node: ast.AST
     kind: str
     text: str
+    origin: str  # the code the headline quotes: an import, a call, a loop header
     in_loop: bool = False
     extra: tuple[tuple[str, object], ...] = ()
 
@@ -194,7 +195,7 @@ class OutOfScopeWorkload(Rule):
     category = Category.SCOPE
     summary = "workload outside cuPyNumeric's scope: sparse, graph, ML, string/NLP or a sequential recurrence"
     message = "{evidence}: {workload} is outside what cuPyNumeric accelerates (Gate 4); {advice}"
-    short = "{evidence}: {kind} work is outside cuPyNumeric's scope (Gate 4)"
+    short = "{origin}: {kind} work is outside cuPyNumeric (Gate 4)"
 
     valid = (
         # a running maximum is a reduction (np.max), the loop an element loop (CPN101)
@@ -625,6 +626,7 @@ class OutOfScopeWorkload(Rule):
                 data={"kind": item.kind, **{k: v for k, v in item.extra if k != "advice"},
                       "regions": _regions(model, item), "library_work": _library_work(model, item)},
                 evidence=item.text,
+                origin=item.origin,
                 workload=_WORKLOAD[item.kind],
                 kind=_KIND_WORDS[item.kind],
                 advice=dict(item.extra).get("advice", _ADVICE[item.kind]),
@@ -760,7 +762,7 @@ def _import_evidence(model: FileModel) -> Iterator[_Evidence]:
             if mine:
                 more = f" and {len(mine) - 2} more" if len(mine) > 2 else ""
                 text += f" (training/inference calls: {', '.join(mine[:2])}{more})"
-        yield _Evidence(statement, kind, text, extra=(("module", qualname),))
+        yield _Evidence(statement, kind, text, f"import {qualname}", extra=(("module", qualname),))
 
 
 def _within(name: str, module: str) -> bool:
@@ -830,7 +832,7 @@ def _bare_root_sparse(model: FileModel) -> Iterator[_Evidence]:
     qualname = model.qualname(first) or "scipy.sparse"
     kind = _import_kind(qualname) or "sparse"
     statement = model.statement_of(first) or first
-    yield _Evidence(statement, kind, f"use of {qualname}", extra=(("module", qualname),))
+    yield _Evidence(statement, kind, f"use of {qualname}", qualname, extra=(("module", qualname),))
 
 
 # ---------------------------------------------------------------- traversal
@@ -857,7 +859,7 @@ def _traversals(model: FileModel) -> Iterator[_Evidence]:
         extra: tuple[tuple[str, object], ...] = ()
         if folded:
             extra = (("folded", folded), ("advice", _ADVICE["graph"] + folded_text(folded)))
-        yield _Evidence(frame.node, "graph", text, in_loop=True, extra=extra)
+        yield _Evidence(frame.node, "graph", text, _loop_header(model, frame), in_loop=True, extra=extra)
 
 
 def _queue_name(test: ast.expr) -> ast.Name | None:
@@ -917,7 +919,12 @@ def _iterates_neighbours(model: FileModel, iterable: ast.expr, popped: set[str])
     """``adj[u]``, ``graph[u].items()``, ``adj.get(u, ())``, ``g.neighbors(u)``,
     or a function of the file called on the popped node (``lattice_steps(i,
     j)``), whatever it is called; not a library walk of folders or modules
-    (``os.scandir(folder)``, ``dir(module)``)."""
+    (``os.scandir(folder)``, ``dir(module)``). On a lattice: a literal list
+    of the popped site's neighbours (``[(i + 1, j), (i, j + 1)]``) or a
+    table of step offsets (``((1, 0), (0, 1), (-1, 0), (0, -1))``)."""
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) and iterable.elts and (
+            all(names_in(e) & popped for e in iterable.elts) or _offset_table(iterable)):
+        return True
     for node in ast.walk(iterable):
         if isinstance(node, ast.Subscript) and names_in(node.slice) & popped:
             return True
@@ -929,6 +936,21 @@ def _iterates_neighbours(model: FileModel, iterable: ast.expr, popped: set[str])
             if model.calls.function(func) is not None:
                 return True
     return False
+
+
+def _offset_table(table: ast.List | ast.Tuple | ast.Set) -> bool:
+    """Two or more same-length tuples of small integer literals."""
+    rows = table.elts
+    if len(rows) < 2 or not all(isinstance(r, (ast.Tuple, ast.List)) and r.elts for r in rows):
+        return False
+    width = len(rows[0].elts)  # type: ignore[attr-defined]
+    return all(len(r.elts) == width and all(_small_int(v) for v in r.elts) for r in rows)  # type: ignore[attr-defined]
+
+
+def _small_int(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 3
 
 
 # ------------------------------------------------------------------ strings
@@ -943,7 +965,7 @@ def _string_calls(model: FileModel) -> Iterator[_Evidence]:
             continue
         reported.add(statement)
         text = f"{model.segment(call.func, 30)}(...) processes strings"
-        yield _Evidence(call, "nlp", text, in_loop=hot_loop(model, call) is not None, extra=(("api", f"numpy.{api}"),))
+        yield _Evidence(call, "nlp", text, f"{model.segment(call.func, 30)}(...)", in_loop=hot_loop(model, call) is not None, extra=(("api", f"numpy.{api}"),))
 
 
 # ------------------------------------------------- training by an optimiser
@@ -973,7 +995,7 @@ def _optimiser_training(model: FileModel) -> Iterator[_Evidence]:
         covered = _called_from(model, call, depth=2)
         text = (f"{model.segment(call.func, 30)}(...) trains a neural network "
                 f"(an activation of a matrix product in {layer.name})")
-        yield _Evidence(call, "ml", text, in_loop=hot_loop(model, call) is not None,
+        yield _Evidence(call, "ml", text, f"{model.segment(call.func, 30)}(...)", in_loop=hot_loop(model, call) is not None,
                         extra=(("covers", sorted(covered | _spans(functions))), ("advice", _TRAINING_ADVICE)))
 
 
@@ -1034,13 +1056,21 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
         folded = folded_counts(model, root_at(model, frame, "CPN410"))
         if folded:
             extra += [("folded", folded), ("advice", _ADVICE["recurrence"] + folded_text(folded))]
-        yield _Evidence(frame.node, "recurrence", text, in_loop=True, extra=tuple(extra))
+        yield _Evidence(frame.node, "recurrence", text, _loop_header(model, frame), in_loop=True, extra=tuple(extra))
+
+
+def _loop_header(model: FileModel, frame: LoopFrame) -> str:
+    """``loop 'for n in range(1, len(x))'`` or ``loop 'while queue'``."""
+    node = frame.node
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return f"loop 'for {model.segment(node.target, 20)} in {model.segment(node.iter, 30)}'"
+    return f"loop 'while {model.segment(node.test, 30)}'"  # type: ignore[attr-defined]
 
 
 def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str:
     node = frame.node
     if isinstance(node, (ast.For, ast.AsyncFor)):
-        loop = f"loop 'for {model.segment(node.target, 20)} in {model.segment(node.iter, 30)}'"
+        loop = _loop_header(model, frame)
     else:
         loop = f"'while {model.segment(node.test, 30)}' loop"  # type: ignore[attr-defined]
     statement = model.segment(rec.node, 50)

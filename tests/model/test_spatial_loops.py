@@ -761,3 +761,32 @@ NESTS = [
 def test_one_finding_per_nest_at_the_element_loop(name: str, source: str, expected: list[tuple[int, str]]) -> None:
     found = [(f.line, f.code) for f in lint_source(textwrap.dedent(source)) if f.code in ("CPN101", "CPN410")]
     assert found == expected
+
+
+# An SOR sweep on a periodic grid: the last row and column read row 0 and
+# column 0 instead of i + 1 and j + 1. The loop as a whole reads both
+# neighbours of every axis, so it relaxes in place (CPN101), as the interior
+# statement alone would; written with chained subscripts (pot[i][j]), whose
+# pot[0] of pot[0][j] is an element of the chain, not a row read whole.
+SOR_PERIODIC = """
+import numpy as np
+pot = np.zeros((40, 40))
+for t in range(1000):
+    for i in range(40):
+        for j in range(40):
+            if i != 39 and j != 39:
+                pot[i][j] = 0.25 * (pot[i + 1][j] + pot[i - 1][j] + pot[i][j + 1] + pot[i][j - 1])
+            if i == 39 and j != 39:
+                pot[i][j] = 0.25 * (pot[0][j] + pot[i - 1][j] + pot[i][j + 1] + pot[i][j - 1])
+            if i != 39 and j == 39:
+                pot[i][j] = 0.25 * (pot[i + 1][j] + pot[i - 1][j] + pot[i][0] + pot[i][j - 1])
+"""
+
+
+@pytest.mark.parametrize("chained", [True, False])
+def test_a_periodic_relaxation_sweep_is_an_element_loop(chained: bool) -> None:
+    source = SOR_PERIODIC if chained else SOR_PERIODIC.replace("][", ", ")
+    assert _role_at(source, 5) is ELEMENT
+    codes = [(f.line, f.code) for f in lint_source(textwrap.dedent(source))]
+    assert (5, "CPN101") in codes and not any(code == "CPN410" for _, code in codes)
+    assert "one element at a time" in next(f.message for f in lint_source(textwrap.dedent(source)) if f.code == "CPN101")

@@ -216,3 +216,70 @@ def test_a_parameter_only_its_own_recursive_calls_feed_is_judged_by_its_uses() -
     (x,) = [b for s in model.scopes for b in s.bindings.get("x", ())]
     assert model.values.binding_kind(x) is Kind.DEVICE
     assert [line for line, code in _codes(source) if code == "CPN106"] == [7, 8]
+
+
+def test_the_ndarray_constructor_makes_an_array_of_its_shape() -> None:
+    """``np.ndarray((n, n), int)`` is an uninitialised (n, n) array (the
+    oracle runs it as one): its columns are picked like any 2-D array's."""
+    source = """
+        import numpy as np
+        n = 20
+        spin = np.ndarray((n, n), int)
+        for i in range(n):
+            spin[i][0] = -1
+        energy = 0
+        for i in range(n - 1):
+            energy = energy + sum(spin[:, i] * spin[:, i + 1])
+        """
+    model = _model(source)
+    assert model.shape(model.module_scope.bindings["spin"][0].value) == (20, 20)
+    assert (8, "CPN101") in _codes(source)
+
+
+def test_a_class_body_assignment_is_what_self_reads() -> None:
+    """``cys = np.array([...])`` in a class body is an attribute every
+    method reads as ``self.cys``: iterating it item by item is CPN103."""
+    source = """
+        import numpy as np
+
+        class Lattice:
+            cys = np.array([0, 1, 1, 0, -1, -1, -1, 0, 1])
+            G = np.ones((50, 50, 9))
+
+            def stream(self):
+                for i, cy in enumerate(self.cys):
+                    self.G[:, :, i] = np.roll(self.G[:, :, i], cy, axis=0)
+        """
+    model = _model(source)
+    assert _at(model, "self.cys") == [(Kind.DEVICE, (9,))]
+    assert (9, "CPN103") in _codes(source)
+
+
+def test_storing_into_attributes_by_unpacking_rebinds_no_name() -> None:
+    """``self.ux, self.uy = self.velocity()`` in a time loop stores into
+    ``self``; it does not rebind ``self``, so ``np.zeros(self.F.shape)`` in
+    a helper the loop calls keeps its shape and is CPN201."""
+    source = """
+        import numpy as np
+
+        class Lattice:
+            def __init__(self, F):
+                self.F = F
+
+            def velocity(self):
+                return self.F[:, :, 0], self.F[:, :, 1]
+
+            def equilibrium(self):
+                feq = np.zeros(self.F.shape)
+                feq[:, :, 0] = self.F[:, :, 0] * 2
+                return feq
+
+            def run(self, steps=1000):
+                for _ in range(steps):
+                    self.ux, self.uy = self.velocity()
+                    self.F += 0.5 * (self.equilibrium() - self.F)
+        """
+    model = _model(source)
+    run = next(s for s in model.scopes if s.name == "run")
+    assert [b.kind.name for b in run.bindings["self"]] == ["PARAM"]
+    assert (12, "CPN201") in _codes(source)

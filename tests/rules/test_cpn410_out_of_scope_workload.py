@@ -197,6 +197,10 @@ def test_cpn410_carried_scalar_quotes_its_update() -> None:
         "    while len(stack) > 0:\n        u = stack.pop()\n        for v in graph.get(u, ()):\n            stack.append(v)\n",
         "    while pq:\n        d, u = heapq.heappop(pq)\n        for v, w in edges[u].items():\n            heapq.heappush(pq, (d + w, v))\n",
         "    while frontier:\n        u = frontier.pop(0)\n        for v in g.neighbors(u):\n            frontier.extend([v])\n",
+        # a flood fill over a lattice: the neighbours listed, or a table of step offsets
+        "    while stack:\n        i, j = stack.pop()\n        for a, b in [(i + 1, j), (i, j + 1)]:\n            stack.append((a, b))\n",
+        "    while queue:\n        i, j = queue.popleft()\n        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):\n"
+        "            queue.append((i + di, j + dj))\n",
     ],
 )
 def test_cpn410_graph_traversals(loop: str) -> None:
@@ -206,6 +210,12 @@ def test_cpn410_graph_traversals(loop: str) -> None:
     findings = _findings(src, "CPN410")
     assert [(f.line, f.data["kind"]) for f in findings] == [(10, "graph")], [f.message for f in findings]
     assert findings[0].in_loop
+
+
+def test_cpn410_a_worklist_over_a_table_of_weights_is_not_a_traversal() -> None:
+    src = ("import numpy as np\n\ndef spread(items):\n    out = np.zeros(10)\n    work = list(items)\n    while work:\n"
+           "        k = work.pop()\n        for w in (1, 2):\n            out[k] += w\n    return out\n")
+    assert _findings(src, "CPN410") == []
 
 
 def test_cpn410_message_names_the_kind() -> None:
