@@ -28,8 +28,9 @@ from .environment import BENCHMARKS_DIR, PLUGIN_DIST, REPO_ROOT, WORKER, Interpr
 from .procs import ChildRun, run_child
 
 BUDGETS: dict[str, dict[str, float]] = {
-    "plugin_overhead": {"max_ratio": 1.10},  # flake8 with the plugin / flake8 without it
-    "engine_throughput": {"max_ratio": 2.0},  # engine time / ast.parse time
+    # cold budgets as issue 24 set them for the semantic engine (issue 7 had +10% and 2.0x)
+    "plugin_overhead": {"max_ratio": 1.12},  # flake8 with the plugin / flake8 without it, cache off
+    "engine_throughput": {"max_ratio": 3.0},  # engine time (assessment on) / ast.parse time, cache off
     "peak_memory": {"max_mb": 500.0},  # cpn-verdict over the corpus
     "scaling": {"max_ratio": 1.5},  # per-line time at the largest size / at the smallest
     "plugin_overhead_warm": {"max_ratio": 1.03},  # flake8 with the plugin, warm cache / flake8 without it
