@@ -68,15 +68,24 @@ class Context:
 
     def cold_env(self) -> dict[str, str]:
         """The environment of a cold measure: the result cache off."""
-        env = {k: v for k, v in os.environ.items() if k != CACHE_DIR}
+        env = {k: v for k, v in _child_environment().items() if k != CACHE_DIR}
         env[NO_CACHE] = "1"
         return env
 
     def warm_env(self, name: str) -> dict[str, str]:
         """The environment of a warm measure: a cache of its own, in the scratch folder."""
-        env = {k: v for k, v in os.environ.items() if k != NO_CACHE}
+        env = {k: v for k, v in _child_environment().items() if k != NO_CACHE}
         env[CACHE_DIR] = str(self.workdir / f"cache-{name}")
         return env
+
+
+def _child_environment() -> dict[str, str]:
+    """The measuring process's environment, with bytecode caching on: an
+    installed package runs from the .pyc files pip writes, so a child that
+    recompiled flake8, its plugins and cpn-lint from source on every start
+    (PYTHONDONTWRITEBYTECODE=1 in the caller's shell) would charge each run
+    a compile no user pays. Both sides of every comparison get the same."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def median(values: list[float]) -> float:

@@ -43,6 +43,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import re
 import sys
 import tempfile
@@ -181,16 +182,29 @@ def environment_identity() -> str:
 _MANIFESTS: dict[tuple[str, int, int], str] = {}
 
 
-def _manifest_file(path: str | None) -> Path:
-    """The manifest file the engine reads for ``path``: as
-    :func:`cpn_lint.manifest.default_path` decides, each time (a refresh
-    during a long process changes it), with the shipped file's path found once."""
+def _manifest_stat(path: str | None) -> tuple[str, os.stat_result]:
+    """The manifest file the engine reads for ``path`` and its status, in
+    one ``stat`` when a refreshed manifest is there (every file asks)."""
+    if path:
+        return path, os.stat(path)
+    refreshed = str(_user_manifest(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME")))
+    try:
+        info = os.stat(refreshed)
+        if stat.S_ISREG(info.st_mode):
+            return refreshed, info
+    except OSError:
+        pass
+    bundled = str(_bundled_manifest())
+    return bundled, os.stat(bundled)
+
+
+@lru_cache(maxsize=4)
+def _user_manifest(xdg_cache_home: str | None, home: str | None) -> Path:
+    """Where a refreshed manifest lives, found once per process for the
+    variables that decide it (whether it is there is asked every time)."""
     from . import manifest
 
-    if path:
-        return Path(path)
-    refreshed = manifest.user_manifest_path()
-    return refreshed if refreshed.is_file() else _bundled_manifest()
+    return manifest.user_manifest_path()
 
 
 @lru_cache(maxsize=1)
@@ -205,12 +219,11 @@ def manifest_identity(path: str | None) -> str | None:
     default one); None when it cannot be read (then nothing is cached).
     Hashed once per process and file version (its size and mtime)."""
     try:
-        target = _manifest_file(path)
-        info = target.stat()
-        signature = (str(target), info.st_mtime_ns, info.st_size)
+        target, info = _manifest_stat(path)
+        signature = (target, info.st_mtime_ns, info.st_size)
         known = _MANIFESTS.get(signature)
         if known is None:
-            known = hashlib.sha256(target.read_bytes()).hexdigest()
+            known = hashlib.sha256(Path(target).read_bytes()).hexdigest()
             _MANIFESTS[signature] = known
         return known
     except (OSError, ValueError):
@@ -221,14 +234,32 @@ def options_identity(options: Any) -> Any | None:
     """The options as part of a key: every field of ``options`` (a
     :class:`~cpn_lint.engine.LintOptions`), the manifest path replaced by
     the manifest's content hash. None when the manifest cannot be read."""
+    identity = manifest_identity(getattr(options, "manifest_path", None))
+    if identity is None:
+        return None
+    try:
+        fields = _OPTION_FIELDS.get(options)
+    except TypeError:  # unhashable options: described afresh
+        fields = None
+    if fields is None:
+        fields = _option_fields(options)
+        try:
+            if len(_OPTION_FIELDS) < 64:
+                _OPTION_FIELDS[options] = fields
+        except TypeError:
+            pass
+    return {**fields, "manifest": identity}
+
+
+_OPTION_FIELDS: dict[Any, dict[str, Any]] = {}  # frozen options -> their fields, once per process
+
+
+def _option_fields(options: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in dataclasses.fields(options):
         value = getattr(options, f.name)
         if f.name == "manifest_path":
-            identity = manifest_identity(value)
-            if identity is None:
-                return None
-            out["manifest"] = identity
+            continue
         elif isinstance(value, (frozenset, set)):
             out[f.name] = sorted(map(str, value))
         elif value is None or isinstance(value, (bool, int, float, str)):

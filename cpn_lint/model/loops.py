@@ -1031,10 +1031,17 @@ class WorkAnalysis:
         if isinstance(part, ast.Name) and depth < 2:
             bindings = model.reaching_bindings(part)
             return bool(bindings) and all(
-                b.kind is BindKind.VALUE and b.value is not None and b.loop is not None and frame.contains(b.loop)
+                b.kind in (BindKind.VALUE, BindKind.ELEMENT) and b.value is not None and b.loop is not None
+                and frame.contains(b.loop)
+                and (b.kind is BindKind.VALUE or _mask_of_indices(model, b.value) is not None)
                 and self._whole_mask(b.value, frame, names, depth + 1)
                 for b in bindings
             )
+        mask = _mask_of_indices(model, part)
+        if mask is not None:
+            # idx = np.flatnonzero(labels == k); idx, top = np.where(routes == e):
+            # the indices of a whole mask select as much as the mask does
+            return self._whole_mask(mask, frame, names, depth)
         if isinstance(part, ast.BinOp) and isinstance(part.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             return self._whole_mask(part.left, frame, names, depth) or self._whole_mask(part.right, frame, names, depth)
         if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Invert):
@@ -1919,6 +1926,21 @@ def _header_end(frame: LoopFrame) -> tuple[int, int]:
 
 def _components(sub: ast.Subscript) -> list[ast.expr]:
     return list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+
+
+_MASK_TO_INDICES = frozenset({"nonzero", "flatnonzero", "argwhere"})
+
+
+def _mask_of_indices(model: "FileModel", expr: ast.expr) -> ast.expr | None:
+    """The mask ``np.nonzero(m)``, ``np.flatnonzero(m)``, ``np.argwhere(m)``
+    or one-argument ``np.where(m)`` turns into indices (also one vector of
+    them, ``np.where(m)[0]``); None for anything else."""
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Call):
+        expr = expr.value
+    if not isinstance(expr, ast.Call) or len(expr.args) != 1 or expr.keywords:
+        return None
+    api = model.call_api(expr)
+    return expr.args[0] if api in _MASK_TO_INDICES or api == "where" else None
 
 
 def _index_only(index: ast.expr) -> bool:

@@ -1458,6 +1458,8 @@ class ValueEngine:
             grid = self._meshgrid_shape(b.value)
             if grid is not None:
                 return grid
+            if b.index is not None and self._index_vectors(b.value):
+                return (None,)  # idx, top = np.where(mask): one 1-D index vector per axis
         if b.kind is BindKind.PARAM:
             passed = self._argument_shape(b)
             if passed is None:

@@ -790,3 +790,31 @@ def test_a_periodic_relaxation_sweep_is_an_element_loop(chained: bool) -> None:
     codes = [(f.line, f.code) for f in lint_source(textwrap.dedent(source))]
     assert (5, "CPN101") in codes and not any(code == "CPN410" for _, code in codes)
     assert "one element at a time" in next(f.message for f in lint_source(textwrap.dedent(source)) if f.code == "CPN101")
+
+
+# A loop over a few experts (or clusters) that gathers the rows a whole mask
+# selects, through the indices np.where/np.nonzero make of it: every pass
+# reads the whole mask and gathers as many rows, so it is whole-array work,
+# not a row loop (a mixture-of-experts dispatch).
+EXPERT_DISPATCH = """
+import numpy as np
+
+def route(x, indices, weights, experts):
+    out = np.zeros_like(x)
+    for i in range(len(experts)):
+        idx, top = np.where(indices == i)
+        out[idx] += experts[i](x[idx]) * weights[idx, top][:, None]
+    return out
+
+def centroids(x, labels, k):
+    means = np.zeros((k, x.shape[1]))
+    for c in range(k):
+        members = np.flatnonzero(labels == c)
+        means[c] = x[members].mean(axis=0)
+    return means
+"""
+
+
+def test_gathers_through_the_indices_of_a_whole_mask_are_not_row_picks() -> None:
+    assert [f.code for f in lint_source(textwrap.dedent(EXPERT_DISPATCH)) if f.code == "CPN101"] == []
+    assert _role_at(EXPERT_DISPATCH, 6) is not ELEMENT
