@@ -556,8 +556,10 @@ def kept_beyond_call(model: "FileModel", expr: ast.expr) -> bool:
 def _kept(model: "FileModel", expr: ast.expr) -> bool:
     node: ast.AST = expr
     parent = model.parent(node)
-    while isinstance(parent, (ast.IfExp, ast.Starred, ast.BoolOp)):
+    while isinstance(parent, (ast.IfExp, ast.Starred, ast.BoolOp, ast.keyword)):
         node, parent = parent, model.parent(parent)
+    if isinstance(parent, ast.Call) and node is not parent.func and _constructor(model, parent) and _kept(model, parent):
+        return True  # self.W.append(Tensor(data=np.random.uniform(...))): the object keeps it
     if isinstance(parent, (ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
         return True
     if isinstance(parent, (ast.List, ast.Tuple)):
@@ -585,6 +587,17 @@ def _kept(model: "FileModel", expr: ast.expr) -> bool:
             if isinstance(target, ast.Subscript) and model.kind(target.value) is not Kind.DEVICE:
                 return True
     return False
+
+
+def _constructor(model: "FileModel", call: ast.Call) -> bool:
+    """A call that makes an object holding what it is given: a class of the
+    file, or a capitalised callable from elsewhere (``Tensor(...)``,
+    ``Parameter(...)``); not a NumPy function, which copies or computes."""
+    if model.call_api(call) is not None:
+        return False
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name[:1].isupper()
 
 
 def runs_every_iteration(model: "FileModel", stmt: ast.stmt, frame: LoopFrame, name: str | None = None) -> bool:

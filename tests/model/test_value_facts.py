@@ -283,3 +283,30 @@ def test_storing_into_attributes_by_unpacking_rebinds_no_name() -> None:
     run = next(s for s in model.scopes if s.name == "run")
     assert [b.kind.name for b in run.bindings["self"]] == ["PARAM"]
     assert (12, "CPN201") in _codes(source)
+
+
+def test_a_draw_an_object_keeps_is_not_reusable() -> None:
+    """Weights drawn per layer and handed to an object the loop keeps
+    (``self.W.append(Tensor(data=np.random.uniform(...)))``) must be new
+    arrays every iteration: no CPN201, as for a plain ``append``."""
+    source = """
+        import numpy as np
+
+        class Tensor:
+            def __init__(self, data, requires_grad=False):
+                self.data = data
+
+        class Layer:
+            def build(self, n_layers, units):
+                self.W, self.U, self.V = [], [], []
+                for idx in range(n_layers):
+                    self.W.append(np.random.uniform(-1, 1, (units, units)))
+                    self.U.append(Tensor(data=np.random.uniform(-1, 1, (units, units)), requires_grad=True))
+                    self.V.append(Tensor(np.random.uniform(-1, 1, (units, units))))
+
+        def noise(n, steps):
+            for _ in range(steps):
+                total = np.sum(Tensor(np.random.uniform(-1, 1, n)).data)
+            return total
+        """
+    assert [(line, code) for line, code in _codes(source) if code == "CPN201"] == [(18, "CPN201")]
