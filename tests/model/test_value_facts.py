@@ -310,3 +310,21 @@ def test_a_draw_an_object_keeps_is_not_reusable() -> None:
             return total
         """
     assert [(line, code) for line, code in _codes(source) if code == "CPN201"] == [(18, "CPN201")]
+
+
+def test_a_function_defined_again_is_the_one_that_reaches_the_call() -> None:
+    """A notebook defines a solver in one cell and again, changed, in a
+    later one; each call runs the definition that reaches it. The state its
+    caller passes (two numbers) makes both loops small-state recurrences."""
+    solver = """
+        def solve(y0, n, h):
+            ys = np.zeros((n, y0.shape[0]))
+            ys[0, :] = y0
+            for i in range(n - 1):
+                y = ys[i, :]
+                ys[i + 1, :] = y + h * np.array([y[1], -y[0]])
+            return ys
+        """
+    source = "import numpy as np\n" + textwrap.dedent(solver) + "a = solve(np.array([1.0, 0.0]), 1000, 0.01)\n" \
+        + textwrap.dedent(solver).replace("-y[0]", "-2 * y[0]") + "b = solve(np.array([0.0, 1.0]), 1000, 0.01)\n"
+    assert [(line, code) for line, code in _codes(source) if code == "CPN410"] == [(6, "CPN410"), (15, "CPN410")]
