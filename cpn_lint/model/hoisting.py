@@ -528,11 +528,13 @@ def escapes_iteration(model: "FileModel", expr: ast.expr, frame: LoopFrame) -> b
     if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is expr:
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         for target in targets:
-            if not isinstance(target, ast.Name):
-                continue  # an attribute or an item: _kept has judged it
-            for use in uses_reached_by(model, target):
-                if frame.contains(model.loop_of(use)) and _kept(model, use):
-                    return True
+            # x, Y = solve(...); results.append(Y): a result unpacked and kept
+            names = [target] if isinstance(target, ast.Name) else \
+                [e for e in target.elts if isinstance(e, ast.Name)] if isinstance(target, (ast.Tuple, ast.List)) else []
+            for name in names:  # (an attribute or an item: _kept has judged it)
+                for use in uses_reached_by(model, name):
+                    if frame.contains(model.loop_of(use)) and _kept(model, use):
+                        return True
     return False
 
 

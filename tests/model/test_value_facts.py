@@ -328,3 +328,24 @@ def test_a_function_defined_again_is_the_one_that_reaches_the_call() -> None:
     source = "import numpy as np\n" + textwrap.dedent(solver) + "a = solve(np.array([1.0, 0.0]), 1000, 0.01)\n" \
         + textwrap.dedent(solver).replace("-y[0]", "-2 * y[0]") + "b = solve(np.array([0.0, 1.0]), 1000, 0.01)\n"
     assert [(line, code) for line, code in _codes(source) if code == "CPN410"] == [(6, "CPN410"), (15, "CPN410")]
+
+
+def test_a_result_unpacked_and_kept_escapes_the_loop() -> None:
+    """``x, Y = solve(...)`` then ``runs.append(Y)`` every iteration: each
+    call's arrays are kept, so the allocations inside ``solve`` are not
+    reusable buffers (no CPN201 through the call)."""
+    source = """
+        import numpy as np
+
+        def solve(y0, n):
+            xs = np.arange(0.0, 1.0, 1.0 / n)
+            ys = np.zeros((n, 2))
+            ys[:, 0] = y0[0] * xs
+            return xs, ys
+
+        runs = []
+        for i in range(50):
+            x, Y = solve(np.random.random(2), 1000)
+            runs.append(Y)
+        """
+    assert [code for _, code in _codes(source) if code == "CPN201" and _ != 12] == []
