@@ -558,9 +558,10 @@ def kept_beyond_call(model: "FileModel", expr: ast.expr) -> bool:
 def _kept(model: "FileModel", expr: ast.expr) -> bool:
     node: ast.AST = expr
     parent = model.parent(node)
-    while isinstance(parent, (ast.IfExp, ast.Starred, ast.BoolOp, ast.keyword)):
+    while isinstance(parent, (ast.IfExp, ast.Starred, ast.BoolOp)):
         node, parent = parent, model.parent(parent)
-    if isinstance(parent, ast.Call) and node is not parent.func and _constructor(model, parent) and _kept(model, parent):
+    holder = model.parent(parent) if isinstance(parent, ast.keyword) else parent
+    if isinstance(holder, ast.Call) and node is not holder.func and _constructor(model, holder) and _kept(model, holder):
         return True  # self.W.append(Tensor(data=np.random.uniform(...))): the object keeps it
     if isinstance(parent, (ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
         return True
