@@ -161,6 +161,10 @@ class CallGraph:
             if owner is None:
                 return None
             bindings = owner.bindings.get(func.id, ())
+            if len(bindings) != 1:
+                # rebound: a notebook's cell that defines the function again; what
+                # runs is the one definition that reaches the call, if only one does
+                bindings = model.reaching_bindings(func)
             if len(bindings) != 1 or not isinstance(bindings[0].node, _DEF_TYPES):
                 return None  # rebound, or not a def: what runs is not certain
             return scopes.get(id(bindings[0].node))

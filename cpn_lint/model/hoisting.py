@@ -528,11 +528,13 @@ def escapes_iteration(model: "FileModel", expr: ast.expr, frame: LoopFrame) -> b
     if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is expr:
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         for target in targets:
-            if not isinstance(target, ast.Name):
-                continue  # an attribute or an item: _kept has judged it
-            for use in uses_reached_by(model, target):
-                if frame.contains(model.loop_of(use)) and _kept(model, use):
-                    return True
+            # x, Y = solve(...); results.append(Y): a result unpacked and kept
+            names = [target] if isinstance(target, ast.Name) else \
+                [e for e in target.elts if isinstance(e, ast.Name)] if isinstance(target, (ast.Tuple, ast.List)) else []
+            for name in names:  # (an attribute or an item: _kept has judged it)
+                for use in uses_reached_by(model, name):
+                    if frame.contains(model.loop_of(use)) and _kept(model, use):
+                        return True
     return False
 
 
@@ -558,6 +560,9 @@ def _kept(model: "FileModel", expr: ast.expr) -> bool:
     parent = model.parent(node)
     while isinstance(parent, (ast.IfExp, ast.Starred, ast.BoolOp)):
         node, parent = parent, model.parent(parent)
+    holder = model.parent(parent) if isinstance(parent, ast.keyword) else parent
+    if isinstance(holder, ast.Call) and node is not holder.func and _constructor(model, holder) and _kept(model, holder):
+        return True  # self.W.append(Tensor(data=np.random.uniform(...))): the object keeps it
     if isinstance(parent, (ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
         return True
     if isinstance(parent, (ast.List, ast.Tuple)):
@@ -585,6 +590,17 @@ def _kept(model: "FileModel", expr: ast.expr) -> bool:
             if isinstance(target, ast.Subscript) and model.kind(target.value) is not Kind.DEVICE:
                 return True
     return False
+
+
+def _constructor(model: "FileModel", call: ast.Call) -> bool:
+    """A call that makes an object holding what it is given: a class of the
+    file, or a capitalised callable from elsewhere (``Tensor(...)``,
+    ``Parameter(...)``); not a NumPy function, which copies or computes."""
+    if model.call_api(call) is not None:
+        return False
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name[:1].isupper()
 
 
 def runs_every_iteration(model: "FileModel", stmt: ast.stmt, frame: LoopFrame, name: str | None = None) -> bool:

@@ -283,3 +283,69 @@ def test_storing_into_attributes_by_unpacking_rebinds_no_name() -> None:
     run = next(s for s in model.scopes if s.name == "run")
     assert [b.kind.name for b in run.bindings["self"]] == ["PARAM"]
     assert (12, "CPN201") in _codes(source)
+
+
+def test_a_draw_an_object_keeps_is_not_reusable() -> None:
+    """Weights drawn per layer and handed to an object the loop keeps
+    (``self.W.append(Tensor(data=np.random.uniform(...)))``) must be new
+    arrays every iteration: no CPN201, as for a plain ``append``."""
+    source = """
+        import numpy as np
+
+        class Tensor:
+            def __init__(self, data, requires_grad=False):
+                self.data = data
+
+        class Layer:
+            def build(self, n_layers, units):
+                self.W, self.U, self.V = [], [], []
+                for idx in range(n_layers):
+                    self.W.append(np.random.uniform(-1, 1, (units, units)))
+                    self.U.append(Tensor(data=np.random.uniform(-1, 1, (units, units)), requires_grad=True))
+                    self.V.append(Tensor(np.random.uniform(-1, 1, (units, units))))
+
+        def noise(n, steps):
+            for _ in range(steps):
+                total = np.sum(Tensor(np.random.uniform(-1, 1, n)).data)
+            return total
+        """
+    assert [(line, code) for line, code in _codes(source) if code == "CPN201"] == [(18, "CPN201")]
+
+
+def test_a_function_defined_again_is_the_one_that_reaches_the_call() -> None:
+    """A notebook defines a solver in one cell and again, changed, in a
+    later one; each call runs the definition that reaches it. The state its
+    caller passes (two numbers) makes both loops small-state recurrences."""
+    solver = """
+        def solve(y0, n, h):
+            ys = np.zeros((n, y0.shape[0]))
+            ys[0, :] = y0
+            for i in range(n - 1):
+                y = ys[i, :]
+                ys[i + 1, :] = y + h * np.array([y[1], -y[0]])
+            return ys
+        """
+    source = "import numpy as np\n" + textwrap.dedent(solver) + "a = solve(np.array([1.0, 0.0]), 1000, 0.01)\n" \
+        + textwrap.dedent(solver).replace("-y[0]", "-2 * y[0]") + "b = solve(np.array([0.0, 1.0]), 1000, 0.01)\n"
+    assert [(line, code) for line, code in _codes(source) if code == "CPN410"] == [(6, "CPN410"), (15, "CPN410")]
+
+
+def test_a_result_unpacked_and_kept_escapes_the_loop() -> None:
+    """``x, Y = solve(...)`` then ``runs.append(Y)`` every iteration: each
+    call's arrays are kept, so the allocations inside ``solve`` are not
+    reusable buffers (no CPN201 through the call)."""
+    source = """
+        import numpy as np
+
+        def solve(y0, n):
+            xs = np.arange(0.0, 1.0, 1.0 / n)
+            ys = np.zeros((n, 2))
+            ys[:, 0] = y0[0] * xs
+            return xs, ys
+
+        runs = []
+        for i in range(50):
+            x, Y = solve(np.random.random(2), 1000)
+            runs.append(Y)
+        """
+    assert [code for _, code in _codes(source) if code == "CPN201" and _ != 12] == []
