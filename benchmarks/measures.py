@@ -437,16 +437,25 @@ def measure_verdict_warm(ctx: Context) -> dict[str, Any]:
     wall, cpu, identical = _pairs(ctx, script, files, sides, "--jobs 1")
     if not identical:
         raise MeasureError("cpn-verdict wrote another report over a warm cache than with the cache off")
-    ratios = [w / c for w, c in zip(wall["warm"], wall["cold"])]
+    return _paired_result("verdict_warm", wall, cpu, ("warm", "cold"), len(files), identical)
+
+
+def _paired_result(budget: str, wall: dict[str, list[float]], cpu: dict[str, list[float]],
+                   sides: tuple[str, str], files: int, identical: bool, **extra: Any) -> dict[str, Any]:
+    """A paired measure's result: the ratio of ``sides[0]`` to ``sides[1]``
+    pair by pair, against the budget named ``budget``."""
+    top, bottom = sides
+    ratios = [t / b for t, b in zip(wall[top], wall[bottom])]
     ratio = median(ratios)
     return {
-        "status": status(ratio, BUDGETS["verdict_warm"]["max_ratio"]),
-        "budget": BUDGETS["verdict_warm"],
+        "status": status(ratio, BUDGETS[budget]["max_ratio"]),
+        "budget": BUDGETS[budget],
         "ratio": ratio,
         "pair_ratios": ratios,
-        "files": len(files),
+        "files": files,
+        **extra,
         "wall_s": {name: summary(values) for name, values in wall.items()},
-        **_cpu(cpu, "warm", "cold"),
+        **_cpu(cpu, top, bottom),
         "reports_identical": identical,
     }
 
@@ -471,17 +480,5 @@ def measure_jobs(ctx: Context) -> dict[str, Any]:
     wall, cpu, identical = _pairs(ctx, script, files, sides, "cache off,")
     if not identical:
         raise MeasureError("cpn-verdict --jobs 2 wrote another report than --jobs 1")
-    ratios = [two / one for two, one in zip(wall["jobs2"], wall["jobs1"])]
-    ratio = median(ratios)
-    return {
-        "status": status(ratio, BUDGETS["verdict_jobs"]["max_ratio"]),
-        "budget": BUDGETS["verdict_jobs"],
-        "ratio": ratio,
-        "pair_ratios": ratios,
-        "files": len(files),
-        "cpus": os.cpu_count(),
-        "wall_s": {name: summary(values) for name, values in wall.items()},
-        # the work the two processes share: near 1.0 means little is lost to parallelism
-        **_cpu(cpu, "jobs2", "jobs1"),
-        "reports_identical": identical,
-    }
+    # (its cpu_ratio is the work the two processes share: near 1.0, little is lost to parallelism)
+    return _paired_result("verdict_jobs", wall, cpu, ("jobs2", "jobs1"), len(files), identical, cpus=os.cpu_count())

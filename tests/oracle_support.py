@@ -33,6 +33,20 @@ def oracle_venv_path() -> Path:
     return Path(os.environ.get(oracle.VENV_ENV) or ROOT / oracle.DEFAULT_VENV)
 
 
+def require_oracle_venv() -> Path:
+    """The oracle's environment, created when missing; a test module's
+    fixture returns it. Without it the module's tests skip, or fail where
+    CI requires the oracle (``CPN_ORACLE_REQUIRED``)."""
+    import pytest
+
+    try:
+        return oracle.ensure_venv(oracle_venv_path())
+    except oracle.OracleError as exc:
+        if os.environ.get("CPN_ORACLE_REQUIRED"):
+            pytest.fail(f"the oracle environment is required here but could not be created: {exc}")
+        pytest.skip(f"cuPyNumeric oracle environment cannot be created: {exc}")
+
+
 def cache_dir() -> Path:
     return Path(os.environ.get("CPN_ORACLE_CACHE") or ROOT / ".cpn-oracle-cache")
 

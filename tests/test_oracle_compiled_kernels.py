@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import subprocess
 from pathlib import Path
 
@@ -56,12 +55,7 @@ def test_cpn112_reports_the_functions_the_failing_cases_call() -> None:
 
 @pytest.fixture(scope="module")
 def venv() -> Path:
-    try:
-        return oracle.ensure_venv(support.oracle_venv_path())
-    except oracle.OracleError as exc:
-        if os.environ.get("CPN_ORACLE_REQUIRED"):
-            pytest.fail(f"the oracle environment is required here but could not be created: {exc}")
-        pytest.skip(f"cuPyNumeric oracle environment cannot be created: {exc}")
+    return support.require_oracle_venv()
 
 
 def _outcomes(stdout: str) -> dict[str, dict[str, str]]:

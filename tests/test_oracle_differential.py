@@ -16,7 +16,6 @@ network, no C compiler); with CPN_ORACLE_REQUIRED=1 (set by CI) it fails.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -36,12 +35,7 @@ TALLY: Counter[str] = Counter()
 
 @pytest.fixture(scope="module")
 def oracle_venv() -> Path:
-    try:
-        return oracle.ensure_venv(support.oracle_venv_path())
-    except oracle.OracleError as exc:
-        if os.environ.get("CPN_ORACLE_REQUIRED"):
-            pytest.fail(f"the oracle environment is required here but could not be created: {exc}")
-        pytest.skip(f"cuPyNumeric oracle environment cannot be created: {exc}")
+    return support.require_oracle_venv()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ cannot be).
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -100,12 +99,7 @@ def test_the_reviewed_expectations_load() -> None:
 
 @pytest.fixture(scope="module")
 def venv() -> Path:
-    try:
-        return oracle.ensure_venv(support.oracle_venv_path())
-    except oracle.OracleError as exc:
-        if os.environ.get("CPN_ORACLE_REQUIRED"):
-            pytest.fail(f"the oracle environment is required here but could not be created: {exc}")
-        pytest.skip(f"cuPyNumeric oracle environment cannot be created: {exc}")
+    return support.require_oracle_venv()
 
 
 @pytest.mark.oracle

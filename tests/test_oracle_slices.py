@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from cpn_lint import oracle
 from cpn_lint.engine import lint_source
 
 from . import oracle_support as support
@@ -59,12 +57,7 @@ def test_cpn106_reports_each_failing_form_and_no_recipe() -> None:
 
 @pytest.fixture(scope="module")
 def venv() -> Path:
-    try:
-        return oracle.ensure_venv(support.oracle_venv_path())
-    except oracle.OracleError as exc:
-        if os.environ.get("CPN_ORACLE_REQUIRED"):
-            pytest.fail(f"the oracle environment is required here but could not be created: {exc}")
-        pytest.skip(f"cuPyNumeric oracle environment cannot be created: {exc}")
+    return support.require_oracle_venv()
 
 
 @pytest.mark.oracle

@@ -13,14 +13,12 @@ copies in NumPy too, and the views that stay views (atleast_*d, .mT).
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from cpn_lint import oracle
 from cpn_lint.model import numpy_api
 from cpn_lint.rules import cpn205_write_to_copy as cpn205
 
@@ -91,12 +89,7 @@ def test_the_model_table_is_what_the_runtime_showed() -> None:
 
 @pytest.fixture(scope="module")
 def venv() -> Path:
-    try:
-        return oracle.ensure_venv(support.oracle_venv_path())
-    except oracle.OracleError as exc:
-        if os.environ.get("CPN_ORACLE_REQUIRED"):
-            pytest.fail(f"the oracle environment is required here but could not be created: {exc}")
-        pytest.skip(f"cuPyNumeric oracle environment cannot be created: {exc}")
+    return support.require_oracle_venv()
 
 
 @pytest.mark.oracle
