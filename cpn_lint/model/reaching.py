@@ -13,11 +13,12 @@ import ast
 import bisect
 from typing import TYPE_CHECKING
 
-from .scopes import Binding, ScopeKind
+from .scopes import Binding, BindKind, ScopeKind
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
-    from .scopes import Scope
+
+    from .scopes import LoopFrame, Scope
 
 # Statements whose blocks may not run whenever the code after them does.
 _CONDITIONAL_BLOCKS: tuple[type, ...] = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.ExceptHandler, ast.Match) + (
@@ -73,6 +74,8 @@ class Reaching:
             return ordered
         reaching = self._straight_line(before, use)
         loop = model.loop_of(use)
+        if loop is not None and self._killed_every_pass(reaching, use, loop):
+            return reaching  # pn = p[...] at the top of the body: no earlier pass's value is left
         if loop is not None:
             outer = loop.outermost()
             later = same_statement + ordered[i:]
@@ -80,6 +83,18 @@ class Reaching:
             # bindings before the use but inside the same loop also reach it
             reaching += [b for b in before[:-1] if b.loop is not None and outer.contains(b.loop)]
         return reaching
+
+    def _killed_every_pass(self, reaching: list[Binding], use: ast.Name, loop: "LoopFrame") -> bool:
+        """Does a binding that runs whenever ``use`` does sit in ``use``'s own
+        loop body, ahead of it? Then every pass rebinds the name before the
+        use, and what a later statement of the previous pass bound cannot
+        reach it (``grad_ch = grad[:, :, i]`` ... ``grad_ch = v.reshape(...)``)."""
+        last = reaching[-1]
+        if len(reaching) != 1 or last.loop is not loop or last.kind is BindKind.AUG:
+            return False
+        # a statement of the loop's own body, not of a branch in it
+        statement = self.model.statement_of(last.node)
+        return statement is not None and any(s is statement for s in getattr(loop.node, "body", ()))
 
     def _straight_line(self, before: list[Binding], use: ast.Name) -> list[Binding]:
         """The last binding before ``use``, and the ones before it while the

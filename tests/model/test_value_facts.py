@@ -349,3 +349,38 @@ def test_a_result_unpacked_and_kept_escapes_the_loop() -> None:
             runs.append(Y)
         """
     assert [code for _, code in _codes(source) if code == "CPN201" and _ != 12] == []
+
+
+def test_a_rebinding_at_the_top_of_the_body_kills_the_previous_pass() -> None:
+    """``grad_ch = grad[:, :, i]`` opens every pass, so the ``grad_ch`` a
+    later statement of the previous pass bound never reaches the uses after
+    it: the ravel copy is written back explicitly (no CPN205). A rebinding in
+    a branch kills nothing: the previous pass's value still reaches an ``elif``."""
+    source = """
+        import numpy as np
+
+        def backward(out):
+            grad = np.zeros_like(out)
+            for i in range(out.shape[-1]):
+                grad_ch = grad[:, :, i]
+                flat = grad_ch.ravel()
+                flat[grad_ch.argmax()] = 1
+                grad_ch = flat.reshape(grad_ch.shape)
+                grad[:, :, i] = grad_ch[:]
+            return grad
+
+        def spectral(x, tol):
+            sigma = 1.0
+            while True:
+                if abs(sigma) > 1 / tol:
+                    sigma = 1 / tol
+                elif abs(sigma) < tol:
+                    sigma = tol
+                sigma = np.vdot(x, x)
+        """
+    model = _model(source)
+    uses = [n for n in model.nodes(ast.Name) if n.id == "grad_ch" and n.lineno == 9]
+    assert [b.pos[0] for b in model.reaching_bindings(uses[0])] == [7]
+    elif_use = next(n for n in model.nodes(ast.Name) if n.id == "sigma" and n.lineno == 19)
+    assert {18, 21} <= {b.pos[0] for b in model.reaching_bindings(elif_use)}  # the branch's, and the last pass's
+    assert not any(code == "CPN205" for _, code in _codes(source))
