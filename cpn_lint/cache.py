@@ -604,18 +604,24 @@ class ResultCache:
             removed += 1
         return removed
 
-    def _entries(self, remove_stale_temps: bool = False) -> Iterator[tuple[float, int, str]]:
-        """(modification time, size, path) of every entry."""
+    def _shards(self) -> Iterator[tuple[str, list[os.DirEntry[str]]]]:
+        """(path, items) of every shard folder the cache names; an unreadable
+        cache or shard is skipped."""
         try:
             shards = [e for e in os.scandir(self.folder) if e.is_dir(follow_symlinks=False) and _SHARD.match(e.name)]
         except OSError:
             return
-        now = time.time()
         for shard in shards:
             try:
                 items = list(os.scandir(shard.path))
             except OSError:
                 continue
+            yield shard.path, items
+
+    def _entries(self, remove_stale_temps: bool = False) -> Iterator[tuple[float, int, str]]:
+        """(modification time, size, path) of every entry."""
+        now = time.time()
+        for _, items in self._shards():
             for item in items:
                 try:
                     info = item.stat(follow_symlinks=False)
@@ -634,15 +640,7 @@ class ResultCache:
         """Remove every entry (and leftover temporary file); only files the
         cache itself names are touched. Returns (entries, bytes) removed."""
         count = size = 0
-        try:
-            shards = [e for e in os.scandir(self.folder) if e.is_dir(follow_symlinks=False) and _SHARD.match(e.name)]
-        except OSError:
-            return 0, 0
-        for shard in shards:
-            try:
-                items = list(os.scandir(shard.path))
-            except OSError:
-                continue
+        for shard, items in self._shards():
             for item in items:
                 if _ENTRY.match(item.name) or (item.name.startswith(".") and item.name.endswith(_TEMP_SUFFIX)):
                     try:
@@ -654,7 +652,7 @@ class ResultCache:
                         count += 1
                         size += length
             try:
-                os.rmdir(shard.path)
+                os.rmdir(shard)
             except OSError:
                 pass  # something else lives there: leave it
         _unlink(str(self.folder / _MARKER))
