@@ -1992,13 +1992,7 @@ class ValueEngine:
         whichever question comes first."""
         if not self._solved:
             self.solve()
-        solver = self._small_solver
-        while True:
-            epoch = solver.epoch
-            status = self._small_status(expr)
-            solver.drain()
-            if solver.epoch == epoch:
-                return status is _Small.YES
+        return self._small_solver.settled(lambda: self._small_status(expr)) is _Small.YES
 
     def _evaluate_small(self, variable: object) -> "_Small":
         if isinstance(variable, Binding):
