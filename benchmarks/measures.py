@@ -154,28 +154,13 @@ def _check_plugin_loading(ctx: Context, commands: dict[str, list[str]], method: 
 def measure_overhead(ctx: Context, method: str = "hide") -> dict[str, Any]:
     commands = _flake8_commands(ctx, method)
     _check_plugin_loading(ctx, commands, method)  # also imports everything once (warm-up)
-    files = ctx.corpus.files
-    wall: dict[str, list[float]] = {"without": [], "with": []}
-    cpu: dict[str, list[float]] = {"without": [], "with": []}
     counts: dict[str, dict[str, int]] = {}
-    for rep in range(ctx.flake8_repeat):
-        order = ("without", "with") if rep % 2 == 0 else ("with", "without")
-        for variant in order:
-            ctx.log(f"  flake8 -j1 {variant} the plugin, pair {rep + 1}/{ctx.flake8_repeat}")
-            out = ctx.workdir / f"flake8-{variant}.txt"
-            err = ctx.workdir / f"flake8-{variant}.stderr"
-            run = run_child([*commands[variant], "--isolated", "-j1", *files], cwd=ctx.corpus.root,
-                            stdout=out, stderr=err, timeout=ctx.timeout, env=ctx.cold_env())
-            if run.timed_out:
-                raise MeasureError(f"flake8 ({variant} the plugin) did not finish within {ctx.timeout:.0f} s")
-            if run.returncode not in (0, 1):
-                raise MeasureError(f"flake8 ({variant} the plugin) exited {run.returncode}: {_tail(err)}")
-            wall[variant].append(run.wall_s)
-            if run.cpu_s is not None:
-                cpu[variant].append(run.cpu_s)
-            if variant not in counts:
-                counts[variant] = _count_output(out)
-            out.unlink()
+
+    def count(variant: str, out: Path) -> None:
+        if variant not in counts:
+            counts[variant] = _count_output(out)
+
+    wall, cpu = _flake8_pairs(ctx, commands, ctx.cold_env(), "", "flake8", count)
     ratios = [w / wo for w, wo in zip(wall["with"], wall["without"])]
     ratio = median(ratios)
     result: dict[str, Any] = {
@@ -188,11 +173,36 @@ def measure_overhead(ctx: Context, method: str = "hide") -> dict[str, Any]:
         "ratio_of_medians": median(wall["with"]) / median(wall["without"]),
         "wall_s": {variant: summary(values) for variant, values in wall.items()},
         "output": counts,
+        **_cpu(cpu, "with", "without"),
     }
-    if cpu["with"] and cpu["without"]:
-        result["cpu_s"] = {variant: summary(values) for variant, values in cpu.items()}
-        result["cpu_ratio"] = median([w / wo for w, wo in zip(cpu["with"], cpu["without"])])
     return result
+
+
+def _flake8_pairs(ctx: Context, commands: dict[str, list[str]], env: dict[str, str], label: str, stem: str,
+                  seen: Callable[[str, Path], None]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Interleaved flake8 runs without and with the plugin over the corpus
+    (the order alternating pair by pair); ``seen`` reads each run's output
+    before it is removed. The wall and CPU times of each side."""
+    wall: dict[str, list[float]] = {"without": [], "with": []}
+    cpu: dict[str, list[float]] = {"without": [], "with": []}
+    for rep in range(ctx.flake8_repeat):
+        order = ("without", "with") if rep % 2 == 0 else ("with", "without")
+        for variant in order:
+            ctx.log(f"  flake8 -j1 {variant} the plugin{label}, pair {rep + 1}/{ctx.flake8_repeat}")
+            out = ctx.workdir / f"{stem}-{variant}.txt"
+            err = ctx.workdir / f"{stem}-{variant}.stderr"
+            run = run_child([*commands[variant], "--isolated", "-j1", *ctx.corpus.files], cwd=ctx.corpus.root,
+                            stdout=out, stderr=err, timeout=ctx.timeout, env=env)
+            if run.timed_out:
+                raise MeasureError(f"flake8 ({variant} the plugin{label}) did not finish within {ctx.timeout:.0f} s")
+            if run.returncode not in (0, 1):
+                raise MeasureError(f"flake8 ({variant} the plugin{label}) exited {run.returncode}: {_tail(err)}")
+            seen(variant, out)
+            wall[variant].append(run.wall_s)
+            if run.cpu_s is not None:
+                cpu[variant].append(run.cpu_s)
+            out.unlink()
+    return wall, cpu
 
 
 def _count_output(path: Path) -> dict[str, int]:
@@ -354,24 +364,11 @@ def measure_overhead_warm(ctx: Context) -> dict[str, Any]:
     expected = reference.read_bytes()
     if fill.read_bytes() != expected:
         raise MeasureError("flake8 printed other findings while filling the cache than with the cache off")
-    wall: dict[str, list[float]] = {"without": [], "with": []}
-    cpu: dict[str, list[float]] = {"without": [], "with": []}
-    for rep in range(ctx.flake8_repeat):
-        order = ("without", "with") if rep % 2 == 0 else ("with", "without")
-        for variant in order:
-            ctx.log(f"  flake8 -j1 {variant} the plugin (warm cache), pair {rep + 1}/{ctx.flake8_repeat}")
-            out = ctx.workdir / f"flake8-warm-{variant}.txt"
-            err = ctx.workdir / f"flake8-warm-{variant}.stderr"
-            run = run_child([*commands[variant], "--isolated", "-j1", *files], cwd=ctx.corpus.root,
-                            stdout=out, stderr=err, timeout=ctx.timeout, env=warm_env)
-            if run.timed_out or run.returncode not in (0, 1):
-                raise MeasureError(f"flake8 ({variant} the plugin, warm) exited {run.returncode}: {_tail(err)}")
-            if variant == "with" and out.read_bytes() != expected:
-                raise MeasureError("flake8 over a warm cache printed other findings than with the cache off")
-            wall[variant].append(run.wall_s)
-            if run.cpu_s is not None:
-                cpu[variant].append(run.cpu_s)
-            out.unlink()
+    def same_as_cold(variant: str, out: Path) -> None:
+        if variant == "with" and out.read_bytes() != expected:
+            raise MeasureError("flake8 over a warm cache printed other findings than with the cache off")
+
+    wall, cpu = _flake8_pairs(ctx, commands, warm_env, " (warm cache)", "flake8-warm", same_as_cold)
     ratios = [w / wo for w, wo in zip(wall["with"], wall["without"])]
     ratio = median(ratios)
     result: dict[str, Any] = {
@@ -382,10 +379,8 @@ def measure_overhead_warm(ctx: Context) -> dict[str, Any]:
         "pair_ratios": ratios,
         "wall_s": {variant: summary(values) for variant, values in wall.items()},
         "output_identical_to_cold": True,
+        **_cpu(cpu, "with", "without"),
     }
-    if cpu["with"] and cpu["without"]:
-        result["cpu_s"] = {variant: summary(values) for variant, values in cpu.items()}
-        result["cpu_ratio"] = median([w / wo for w, wo in zip(cpu["with"], cpu["without"])])
     return result
 
 

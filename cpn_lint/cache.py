@@ -54,6 +54,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from .safe_write import remove_quietly
+
 SCHEMA = 1
 ENV_DIR = "CPN_LINT_CACHE_DIR"
 ENV_OFF = "CPN_LINT_NO_CACHE"
@@ -544,10 +546,10 @@ class ResultCache:
             os.replace(temp, target)  # readers see the old entry or the new one, never part of one
         except OSError:
             self._unwritable = True  # a full disk or a read-only folder: no cache, silently
-            _unlink(temp)
+            remove_quietly(temp)
             return False
         except BaseException:  # Ctrl-C: no temporary file left behind
-            _unlink(temp)
+            remove_quietly(temp)
             raise
         self._written += len(data)
         self._maybe_trim()
@@ -604,18 +606,24 @@ class ResultCache:
             removed += 1
         return removed
 
-    def _entries(self, remove_stale_temps: bool = False) -> Iterator[tuple[float, int, str]]:
-        """(modification time, size, path) of every entry."""
+    def _shards(self) -> Iterator[tuple[str, list[os.DirEntry[str]]]]:
+        """(path, items) of every shard folder the cache names; an unreadable
+        cache or shard is skipped."""
         try:
             shards = [e for e in os.scandir(self.folder) if e.is_dir(follow_symlinks=False) and _SHARD.match(e.name)]
         except OSError:
             return
-        now = time.time()
         for shard in shards:
             try:
                 items = list(os.scandir(shard.path))
             except OSError:
                 continue
+            yield shard.path, items
+
+    def _entries(self, remove_stale_temps: bool = False) -> Iterator[tuple[float, int, str]]:
+        """(modification time, size, path) of every entry."""
+        now = time.time()
+        for _, items in self._shards():
             for item in items:
                 try:
                     info = item.stat(follow_symlinks=False)
@@ -624,7 +632,7 @@ class ResultCache:
                 if _ENTRY.match(item.name):
                     yield info.st_mtime, info.st_size, item.path
                 elif remove_stale_temps and item.name.endswith(_TEMP_SUFFIX) and now - info.st_mtime > STALE_TEMP_S:
-                    _unlink(item.path)  # left by a killed writer
+                    remove_quietly(item.path)  # left by a killed writer
 
     def info(self) -> CacheInfo:
         entries = list(self._entries())
@@ -634,15 +642,7 @@ class ResultCache:
         """Remove every entry (and leftover temporary file); only files the
         cache itself names are touched. Returns (entries, bytes) removed."""
         count = size = 0
-        try:
-            shards = [e for e in os.scandir(self.folder) if e.is_dir(follow_symlinks=False) and _SHARD.match(e.name)]
-        except OSError:
-            return 0, 0
-        for shard in shards:
-            try:
-                items = list(os.scandir(shard.path))
-            except OSError:
-                continue
+        for shard, items in self._shards():
             for item in items:
                 if _ENTRY.match(item.name) or (item.name.startswith(".") and item.name.endswith(_TEMP_SUFFIX)):
                     try:
@@ -654,10 +654,10 @@ class ResultCache:
                         count += 1
                         size += length
             try:
-                os.rmdir(shard.path)
+                os.rmdir(shard)
             except OSError:
                 pass  # something else lives there: leave it
-        _unlink(str(self.folder / _MARKER))
+        remove_quietly(str(self.folder / _MARKER))
         return count, size
 
 
@@ -684,16 +684,11 @@ def _parse_entry(data: bytes, key: str) -> Any:
 
 
 def _write_all(fd: int, data: bytes) -> None:
+    # The cache's own copy of safe_write.write_all: it writes through this
+    # module's ``os``, the seam the cache's fault tests strike.
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
-
-
-def _unlink(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 # ------------------------------------------------------------------ the command

@@ -144,7 +144,7 @@ def atomic_write(path: str | Path, data: bytes, *, expect: bytes | None = None) 
         raise WriteRefused(f"cannot write {path}: {_reason(exc)}") from None
     try:
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -155,14 +155,15 @@ def atomic_write(path: str | Path, data: bytes, *, expect: bytes | None = None) 
             raise WriteRefused(f"{path} changed on disk while cpn-lint worked on it; it was left as it is (run again)")
         os.replace(temp, target)
     except BaseException as exc:
-        _remove(temp)
+        remove_quietly(temp)
         if isinstance(exc, OSError):
             raise WriteRefused(f"cannot write {path}: {_reason(exc)}; it was left as it is") from None
         raise
     _sync_folder(target.parent)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` (``os.write`` may take fewer)."""
     view = memoryview(data)
     while view:
         written = os.write(fd, view)
@@ -196,7 +197,8 @@ def _current_bytes(target: Path) -> bytes | None:
         return None
 
 
-def _remove(temp: str) -> None:
+def remove_quietly(temp: str) -> None:
+    """Remove a file of our own if it is there; a failure changes nothing the caller needs."""
     try:
         os.unlink(temp)
     except OSError:

@@ -14,7 +14,6 @@ import os
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -24,21 +23,12 @@ import cpn_lint.flake8_plugin  # noqa: F401
 import cpn_lint.verdict.collect  # noqa: F401
 from cpn_lint.cache import ResultCache
 
+from .test_write_faults import Command, steps_counted, write_sources
+
 pytestmark = pytest.mark.faults
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = ROOT / "tests" / "cache_fault_driver.py"
-FIX_PROGRAMS = ROOT / "tests" / "data" / "fix_programs"
-KERNEL = ("import numpy as np\n\n\ndef scale(a):\n    for i in range(a.shape[0]):\n        a[i] = a[i] * 2.0\n"
-          "    return a\n")
-
-
-@dataclass(frozen=True)
-class Command:
-    name: str
-    program: str
-    args: tuple[str, ...]
-
 
 COMMANDS = [
     Command("verdict", "cpn-verdict", ("src", "--isolated", "--jobs", "1")),
@@ -50,12 +40,7 @@ COMMANDS = [
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("project")
-    (root / "src").mkdir()
-    for name in ("hoisted_buffers.py", "inplace_updates.py"):
-        shutil.copy(FIX_PROGRAMS / name, root / "src" / name)
-    (root / "src" / "kernel.py").write_text(KERNEL)
-    return root
+    return write_sources(tmp_path_factory.mktemp("project"))
 
 
 def _run(tree: Path, cache: Path, fault: str, step: int, command: Command) -> subprocess.CompletedProcess[str]:
@@ -72,10 +57,6 @@ def _output(run: subprocess.CompletedProcess[str], tree: Path) -> tuple[int, str
     return run.returncode, run.stdout, err, written.read_bytes() if written.exists() else None
 
 
-def _steps(run: subprocess.CompletedProcess[str]) -> int:
-    lines = [line for line in run.stderr.splitlines() if line.startswith("STEPS ")]
-    assert lines, run.stderr
-    return int(lines[-1].split()[1])
 
 
 def _check_entries(cache: Path) -> int:
@@ -100,7 +81,7 @@ def test_cache_faults_never_change_the_output(project: Path, tmp_path: Path, com
     clean = _run(tree, tmp_path / "cache-clean", "none", 0, command)
     expected = _output(clean, tree)
     assert expected[0] in (0, 1) and "Traceback" not in clean.stderr, clean.stderr
-    steps = _steps(clean)
+    steps = steps_counted(clean.stderr)
     assert steps >= 4 * 3, "every file's entry was written (four calls each)"
     offline = fresh("offline")
     assert _output(_run(offline, tmp_path / "cache-clean", "none", 0, command), offline) == expected, "warm"

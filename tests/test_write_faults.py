@@ -59,11 +59,7 @@ COMMANDS = [
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project with fixable code, a loop to mark, and an earlier baseline,
     report and manifest, each different from what a new run writes."""
-    root = tmp_path_factory.mktemp("project")
-    (root / "src").mkdir()
-    for name in ("hoisted_buffers.py", "inplace_updates.py"):
-        shutil.copy(FIX_PROGRAMS / name, root / "src" / name)
-    (root / "src" / "kernel.py").write_text(KERNEL)
+    root = write_sources(tmp_path_factory.mktemp("project"))
     (root / "src" / "kernel.py").chmod(0o640)
     (root / "notes.txt").write_text("the user's own notes\n")
     _run(root, "none", 0, Command("seed", "cpn-lint", ("baseline", "write", "-o", "base.json", "src/kernel.py")))
@@ -71,6 +67,15 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shipped = bundled()
     (root / "page.html").write_text(render_comparison_page(shipped), encoding="utf-8")
     (root / "manifest.json").write_text(json.dumps({"format": "cpn-lint/api-manifest", "entries": {}}))
+    return root
+
+
+def write_sources(root: Path) -> Path:
+    """``src/`` with two fixable programs and an element-loop kernel."""
+    (root / "src").mkdir()
+    for name in ("hoisted_buffers.py", "inplace_updates.py"):
+        shutil.copy(FIX_PROGRAMS / name, root / "src" / name)
+    (root / "src" / "kernel.py").write_text(KERNEL)
     return root
 
 
@@ -90,7 +95,8 @@ def _copy(project: Path, into: Path) -> Path:
     return into
 
 
-def _steps(stderr: str) -> int:
+def steps_counted(stderr: str) -> int:
+    """The fault driver's count of the calls it could strike (its last ``STEPS n`` line)."""
     lines = [line for line in stderr.splitlines() if line.startswith("STEPS ")]
     assert lines, stderr
     return int(lines[-1].split()[1])
@@ -127,7 +133,7 @@ def test_every_fault_leaves_old_or_new(project: Path, tmp_path: Path, command: C
     assert done.returncode in (0, 1), done.stderr
     intended = _snapshot(clean)
     assert intended != before, f"{command.name} wrote nothing; the test would prove nothing"
-    steps = _steps(done.stderr)
+    steps = steps_counted(done.stderr)
     faults = [("kill", step) for step in range(1, steps + 1)]
     faults += [("enospc", 2), ("erofs", 1), ("interrupt", max(1, steps // 2))]
     for fault, step in faults:

@@ -16,7 +16,8 @@ import ast
 
 from ..findings import Finding
 from ..model import Kind
-from ..rules.cpn204_nonzero_then_index import FLAT, TUPLE, _is_boolean, _mask_of
+from ..model.loops import FLAT, TUPLE, mask_indices
+from ..rules.cpn204_nonzero_then_index import _is_boolean
 from .base import Fix, FixContext, Refused
 from .shapes import known_shape, same_shape
 
@@ -24,7 +25,7 @@ from .shapes import known_shape, same_shape
 def fix_nonzero(ctx: FixContext, finding: Finding) -> Fix:
     model = ctx.model
     call = ctx.node_at(finding, ast.Call)
-    found = _mask_of(model, call)
+    found = mask_indices(model, call)
     if found is None:
         raise Refused("the call is not a one-argument nonzero/where")
     mask, form = found

@@ -41,7 +41,7 @@ from .kinds import Kind
 from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, hot_loop, mentions
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
-from .spatial import Linear, counter_step, direction, linear, offset_from
+from .spatial import Linear, counter_step, direction, form_offset, linear, name_form_key, offset_from
 from .syntax import index_components, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -769,7 +769,7 @@ class _Form:
         return _Form(text=f"{self.text}+{start}")
 
     def mentions(self, var: str) -> bool:
-        key = _var_key(var)
+        key = name_form_key(var)
         return any(f is not None and f.coef(key) for f in (self.index, self.lower, self.upper)) or f"'{var}'" in self.text
 
 
@@ -799,11 +799,11 @@ def _with_lags(forms: "list[_Form]", var: str, lags: dict[str, int]) -> "list[_F
     read ``y[n - lags[k]]`` it makes on the way (the last few outputs)."""
     if not lags:
         return forms
-    keys = {_var_key(name): value for name, value in lags.items() if name != var}
+    keys = {name_form_key(name): value for name, value in lags.items() if name != var}
     result: list[_Form] = []
     for form in forms:
         index = form.index
-        if index is not None and index.coef(_var_key(var)) and any(k in keys for k, _ in index.terms):
+        if index is not None and index.coef(name_form_key(var)) and any(k in keys for k, _ in index.terms):
             terms = tuple((k, c) for k, c in index.terms if k not in keys)
             const = index.const + sum(c * keys[k] for k, c in index.terms if k in keys)
             form = _Form(index=Linear(terms, const))
@@ -819,19 +819,10 @@ def _form(part: ast.expr) -> _Form:
     return _Form(index=linear(part))
 
 
-def _var_key(var: str) -> str:
-    return f"Name(id={var!r}, ctx=Load())"  # ast.dump of the name read, as spatial.linear keys it
-
-
 def _offset(form: Linear | None, var: str) -> int | None:
     """``c`` for ``var + c``; None for anything else."""
-    if form is None:
-        return None
-    key = _var_key(var)
-    if form.coef(key) != 1:
-        return None
-    rest = form.without(key)
-    return rest.const if not rest.terms else None
+    rest = form_offset(form, var)
+    return rest.const if rest is not None and not rest.terms else None
 
 
 def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int) -> bool:
@@ -856,7 +847,7 @@ def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int) -> 
         if r.is_slice:
             if not _covers_previous(r, var, w_off, step):
                 return False
-            if not (r.lower is not None and r.lower.coef(_var_key(var)) and r.upper is not None and r.upper.coef(_var_key(var))):
+            if not (r.lower is not None and r.lower.coef(name_form_key(var)) and r.upper is not None and r.upper.coef(name_form_key(var))):
                 # a prefix or suffix (x[:i] in forward substitution) carries a
                 # growing part of the result, not element-sized state: the
                 # loop is a spatial element loop (SPEC §3), not a recurrence
@@ -880,10 +871,10 @@ def _covers_previous(read: _Form, var: str, w_off: int, step: int) -> bool:
     wrote (at ``var - step + w_off``)? A bound that does not move with
     ``var`` is taken to lie beyond it (``x[:i]``, ``x[i + 1:]``, ``x[0:i]``)."""
     position = w_off - step  # relative to var
-    low = _offset(read.lower, var) if read.lower is not None and read.lower.coef(_var_key(var)) else None
-    high = _offset(read.upper, var) if read.upper is not None and read.upper.coef(_var_key(var)) else None
-    low_moves = read.lower is not None and bool(read.lower.coef(_var_key(var)))
-    high_moves = read.upper is not None and bool(read.upper.coef(_var_key(var)))
+    low = _offset(read.lower, var) if read.lower is not None and read.lower.coef(name_form_key(var)) else None
+    high = _offset(read.upper, var) if read.upper is not None and read.upper.coef(name_form_key(var)) else None
+    low_moves = read.lower is not None and bool(read.lower.coef(name_form_key(var)))
+    high_moves = read.upper is not None and bool(read.upper.coef(name_form_key(var)))
     if (low_moves and low is None) or (high_moves and high is None):
         return False
     if not low_moves and not high_moves:

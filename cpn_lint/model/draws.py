@@ -67,13 +67,7 @@ class DrawTracker:
     def unit_draw(self, expr: ast.expr | None) -> ast.Call | None:
         """The draw behind ``expr`` when ``expr`` is a one-element device
         array made by a random draw without ``size``; None otherwise."""
-        solver = self._solver
-        while True:
-            epoch = solver.epoch
-            found = self._draw(expr)
-            solver.drain()
-            if solver.epoch == epoch:
-                return found
+        return self._solver.settled(lambda: self._draw(expr))
 
     def _evaluate(self, binding: Binding) -> ast.Call | None:
         return self._draw(binding.value)

@@ -41,6 +41,7 @@ from typing import Callable, Generic, Hashable, Iterable, Iterator, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+T = TypeVar("T")
 
 MAX_CHANGES = 12  # changes of one variable before it settles to TOP
 MAX_DEPTH = 24  # nested solves before a variable is queued instead
@@ -174,6 +175,17 @@ class Solver(Generic[K, V]):
             if component[i] not in fed and component[i] not in chosen:
                 chosen[component[i]] = key
         return list(chosen.values())
+
+    def settled(self, ask: Callable[[], T]) -> T:
+        """``ask()`` asked again until no value it solved changed meanwhile
+        (variables queued past the nesting bound drained each time): an
+        answer that does not rest on a value the question itself revised."""
+        while True:
+            epoch = self.epoch
+            found = ask()
+            self.drain()
+            if self.epoch == epoch:
+                return found
 
     def drain(self) -> None:
         """Solve the variables queued past the nesting bound."""

@@ -37,7 +37,7 @@ from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope
 from .shapes import literal_size
 from .spatial import (SliceForm, index_loop, offset_from, picks_axis_by, sized_by_data, slice_form, tiles, unit_step, walks_data,
                       writes_piece_by)
-from .syntax import is_range_call, literal_length, names_in
+from .syntax import callee_name, is_range_call, literal_length, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -1928,19 +1928,38 @@ def _components(sub: ast.Subscript) -> list[ast.expr]:
     return list(sub.slice.elts) if isinstance(sub.slice, ast.Tuple) else [sub.slice]
 
 
-_MASK_TO_INDICES = frozenset({"nonzero", "flatnonzero", "argwhere"})
+# The forms of what a mask-to-indices call returns (mask_indices).
+TUPLE = "tuple"  # one index array per axis: np.nonzero, one-argument np.where
+MATRIX = "matrix"  # np.argwhere: one row per hit
+FLAT = "flat"  # np.flatnonzero
+
+
+def mask_indices(model: "FileModel", call: ast.Call) -> tuple[ast.expr, str] | None:
+    """The mask a nonzero-family call turns into indices, and the form of
+    the result: TUPLE (one index array per axis), MATRIX (argwhere: one row
+    per hit) or FLAT (flatnonzero)."""
+    func = call.func
+    if callee_name(func) not in ("nonzero", "where", "argwhere", "flatnonzero"):
+        return None  # cheap test before resolving the name through the imports
+    api = model.call_api(call)
+    if call.args and (api == "nonzero" or (api == "where" and len(call.args) == 1 and not call.keywords)):
+        return call.args[0], TUPLE
+    if call.args and api == "argwhere":
+        return call.args[0], MATRIX
+    if call.args and api == "flatnonzero":
+        return call.args[0], FLAT
+    if isinstance(func, ast.Attribute) and func.attr == "nonzero" and not call.args and model.is_array(func.value):
+        return func.value, TUPLE
+    return None
 
 
 def _mask_of_indices(model: "FileModel", expr: ast.expr) -> ast.expr | None:
-    """The mask ``np.nonzero(m)``, ``np.flatnonzero(m)``, ``np.argwhere(m)``
-    or one-argument ``np.where(m)`` turns into indices (also one vector of
-    them, ``np.where(m)[0]``); None for anything else."""
+    """The mask :func:`mask_indices` finds behind ``expr``, also through one
+    vector of the result (``np.where(m)[0]``); None for anything else."""
     if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Call):
         expr = expr.value
-    if not isinstance(expr, ast.Call) or len(expr.args) != 1 or expr.keywords:
-        return None
-    api = model.call_api(expr)
-    return expr.args[0] if api in _MASK_TO_INDICES or api == "where" else None
+    found = mask_indices(model, expr) if isinstance(expr, ast.Call) else None
+    return found[0] if found is not None else None
 
 
 def _index_only(index: ast.expr) -> bool:

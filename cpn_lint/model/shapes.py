@@ -11,7 +11,7 @@ is ``None``.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Union
+from typing import Iterable, Sequence, Union
 
 Extent = Union[int, str, None]
 Shape = tuple[Extent, ...]
@@ -65,6 +65,14 @@ def merge(a: MaybeShape, b: MaybeShape) -> MaybeShape:
     if a is None or b is None or len(a) != len(b):
         return None
     return tuple(x if x == y else None for x, y in zip(a, b))
+
+
+def merge_all(found: Sequence[MaybeShape]) -> MaybeShape:
+    """:func:`merge` of every shape in ``found``; None (unknown) for none."""
+    merged: MaybeShape = found[0] if found else None
+    for shape in found[1:]:
+        merged = merge(merged, shape)
+    return merged
 
 
 def reduce(shape: MaybeShape, axis: int | None, keepdims: bool = False) -> MaybeShape:

@@ -100,7 +100,7 @@ def atom_key(expr: ast.expr) -> str:
     return ast.dump(expr)
 
 
-def _name_key(var: str) -> str:
+def name_form_key(var: str) -> str:
     """``ast.dump`` of the name ``var`` read: the key of its term in a :class:`Linear`."""
     return f"Name(id={var!r}, ctx=Load())"
 
@@ -108,16 +108,20 @@ def _name_key(var: str) -> str:
 def offset_from(expr: ast.expr | None, var: str) -> Linear | None:
     """``expr - var`` when ``expr`` is ``var`` plus terms that do not
     mention it (``i + K`` -> K, ``i - 1`` -> -1); else None."""
-    form = linear(expr)
-    if form is None:
-        return None
-    key = _name_key(var)
-    if form.coef(key) != 1:
-        return None
-    rest = form.without(key)
-    if any(var in _atom_names(k) for k, _ in rest.terms):
+    rest = form_offset(linear(expr), var)
+    if rest is None or any(var in _atom_names(k) for k, _ in rest.terms):
         return None
     return rest
+
+
+def form_offset(form: "Linear | None", var: str) -> "Linear | None":
+    """``form - var`` when ``form`` holds ``var`` once (``i + K`` -> K); else None."""
+    if form is None:
+        return None
+    key = name_form_key(var)
+    if form.coef(key) != 1:
+        return None
+    return form.without(key)
 
 
 def _atom_names(key: str) -> set[str]:

@@ -188,10 +188,7 @@ class ValueEngine:
             if returned_kind is Kind.BOTTOM or (shape is None and self._bottom_reads > waiting and not self._closing):
                 continue  # a return whose shape is not known yet adds nothing
             found.append(shape)
-        shape: MaybeShape = found[0] if found else None
-        for other in found[1:]:
-            shape = shapes.merge(shape, other)
-        return kind, shape
+        return kind, shapes.merge_all(found)
 
     def _read(self, variable: object) -> Value:
         """A solved variable (solved now when it is not yet)."""
@@ -1185,12 +1182,7 @@ class ValueEngine:
             if shape is None and self._bottom_reads > waiting and not self._closing:
                 continue  # a site whose shape is not known yet adds nothing (x = step(x) in a loop)
             found.append(shape)
-        if not found:
-            return None
-        merged = found[0]
-        for shape in found[1:]:
-            merged = shapes.merge(merged, shape)
-        return merged
+        return shapes.merge_all(found)
 
     def has_array_evidence(self, scope: "Scope", name: str, dense: bool = False, _depth: int = 0) -> bool:
         """Does ``scope`` use ``name`` in a way only arrays support (SPEC §3,
@@ -1389,10 +1381,7 @@ class ValueEngine:
                 continue  # neutral: self.u = None before self.u = np.zeros(n)
             if shape is not _PENDING:
                 found.append(shape)  # type: ignore[arg-type]
-        merged: MaybeShape = found[0] if found else None  # type: ignore[assignment]
-        for shape in found[1:]:
-            merged = shapes.merge(merged, shape)  # type: ignore[arg-type]
-        return merged
+        return shapes.merge_all(found)
 
     def _operand_shape(self, expr: ast.expr) -> MaybeShape:
         kind = self._kind(expr)
@@ -1415,12 +1404,7 @@ class ValueEngine:
                 continue  # neutral: err = 1.0 before err = np.max(...) adds no shape
             if shape is not _PENDING:
                 found.append(shape)  # type: ignore[arg-type]
-        if not found:
-            return None
-        result = found[0]
-        for shape in found[1:]:
-            result = shapes.merge(result, shape)
-        return result
+        return shapes.merge_all(found)
 
     def binding_shape(self, b: Binding) -> MaybeShape:
         """The shape of the value ``b`` gives its name."""
@@ -1437,21 +1421,11 @@ class ValueEngine:
         if b.kind is BindKind.AUG:
             # x op= y keeps x's shape: the shape of the bindings before it
             found = [self._read(o)[1] for o in self._other_reaching(b) if o is not b]
-            known = [shape for shape in found if shape is not _PENDING]
-            if not known:
-                return None
-            merged = known[0]
-            for shape in known[1:]:
-                merged = shapes.merge(merged, shape)  # type: ignore[arg-type]
-            return merged  # type: ignore[return-value]
+            return shapes.merge_all([shape for shape in found if shape is not _PENDING])  # type: ignore[misc]
         if b.kind is BindKind.ELEMENT and b.value is not None:
             unpacked = self._unpacked_items(b)
             if unpacked is not None:
-                found = [self._shape(item) for item in unpacked]
-                merged = found[0] if found else None
-                for shape in found[1:]:
-                    merged = shapes.merge(merged, shape)
-                return merged
+                return shapes.merge_all([self._shape(item) for item in unpacked])
             if b.index is None:
                 source = self._shape(b.value)
                 return source[1:] if source else None
@@ -1992,13 +1966,7 @@ class ValueEngine:
         whichever question comes first."""
         if not self._solved:
             self.solve()
-        solver = self._small_solver
-        while True:
-            epoch = solver.epoch
-            status = self._small_status(expr)
-            solver.drain()
-            if solver.epoch == epoch:
-                return status is _Small.YES
+        return self._small_solver.settled(lambda: self._small_status(expr)) is _Small.YES
 
     def _evaluate_small(self, variable: object) -> "_Small":
         if isinstance(variable, Binding):

@@ -9,7 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..model.hoisting import uses_reached_by
-from ..model.syntax import callee_name
+from ..model.loops import FLAT, MATRIX, TUPLE, mask_indices
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
 _INDEX_MAKERS = frozenset({"nonzero", "argwhere", "flatnonzero"})
@@ -280,7 +280,7 @@ class NonzeroThenIndex(Rule):
         if not model.uses_numpy() or not any(word in model.source for word in ("nonzero", "where", "argwhere")):
             return
         for call in model.nodes(ast.Call):
-            found = _mask_of(model, call)
+            found = mask_indices(model, call)
             if found is None:
                 continue
             mask, form = found
@@ -300,29 +300,6 @@ class NonzeroThenIndex(Rule):
             )
 
 
-def _mask_of(model: FileModel, call: ast.Call) -> tuple[ast.expr, str] | None:
-    """The mask a nonzero-family call turns into indices, and the form of
-    the result: TUPLE (one index array per axis), MATRIX (argwhere: one row
-    per hit) or FLAT (flatnonzero)."""
-    func = call.func
-    if callee_name(func) not in ("nonzero", "where", "argwhere", "flatnonzero"):
-        return None  # cheap test before resolving the name through the imports
-    api = model.call_api(call)
-    if call.args and (api == "nonzero" or (api == "where" and len(call.args) == 1 and not call.keywords)):
-        return call.args[0], TUPLE
-    if call.args and api == "argwhere":
-        return call.args[0], MATRIX
-    if call.args and api == "flatnonzero":
-        return call.args[0], FLAT
-    if isinstance(func, ast.Attribute) and func.attr == "nonzero" and not call.args and model.is_array(func.value):
-        return func.value, TUPLE
-    return None
-
-
-
-TUPLE = "tuple"
-MATRIX = "matrix"
-FLAT = "flat"
 WHOLE = -1  # the whole result of a TUPLE call, not one component
 ROWS = -2  # the whole result of a MATRIX call: hits as rows, not per-axis indices
 

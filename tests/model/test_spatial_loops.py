@@ -16,6 +16,8 @@ from cpn_lint import lint_source
 from cpn_lint.model import FileModel, IterKind, Role
 from cpn_lint.model.loops import walked_arrays
 
+from .test_question_order import ELIM  # the review's elimination kernel
+
 
 def _model(source: str) -> FileModel:
     text = textwrap.dedent(source)
@@ -634,19 +636,6 @@ def test_not_an_element_loop(name: str, source: str, line: int) -> None:
     frames = [frame for frame in model.loops if frame.line == line]
     assert frames and all(model.role(frame) not in (ELEMENT, RECURRENCE) for frame in frames)
     assert not [f for f in lint_source(textwrap.dedent(source)) if f.code in ("CPN101", "CPN410")]
-
-
-ELIM = """\
-import numpy as np
-
-
-def elim(m: np.ndarray):
-    for r in range(m.shape[0] - 1):
-        p = m[r, r]
-        for c in range(r + 1, m.shape[0]):
-            f = m[c, r] / p
-            m[c, :] -= f * m[r, :]
-"""
 
 
 def test_work_does_not_depend_on_which_loop_is_asked_first() -> None:
