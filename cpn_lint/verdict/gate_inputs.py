@@ -15,6 +15,7 @@ from .causes import PERIPHERAL_WEIGHT
 from .context import Context
 from .gates import Decision, Gate, ScopeEvidence, Verdict
 from .report_items import Item
+from .time_projection import TimeProjection
 
 
 # SCALES / INFO codes that tell the dominant compute pattern apart.
@@ -84,12 +85,31 @@ def _loop_work(item: Item, spans: list[tuple[int, int]]) -> int:
     return max(1, body[0]) if body else 0
 
 
+def _time_share(scope: list[Item], projection: TimeProjection | None) -> float | None:
+    """The share of the projected time spent in the regions the evidence
+    covers (a recurrence loop and what it calls, the functions handing data
+    to a sparse or ML library); None without a projection or regions."""
+    if projection is None or projection.total <= 0:
+        return None
+    regions: dict[str, list[tuple[int, int]]] = {}
+    for item in scope:
+        spans = item.data.get("regions")
+        if not isinstance(spans, list):
+            return None
+        regions.setdefault(item.location.path, []).extend((int(a), int(b)) for a, b in spans)
+    return projection.fraction(projection.seconds_within(regions))
+
+
 def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list[Item],
-                    items: list[Item] = (), peripheral: dict[str, str] | None = None) -> ScopeEvidence:  # type: ignore[assignment]
+                    items: list[Item] = (), peripheral: dict[str, str] | None = None,  # type: ignore[assignment]
+                    projection: TimeProjection | None = None) -> ScopeEvidence:
     compute = [u for u in units if is_compute(u)]
     out_paths = {i.location.path for i in scope}
-    work = _work_share(scope, list(items)) if scope else None
-    if work is not None:
+    timed = _time_share(scope, projection) if scope else None
+    work = _work_share(scope, list(items)) if scope and timed is None else None
+    if timed is not None:
+        basis, share = "time", timed
+    elif work is not None:
         basis, share = "work", work
     elif compute and all(u.line_count for u in compute):
         basis = "lines"
@@ -98,7 +118,7 @@ def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list
     else:
         basis = "files"
         total, out = len(compute), sum(1 for u in compute if u.path in out_paths)
-    if work is None:
+    if basis in ("lines", "files"):
         share = out / total if total else (1.0 if scope else 0.0)
     kinds = tuple(sorted({str(i.data.get("kind")) for i in scope if i.data.get("kind")}))
     inferred, detail = _infer_pattern(pattern_items, peripheral or {})

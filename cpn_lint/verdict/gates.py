@@ -312,7 +312,7 @@ class ScopeEvidence:
     kinds: tuple[str, ...] = ()  # sparse, graph, ml, nlp, recurrence (sorted, unique)
     citations: tuple[str, ...] = ()
     share: float = 0.0  # fraction of the array work the evidence covers (or of lines/files holding it)
-    share_basis: str = "lines"  # "work" (sites weighted by loops), else "lines" or "files"
+    share_basis: str = "lines"  # "time" (projected), "work" (sites weighted by loops), else "lines" or "files"
     inferred_pattern: str | None = None  # from the SCALES findings
     pattern_detail: str = ""
 
@@ -350,8 +350,8 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
                     "no sparse, graph, ML, string/NLP or sequential-recurrence work found; "
                     "the dominant pattern could not be inferred — give --pattern")
     what = kinds_text(evidence.kinds)
-    share = (f"{evidence.share:.0%} of the array work" if evidence.share_basis == "work"
-             else f"{evidence.share:.0%} of the assessed NumPy code {'lines' if evidence.share_basis == 'lines' else 'files'}")
+    share = _share_words(evidence)
+    weighed = evidence.share_basis in ("time", "work")
     if context.pattern in DENSE_PATTERNS:
         return Gate(4, name, Status.PARTIAL,
                     f"you named {context.pattern} as the dominant pattern; the {what} found ({share}) "
@@ -359,13 +359,30 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
                     evidence.citations)
     if evidence.share >= 0.5:
         return Gate(4, name, Status.FAIL,
-                    f"the dominant compute is {what} ({'it covers' if evidence.share_basis == 'work' else 'files with that evidence hold'} {share}), "
+                    f"the dominant compute is {what} ({'it covers' if weighed else 'files with that evidence hold'} {share}), "
                     "which cuPyNumeric does not accelerate",
                     evidence.citations)
     return Gate(4, name, Status.PARTIAL,
-                f"mixed: {what} {'covering' if evidence.share_basis == 'work' else 'in files holding'} {share}; port the dense array code and "
+                f"mixed: {what} {'covering' if weighed else 'in files holding'} {share}; port the dense array code and "
                 "keep the rest at a host boundary",
                 evidence.citations)
+
+
+def _share_words(evidence: ScopeEvidence) -> str:
+    if evidence.share_basis == "time":
+        return f"{_percent(evidence.share)} of the projected time"
+    if evidence.share_basis == "work":
+        return f"{evidence.share:.0%} of the array work"
+    return f"{evidence.share:.0%} of the assessed NumPy code {'lines' if evidence.share_basis == 'lines' else 'files'}"
+
+
+def _percent(share: float) -> str:
+    """A share that never reads 0% or 100% when it is not."""
+    if 0 < share < 0.01:
+        return "under 1%"
+    if 0.99 < share < 1:
+        return "over 99%"
+    return f"{share:.0%}"
 
 
 # ----------------------------------------------------------------- Gates 5, 6

@@ -36,6 +36,7 @@ from .report_items import (
 from .scope import Scope
 from .summary import build_overview
 from .suppress import Suppressions
+from .time_projection import project
 
 SCALES_EXAMPLES = 2  # quoted lines per code in "What works"
 
@@ -237,8 +238,9 @@ def build_report(
     # the root causes' sites, in the order the next steps take them
     hot_loops = [i for c in causes if c.root for i in c.core]
 
+    time = project(units, context)
     scope_facts = scope_evidence(units, scope, by_category.get("SCALES", []) + by_category.get("INFO", []), items,
-                                 peripheral)
+                                 peripheral, time)
     gate1 = g.gate1_hardware(context)
     gate4 = g.gate4_pattern(context, scope_facts)
     size_evidence = size_evidence or SizeEvidence()
@@ -280,6 +282,7 @@ def build_report(
         doctor_look_for=[],
         doctor_supplied=merged is not None,
         verdict_notes=_verdict_notes(context, size_evidence, gate2, decision, causes),
+        time=time,
     )
     report.overview = build_overview(report.all_items(), all_units, file_scope, suppressions, peripheral)
     if file_scope.fallback:
