@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 from .dependence import Role
 from .kinds import Kind
 from .loops import Work
+from .numpy_api import OUT_OF_SCOPE_MODULES
 from .scopes import BindKind, IterKind, LoopFrame, Scope, ScopeKind
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,6 +102,7 @@ class Profile:
     sync: float  # seconds per host round trip (drain the pipeline, copy back)
     host_statement: float  # seconds per interpreted Python statement
     source: str
+    host_bandwidth: float = 20e9  # bytes per second a host library streams (one CPU socket)
 
 
 # Public figures: CUDA launches cost 5-10 us and Legate's task dispatch adds
@@ -157,6 +159,7 @@ class Scale:
 class Share(enum.Enum):
     """What a site's time is spent on, for the gates and the report."""
 
+    LIBRARY = "out-of-scope library"  # sparse, graph, ML or NLP library calls on the host
     WHOLE_ARRAY = "whole-array work"  # scales with the GPUs
     ELEMENT_LOOP = "element loop"  # one task per element: vectorisable
     SEQUENTIAL = "sequential"  # a recurrence or traversal over the data
@@ -171,9 +174,10 @@ class Counts:
     flops: Poly = field(default_factory=dict)
     syncs: Poly = field(default_factory=dict)
     host: Poly = field(default_factory=dict)
+    library: Poly = field(default_factory=dict)  # bytes an out-of-scope host library streams
 
     def add(self, other: "Counts") -> None:
-        for name in ("launches", "bytes", "flops", "syncs", "host"):
+        for name in COUNT_FIELDS:
             setattr(self, name, plus(getattr(self, name), getattr(other, name)))
 
 
@@ -204,6 +208,7 @@ class Site:
     flops: Terms = ()
     syncs: Terms = ()
     host: Terms = ()
+    library: Terms = ()
 
     def seconds(self, scale: Scale, profile: Profile) -> float:
         e, s, g = scale.elements, scale.steps, max(scale.gpus, 1)
@@ -211,7 +216,8 @@ class Site:
                 + terms_value(self.bytes, e, s) / (profile.bandwidth * g)
                 + terms_value(self.flops, e, s) / (profile.flops * g)
                 + terms_value(self.syncs, e, s) * profile.sync
-                + terms_value(self.host, e, s) * profile.host_statement)
+                + terms_value(self.host, e, s) * profile.host_statement
+                + terms_value(self.library, e, s) / profile.host_bandwidth)
 
     def step_count(self, scale: Scale) -> float:
         """Tasks launched and round trips made: the sequential steps."""
@@ -253,8 +259,7 @@ class CostModel:
             if stmt is None:
                 continue
             runs = self._runs(node)
-            weighted = Counts(*(times(getattr(counts, name), runs) for name in
-                                ("launches", "bytes", "flops", "syncs", "host")))
+            weighted = Counts(*(times(getattr(counts, name), runs) for name in COUNT_FIELDS))
             share = self._share_of(node, counts)
             key = id(stmt)
             if key in by_statement:
@@ -268,7 +273,7 @@ class CostModel:
             outer = self._outermost_loop(stmt)
             sites.append(Site(stmt.lineno, _header_end(stmt), share.value, outer.line if outer is not None else None,
                               self.callers(self.model.scope_of(stmt).function_like()), as_terms(counts.launches), as_terms(counts.bytes), as_terms(counts.flops),
-                              as_terms(counts.syncs), as_terms(counts.host)))
+                              as_terms(counts.syncs), as_terms(counts.host), as_terms(counts.library)))
         sites.sort(key=lambda s: s.line)
         return sites
 
@@ -310,6 +315,9 @@ class CostModel:
                 counts.flops = scaled(data_size(1.5), 2)
             return counts
         func = call.func
+        if self._out_of_scope_call(call):
+            # the library works on the data on the host: one pass over it per call
+            return Counts(library=scaled(data_size(1.0), BYTES_PER_ELEMENT))
         if isinstance(func, ast.Name) and model.lookup(func) is None:
             if func.id in _CONVERSIONS and call.args and model.is_device(call.args[0]):
                 return Counts(syncs=dict(ONE))
@@ -325,6 +333,23 @@ class CostModel:
             size = max((self._size(a) for a in call.args if model.is_array(a)), key=_leading, default={})
             return Counts(syncs=dict(ONE), bytes=scaled(size, 2 * BYTES_PER_ELEMENT))
         return None
+
+    def _out_of_scope_call(self, call: ast.Call) -> bool:
+        """A call into a sparse, graph, ML or NLP library, or a method of
+        something such a library made (``g.neighbors(v)`` after
+        ``g = nx.Graph()``)."""
+        model = self.model
+        if _out_of_scope_name(model.qualname(call.func)):
+            return True
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            for binding in model.reaching_bindings(func.value):
+                value = binding.value
+                while isinstance(value, ast.Call):
+                    if _out_of_scope_name(model.qualname(value.func)):
+                        return True
+                    value = value.func.value if isinstance(value.func, ast.Attribute) else None  # type: ignore[assignment]
+        return False
 
     # ----------------------------------------------------------------- sizes
     def _size(self, node: ast.AST) -> Poly:
@@ -407,6 +432,29 @@ class CostModel:
         self._invocations[key] = total
         return total
 
+    def is_worklist(self, frame: LoopFrame) -> bool:
+        """``while queue:`` whose body pops from ``queue`` (BFS, flood fill,
+        Dijkstra): a traversal that visits the data one node at a time."""
+        node = frame.node
+        if not isinstance(node, ast.While):
+            return False
+        test = node.test
+        if isinstance(test, ast.Compare):
+            test = test.left
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "len" and test.args:
+            test = test.args[0]
+        if not isinstance(test, ast.Name):
+            return False
+        for call in self.model.nodes_in_loop(frame, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr in _POPS and isinstance(func.value, ast.Name) \
+                    and func.value.id == test.id:
+                return True
+            if isinstance(func, (ast.Name, ast.Attribute)) and (self.model.qualname(func) or "").endswith("heappop") \
+                    and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == test.id:
+                return True
+        return False
+
     def callers(self, scope: Scope) -> tuple[int, ...]:
         """The lines of every call in the file that runs ``scope``, directly
         or through other functions (so a region that holds the call holds
@@ -444,6 +492,8 @@ class CostModel:
         node = frame.node
         if frame.iter_kind is IterKind.SMALL_CONSTANT:
             return constant(self._literal_count(frame) or 3)
+        if self.is_worklist(frame):
+            return data_extent(1)  # every node of the data is pushed and popped once
         if role in (Role.ELEMENT_LOOP, Role.RECURRENCE):
             if frame.iter_kind is IterKind.RANGE:
                 stated = self._range_count(frame)
@@ -562,11 +612,28 @@ class CostModel:
         for nested in model.loops_within(frame):
             depth = sum(1 for f in nested.chain() if frame.contains(f) and f is not frame and self._walks_data(f))
             inner = max(inner, depth)
-        rank = max(1, outer + inner)
+        rank = max(1, outer + inner, self._picked_rank(frame))
         if model.work(frame).work is Work.ROW:
             rank = max(rank, 2)
         self._ranks[key] = rank
         return rank
+
+    def _picked_rank(self, frame: LoopFrame) -> int:
+        """The most indices a subscript picked by the loop's own index takes
+        (``D[n, 0]`` walks one axis of a 2-D table: each of its passes is
+        one of E ** (1/2)), or the known rank of such an array."""
+        model = self.model
+        own = model.loop_indices(frame) | model.loop_varying(frame)
+        if not own:
+            return 0
+        rank = 0
+        for sub in model.nodes_in_loop(frame, ast.Subscript):
+            if not any(isinstance(n, ast.Name) and n.id in own for n in ast.walk(sub.slice)):
+                continue
+            parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+            shape = model.shape(sub.value) if model.is_device(sub.value) else None
+            rank = max(rank, len(parts), len(shape) if shape else 0)
+        return min(rank, 4)
 
     def _walks_data(self, frame: LoopFrame) -> bool:
         if frame.iter_kind in (IterKind.SMALL_CONSTANT, IterKind.OTHER):
@@ -583,10 +650,12 @@ class CostModel:
         model = self.model
         for frame in self._frames_of(node):
             role = model.role(frame)
-            if role is Role.RECURRENCE:
+            if role is Role.RECURRENCE or self.is_worklist(frame):
                 return Share.SEQUENTIAL
             if role is Role.ELEMENT_LOOP:
                 return Share.ELEMENT_LOOP
+        if counts.library:
+            return Share.LIBRARY
         if counts.syncs:
             return Share.HOST_SYNC
         if counts.launches:
@@ -626,11 +695,21 @@ class CostModel:
 
 
 _DATA = object()
-_STRENGTH = {Share.SEQUENTIAL: 4, Share.ELEMENT_LOOP: 3, Share.HOST_SYNC: 2, Share.WHOLE_ARRAY: 1, Share.HOST: 0}
+_POPS = frozenset({"pop", "popleft", "popitem", "get"})
+_STRENGTH = {Share.LIBRARY: 5, Share.SEQUENTIAL: 4, Share.ELEMENT_LOOP: 3, Share.HOST_SYNC: 2, Share.WHOLE_ARRAY: 1, Share.HOST: 0}
 
 
 def _stronger(a: Share, b: Share) -> Share:
     return a if _STRENGTH[a] >= _STRENGTH[b] else b
+
+
+COUNT_FIELDS = ("launches", "bytes", "flops", "syncs", "host", "library")
+
+
+def _out_of_scope_name(qualname: str | None) -> bool:
+    if not qualname:
+        return False
+    return any(qualname == prefix or qualname.startswith(prefix + ".") for prefix, _ in OUT_OF_SCOPE_MODULES)
 
 
 def _leading(poly: Mapping[tuple[float, int], float]) -> tuple[float, float]:

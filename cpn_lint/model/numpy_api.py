@@ -456,3 +456,39 @@ IN_PLACE_OPERATORS: dict[type, tuple[str, str]] = {
     ast.Mod: ("%", "remainder"),
 }
 COMMUTATIVE_OPERATORS = (ast.Add, ast.Mult)
+
+# Libraries whose work is outside cuPyNumeric's scope (CPN410's import
+# evidence; the cost model's out-of-scope calls), most specific first.
+OUT_OF_SCOPE_MODULES: tuple[tuple[str, str], ...] = (
+    ("scipy.sparse.csgraph", "graph"),
+    ("scipy.sparse", "sparse"),
+    ("cupyx.scipy.sparse", "sparse"),
+    ("networkx", "graph"),
+    ("igraph", "graph"),
+    ("graph_tool", "graph"),
+    ("rustworkx", "graph"),
+    ("sklearn.feature_extraction.text", "nlp"),
+    ("nltk", "nlp"),
+    ("spacy", "nlp"),
+    ("transformers", "nlp"),
+    ("tokenizers", "nlp"),
+    ("sentencepiece", "nlp"),
+    ("gensim", "nlp"),
+    ("torchtext", "nlp"),
+    ("sklearn", "ml"),
+    ("torch", "ml"),
+    ("tensorflow", "ml"),
+    ("keras", "ml"),
+    ("xgboost", "ml"),
+    ("lightgbm", "ml"),
+    ("catboost", "ml"),
+    ("flax", "ml"),
+    ("optax", "ml"),
+    ("haiku", "ml"),
+    ("equinox", "ml"),
+    ("jax.nn", "ml"),
+    ("jax.example_libraries", "ml"),
+    ("jax.grad", "ml"),
+    ("jax.value_and_grad", "ml"),
+)
+

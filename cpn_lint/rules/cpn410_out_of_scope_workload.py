@@ -12,42 +12,11 @@ from ..model.dependence import Recurrence, offset_of
 from ..model.scopes import BindKind
 from ..model.syntax import names_in
 from ..registry import Category, Invalid, Rule, Valid
+from ..model.numpy_api import OUT_OF_SCOPE_MODULES
 from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
 from ._api_support import hot_loop
 
-# Module prefixes whose import is evidence, most specific first.
-_IMPORT_KINDS: tuple[tuple[str, str], ...] = (
-    ("scipy.sparse.csgraph", "graph"),
-    ("scipy.sparse", "sparse"),
-    ("cupyx.scipy.sparse", "sparse"),
-    ("networkx", "graph"),
-    ("igraph", "graph"),
-    ("graph_tool", "graph"),
-    ("rustworkx", "graph"),
-    ("sklearn.feature_extraction.text", "nlp"),
-    ("nltk", "nlp"),
-    ("spacy", "nlp"),
-    ("transformers", "nlp"),
-    ("tokenizers", "nlp"),
-    ("sentencepiece", "nlp"),
-    ("gensim", "nlp"),
-    ("torchtext", "nlp"),
-    ("sklearn", "ml"),
-    ("torch", "ml"),
-    ("tensorflow", "ml"),
-    ("keras", "ml"),
-    ("xgboost", "ml"),
-    ("lightgbm", "ml"),
-    ("catboost", "ml"),
-    ("flax", "ml"),
-    ("optax", "ml"),
-    ("haiku", "ml"),
-    ("equinox", "ml"),
-    ("jax.nn", "ml"),
-    ("jax.example_libraries", "ml"),
-    ("jax.grad", "ml"),
-    ("jax.value_and_grad", "ml"),
-)
+_IMPORT_KINDS = OUT_OF_SCOPE_MODULES
 
 # Data utilities of ML libraries: making, splitting and scaling data is no
 # training or inference (scripts that write their own model in NumPy import
@@ -1080,6 +1049,8 @@ def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str
         return f"{loop} is a Markov chain: '{rec.via}' is accepted or rejected every step ({statement})"
     if rec.form == "list":
         return f"{loop} computes each item of '{rec.array}' from the one before ({statement})"
+    if rec.form == "walker":
+        return f"{loop} walks '{rec.array}': each step starts where '{rec.via}' ended the last ({statement})"
     if rec.array != rec.via:
         return f"{loop} stores into '{rec.array}' a value '{rec.via}' carries from one iteration to the next ({statement})"
     return f"{loop} carries '{rec.via}' from one iteration to the next ({statement})"

@@ -315,6 +315,7 @@ class ScopeEvidence:
     share_basis: str = "lines"  # "time" (projected), "work" (sites weighted by loops), else "lines" or "files"
     inferred_pattern: str | None = None  # from the SCALES findings
     pattern_detail: str = ""
+    time_note: str = ""  # the heaviest out-of-scope site's projected steps and time
 
     @property
     def present(self) -> bool:
@@ -360,7 +361,7 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
     if evidence.share >= 0.5:
         return Gate(4, name, Status.FAIL,
                     f"the dominant compute is {what} ({'it covers' if weighed else 'files with that evidence hold'} {share}), "
-                    "which cuPyNumeric does not accelerate",
+                    "which cuPyNumeric does not accelerate" + (f"; {evidence.time_note}" if evidence.time_note else ""),
                     evidence.citations)
     return Gate(4, name, Status.PARTIAL,
                 f"mixed: {what} {'covering' if weighed else 'in files holding'} {share}; port the dense array code and "
@@ -391,10 +392,13 @@ def _percent(share: float) -> str:
 PLAIN_PYTHON_LOOPS = 3
 
 
-def gate5_boundary(touchpoints: Sequence[str], loops: int | None = None, array_loops: int | None = None) -> Gate:
-    """Uncertain: wall time cannot be read statically; failed when the
-    program has loops and none of them touches a NumPy array (its compute
-    is plain Python, which cuPyNumeric does not run)."""
+def gate5_boundary(touchpoints: Sequence[str], loops: int | None = None, array_loops: int | None = None,
+                   boundary_share: float | None = None) -> Gate:
+    """Failed when the program has loops and none of them touches a NumPy
+    array (its compute is plain Python, which cuPyNumeric does not run), or
+    when host round trips and plain Python hold most of the projected time
+    (``boundary_share``, from the cost model); passed when device work holds
+    at least 30% of it; uncertain without a projection."""
     seen = "; host touchpoints seen: " + ", ".join(touchpoints) if touchpoints else "; no host touchpoints seen in the code"
     if loops is not None and array_loops == 0 and loops >= PLAIN_PYTHON_LOOPS:
         return Gate(5, GATE_NAMES[5], Status.FAIL,
@@ -406,9 +410,21 @@ def gate5_boundary(touchpoints: Sequence[str], loops: int | None = None, array_l
         counted = f"; the one loop in the program's source {'works' if array_loops else 'does not work'} on NumPy arrays"
     elif loops and array_loops is not None:
         counted = f"; {array_loops} of the {loops} loops in the program's source work on NumPy arrays"
+    if boundary_share is not None:
+        device = 1.0 - boundary_share
+        words = (f"projected: device work holds {_percent(device)} of the time, host round trips and plain Python "
+                 f"{_percent(boundary_share)}")
+        if device < MIN_ARRAY_SHARE:
+            return Gate(5, GATE_NAMES[5], Status.FAIL,
+                        words + "; below 30% array work the port buys little — profile one run to confirm" + counted + seen)
+        return Gate(5, GATE_NAMES[5], Status.PASS, words + " (a projection from the source: profile one run to confirm)"
+                    + counted + seen)
     return Gate(5, GATE_NAMES[5], Status.UNCERTAIN,
                 "a static read cannot measure how much wall-clock time the array code takes; "
                 "tell us (profile one run): below 30% the port buys little" + counted + seen)
+
+
+MIN_ARRAY_SHARE = 0.3  # below this share of the time in array work the port buys little
 
 
 def gate6_operations(context: Context, doctor_supplied: bool) -> Gate:

@@ -174,7 +174,7 @@ class TimeRow:
     what: str
 
 
-SHARE_ORDER = (Share.SEQUENTIAL.value, Share.ELEMENT_LOOP.value, Share.HOST_SYNC.value, Share.WHOLE_ARRAY.value,
+SHARE_ORDER = (Share.LIBRARY.value, Share.SEQUENTIAL.value, Share.ELEMENT_LOOP.value, Share.HOST_SYNC.value, Share.WHOLE_ARRAY.value,
                Share.HOST.value)
 
 
