@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 from .dependence import Role
 from .kinds import Kind
 from .loops import Work
-from .numpy_api import OUT_OF_SCOPE_MODULES
+from .numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from .scopes import BindKind, IterKind, LoopFrame, Scope, ScopeKind
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -709,6 +709,8 @@ COUNT_FIELDS = ("launches", "bytes", "flops", "syncs", "host", "library")
 def _out_of_scope_name(qualname: str | None) -> bool:
     if not qualname:
         return False
+    if any(qualname == u or qualname.startswith(u + ".") for u in OUT_OF_SCOPE_DATA_UTILITIES):
+        return False  # making, splitting or scaling data is no training
     return any(qualname == prefix or qualname.startswith(prefix + ".") for prefix, _ in OUT_OF_SCOPE_MODULES)
 
 

@@ -492,3 +492,15 @@ OUT_OF_SCOPE_MODULES: tuple[tuple[str, str], ...] = (
     ("jax.value_and_grad", "ml"),
 )
 
+# Data utilities of ML libraries: making, splitting and scaling data is no
+# training or inference (scripts that write their own model in NumPy import
+# them for test data). Metrics are not among them: SPEC §4 names "ML
+# estimators and metrics" as Gate 4 evidence (pairwise similarity is compute).
+OUT_OF_SCOPE_DATA_UTILITIES: tuple[str, ...] = (
+    "sklearn.datasets",
+    "sklearn.preprocessing",
+    "sklearn.model_selection.train_test_split",
+    "sklearn.model_selection.KFold",
+    "sklearn.model_selection.StratifiedKFold",
+    "sklearn.model_selection.ShuffleSplit",
+)

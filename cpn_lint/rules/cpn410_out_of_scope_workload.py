@@ -9,27 +9,16 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
 from ..model.dependence import Recurrence, offset_of
+from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.scopes import BindKind
 from ..model.syntax import names_in
 from ..registry import Category, Invalid, Rule, Valid
-from ..model.numpy_api import OUT_OF_SCOPE_MODULES
 from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
 from ._api_support import hot_loop
 
 _IMPORT_KINDS = OUT_OF_SCOPE_MODULES
 
-# Data utilities of ML libraries: making, splitting and scaling data is no
-# training or inference (scripts that write their own model in NumPy import
-# them for test data). Metrics are not among them: SPEC §4 names "ML
-# estimators and metrics" as Gate 4 evidence (pairwise similarity is compute).
-_DATA_UTILITIES: tuple[str, ...] = (
-    "sklearn.datasets",
-    "sklearn.preprocessing",
-    "sklearn.model_selection.train_test_split",
-    "sklearn.model_selection.KFold",
-    "sklearn.model_selection.StratifiedKFold",
-    "sklearn.model_selection.ShuffleSplit",
-)
+_DATA_UTILITIES = OUT_OF_SCOPE_DATA_UTILITIES
 
 _WORKLOAD = {
     "sparse": "sparse-matrix work",

@@ -173,6 +173,8 @@ def _heaviest_out_of_scope(scope: list[Item], projection: TimeProjection | None)
         return ""
     top = inside[0]
     gpus = f"{projection.scale.gpus} GPU" + ("s" if projection.scale.gpus > 1 else "")
+    if top.share == Share.LIBRARY.value or top.steps < 2:
+        return f"{top.citation}: {duration_text(top.seconds)} per run, on the host (projected)"
     return (f"{steps_text(top.steps)} tasks one after another at {top.citation}: {duration_text(top.seconds)} "
             f"per run on {gpus} (projected)")
 

@@ -201,8 +201,8 @@ def headline(projection: TimeProjection) -> str:
     text = f"Projected {duration_text(projection.total)} per run on {gpus} ({projection.profile.name})"
     if projection.sites:
         top = projection.sites[0]
-        text += (f"; {_percent(projection.fraction(top.seconds))} of it at {top.citation} ({top.share}, "
-                 f"{steps_text(top.steps)} tasks and round trips, one after another)")
+        text += f"; {_percent(projection.fraction(top.seconds))} of it at {top.citation} ({top.share}"
+        text += f", {steps_text(top.steps)} tasks and round trips one after another)" if top.steps >= 2 else ")"
     return text + "."
 
 
