@@ -246,6 +246,8 @@ class CostModel:
         self._ranks: dict[int, int] = {}
         self._invocations: dict[int, Poly] = {}
         self._callers: dict[int, tuple[int, ...]] = {}
+        self._recursive: dict[int, bool] = {}
+        self._starters: dict[int, bool] = {}
         self._extent_names: set[str] | None = None
 
     # ------------------------------------------------------------ the sites
@@ -357,7 +359,7 @@ class CostModel:
         model = self.model
         if isinstance(node, ast.expr):
             kind = model.kind(node)
-            if kind is Kind.DEVICE_SCALAR or kind.value == "python-number":
+            if kind is Kind.DEVICE_SCALAR or kind is Kind.SCALAR:
                 return constant(1)
             literal = model.literal_shape(node)
             if literal is not None:
@@ -366,6 +368,11 @@ class CostModel:
                     count *= max(extent, 1)
                 if count <= SMALL_LITERAL:
                     return constant(count)
+            if isinstance(node, ast.Subscript) and self._picks_one(node):
+                return constant(1)
+            operands = _operands(node)
+            if operands:
+                return max((self._size(op) for op in operands), key=_leading)
         frame = self._hot_frame(node)
         if frame is not None:
             work = model.work(frame).work
@@ -374,6 +381,17 @@ class CostModel:
             if work is Work.ROW:
                 return data_size(0.5)
         return data_size(1.0)
+
+    def _picks_one(self, sub: ast.Subscript) -> bool:
+        """``grid[i, j]``: every index a number, as many as the array has
+        axes (or the rank is not known): one element."""
+        parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        if any(isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value is None) for p in parts):
+            return False
+        if any(self.model.kind(p) in _ARRAY_KINDS or isinstance(p, (ast.List, ast.Tuple)) for p in parts):
+            return False  # fancy indexing gathers many
+        shape = self.model.shape(sub.value)
+        return shape is None or len(shape) <= len(parts)
 
     def _call_size(self, call: ast.Call) -> Poly:
         arrays = [a for a in call.args if isinstance(a, ast.expr) and self.model.is_device(a)]
@@ -419,8 +437,11 @@ class CostModel:
             return dict(ONE)  # recursion: counted once
         sites = self.model.calls.sites(scope)
         total: Poly = {}
+        recursive = self.recursive_traversal(scope)
         for call in sites:
             caller = self.model.scope_of(call).function_like()
+            if recursive and caller is scope:
+                continue  # the recursion itself: counted as the visits below
             runs: Poly = dict(ONE)
             frame = self.model.loop_of(call)
             while frame is not None:
@@ -429,8 +450,34 @@ class CostModel:
             total = plus(total, times(runs, self.invocations(caller, _seen | {key})))
         if not total:
             total = dict(ONE)
+        if recursive:
+            # every element of the data is visited once, however many of the
+            # top-level calls find it first (a flood fill started from each cell)
+            total = data_extent(1) if _leading(total)[0] >= 1.0 else times(total, data_extent(1))
         self._invocations[key] = total
         return total
+
+    def recursive_traversal(self, scope: Scope) -> bool:
+        """A function that calls itself and picks array elements by its own
+        parameters (a recursive flood fill, a depth-first search): it visits
+        the data one element at a time."""
+        key = id(scope.node)
+        known = self._recursive.get(key)
+        if known is not None:
+            return known
+        model = self.model
+        found = False
+        if scope.kind is ScopeKind.FUNCTION:
+            calls_itself = any(model.scope_of(call).function_like() is scope for call in model.calls.sites(scope))
+            params = {b.name for bs in scope.bindings.values() for b in bs if b.kind is BindKind.PARAM}
+            if calls_itself and params:
+                for sub in ast.walk(scope.node):
+                    if isinstance(sub, ast.Subscript) and model.is_device(sub.value) and \
+                            any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(sub.slice)):
+                        found = True
+                        break
+        self._recursive[key] = found
+        return found
 
     def is_worklist(self, frame: LoopFrame) -> bool:
         """``while queue:`` whose body pops from ``queue`` (BFS, flood fill,
@@ -648,9 +695,11 @@ class CostModel:
     # ----------------------------------------------------------- categories
     def _share_of(self, node: ast.AST, counts: Counts) -> Share:
         model = self.model
+        if self._in_recursive_traversal(node):
+            return Share.SEQUENTIAL
         for frame in self._frames_of(node):
             role = model.role(frame)
-            if role is Role.RECURRENCE or self.is_worklist(frame):
+            if role is Role.RECURRENCE or self.is_worklist(frame) or self._starts_traversals(frame):
                 return Share.SEQUENTIAL
             if role is Role.ELEMENT_LOOP:
                 return Share.ELEMENT_LOOP
@@ -661,6 +710,19 @@ class CostModel:
         if counts.launches:
             return Share.WHOLE_ARRAY
         return Share.HOST
+
+    def _starts_traversals(self, frame: LoopFrame) -> bool:
+        """Does the loop call a recursive traversal (a flood fill from each cell)?"""
+        key = id(frame)
+        known = self._starters.get(key)
+        if known is None:
+            callees = (self.model.calls.callee(call) for call in self.model.nodes_in_loop(frame, ast.Call))
+            known = self._starters[key] = any(c is not None and self.recursive_traversal(c) for c in callees)
+        return known
+
+    def _in_recursive_traversal(self, node: ast.AST) -> bool:
+        scope = self.model.scope_of(node).function_like()
+        return self.recursive_traversal(scope)
 
     def _frames_of(self, node: ast.AST) -> Iterable[LoopFrame]:
         """The loops that repeat ``node``: its own, and those that call its function."""
@@ -695,6 +757,7 @@ class CostModel:
 
 
 _DATA = object()
+_ARRAY_KINDS = frozenset({Kind.DEVICE, Kind.HOST, Kind.CUPY, Kind.SEQ})
 _POPS = frozenset({"pop", "popleft", "popitem", "get"})
 _STRENGTH = {Share.LIBRARY: 5, Share.SEQUENTIAL: 4, Share.ELEMENT_LOOP: 3, Share.HOST_SYNC: 2, Share.WHOLE_ARRAY: 1, Share.HOST: 0}
 

@@ -563,6 +563,41 @@ class OutOfScopeWorkload(Rule):
             names = np.array(['a b', 'c d'])
             upper = np.char.upper(names)
             """, line=3, contains="string/NLP"),
+        # simulated annealing: the state and its energy accepted together against a draw
+        Invalid("""
+            import numpy as np
+            def energy(x):
+                return np.sum(x ** 2) + np.sum(np.sin(5 * x))
+            x = np.random.randn(10)
+            e = energy(x)
+            for k in range(100000):
+                cand = x + 0.1 * np.random.randn(10)
+                ec = energy(cand)
+                if ec < e or np.random.rand() < np.exp(e - ec):
+                    x, e = cand, ec
+            """, line=6, contains="Markov chain"),
+        # a walker on a lattice: each step reads the site where the last one ended
+        Invalid("""
+            import numpy as np
+            lattice = np.random.rand(512, 512)
+            pos = np.array([256, 256])
+            for t in range(100000):
+                step = np.random.randint(4)
+                if lattice[pos[0], pos[1]] > 0.5:
+                    pos[step % 2] += 1 if step < 2 else -1
+                pos %= 512
+            """, line=4, contains="walks 'lattice'"),
+        # a DP table read from the row before, in shifted columns (D[n + 1, m + 1] for D[n + 2, m + 2])
+        Invalid("""
+            import numpy as np
+            def accumulate(C):
+                N, M = C.shape
+                D = np.zeros((N + 2, M + 2))
+                for n in range(N):
+                    for m in range(M):
+                        D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n, m + 1], D[n + 1, m])
+                return D
+            """, line=5, contains="earlier iterations"),
         Invalid("""
             import numpy as np
             import scipy

@@ -132,10 +132,15 @@ def duration_text(seconds: float) -> str:
         return f"~{seconds / 60:.0f} min"
     if seconds < 2 * 86400:
         return f"~{seconds / 3600:.0f} h"
-    return f"~{seconds / 86400:.0f} days"
+    if seconds < 2 * 365 * 86400:
+        return f"~{seconds / 86400:.0f} days"
+    years = seconds / (365 * 86400)
+    return f"~{years:.0f} years" if years < 1000 else f"~{years:.0e} years"
 
 
 def steps_text(steps: float) -> str:
+    if steps >= 1e12:
+        return f"~{steps:.0e}"
     if steps >= 1e9:
         return f"~{steps / 1e9:.0f}G"
     if steps >= 1e6:
