@@ -546,6 +546,8 @@ class CostModel:
                 stated = self._range_count(frame)
                 if stated is not None and stated is not _DATA:
                     return stated  # type: ignore[return-value]
+            if role is Role.RECURRENCE and not self._walks_its_array(frame):
+                return dict(STEPS)  # a few numbers carried through time steps: as many as the steps
             return data_extent(self.rank(frame))
         if frame.iter_kind in (IterKind.ARRAY, IterKind.INDEX_PRODUCT):
             return data_extent(self.rank(frame))
@@ -558,6 +560,17 @@ class CostModel:
         if isinstance(node, ast.While) or frame.iter_kind in (IterKind.OTHER, IterKind.RANGE):
             return dict(STEPS)
         return dict(STEPS)
+
+    def _walks_its_array(self, frame: LoopFrame) -> bool:
+        """Does a recurrence step along an array (``y[n]`` from ``y[n - 1]``,
+        a walker on a lattice), or along a range tied to the data? A state
+        of a few numbers carried by a time loop (a Kalman filter, a Markov
+        chain) runs as many times as the loop has steps instead."""
+        if frame.iter_kind is IterKind.RANGE and self._range_count(frame) is _DATA:
+            return True
+        if frame.iter_kind in (IterKind.ARRAY, IterKind.INDEX_PRODUCT):
+            return True
+        return any(r.form in ("element", "walker") for r in self.model.recurrences(frame))
 
     def _range_count(self, frame: LoopFrame) -> "Poly | object | None":
         """A range loop's count: _DATA for a data extent, a constant as

@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scopes import LoopFrame
 
 _RANDOM_WORDS = ("random", "rand", "uniform", "integers", "normal", "randint")
+_STACKS = frozenset({"hstack", "vstack", "column_stack", "row_stack", "concatenate", "append", "stack", "dstack"})
 SMALL_STATE = 64  # a chain's state of at most this many numbers is a few parameters
 
 
@@ -285,9 +286,28 @@ class DependenceAnalysis:
             # whole nest is one sequential recurrence.
             return next((inner for inner in self._inner_recurrences(frame)), [])
         found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame)
-        if found and self.model.work(frame).work is Work.SLAB:
+        if found and self.model.work(frame).work is Work.SLAB and not self._only_history(frame):
             return []  # a clock or a step size beside whole-array work
         return found
+
+    def _only_history(self, frame: "LoopFrame") -> bool:
+        """Is the loop's whole-array work only a record of its steps, grown
+        by stacking (``hx = np.hstack((hx, x))``)? Keeping the history of a
+        few-number state is no work on the data."""
+        model = self.model
+        whole = model.work(frame).whole
+        if not whole:
+            return False
+        for node in whole:
+            stmt = model.statement_of(node)
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                return False
+            name = stmt.targets[0].id
+            value = stmt.value
+            api = model.call_api(value) if isinstance(value, ast.Call) else None
+            if api not in _STACKS or name not in names_in(value):
+                return False
+        return True
 
     def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
         model = self.model
@@ -618,7 +638,7 @@ class DependenceAnalysis:
                 names = [target] if isinstance(target, ast.Name) else \
                     [t for t in target.elts if isinstance(t, ast.Name)] if isinstance(target, ast.Tuple) else []
                 for node in names:
-                    if self._carried(frame, node.id) and self._small_state(node.id, stmt, by_size=True):
+                    if self._carried(frame, node.id) and self._small_state(node.id, stmt, by_size=True, unknown_ok=True):
                         found.append(Recurrence(frame, stmt, node.id, node.id, "chain"))
                         return found
         return found
@@ -714,6 +734,8 @@ class DependenceAnalysis:
         tail = model.call_api(call)
         if tail is not None:
             return tail.startswith("random.")
+        if (model.qualname(call.func) or "").startswith("random."):
+            return True  # Python's own random module: random(), uniform(), randrange()
         func = call.func
         return isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR and func.attr.startswith(_RANDOM_WORDS)
 
@@ -734,11 +756,13 @@ class DependenceAnalysis:
         updates = [stmt for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign) if name in _self_updated_names(stmt)]
         return bool(updates) and all(fresh_in_iteration(model, stmt, frame, name) for stmt in updates)
 
-    def _small_state(self, name: str, stmt: ast.stmt, by_size: bool = False) -> bool:
+    def _small_state(self, name: str, stmt: ast.stmt, by_size: bool = False, unknown_ok: bool = False) -> bool:
         """A number, or an array of a few elements by construction
         (``x = np.zeros((4, 1))``), in every binding that gives it a value.
         With ``by_size`` (a Markov chain, already a strong pattern), a literal
-        size of a few elements counts too, however the code reached it."""
+        size of a few elements counts too, however the code reached it; with
+        ``unknown_ok`` a value of unknown size (a score a helper returns)
+        counts unless some binding is known to be large."""
         model = self.model
         targets = [n for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in ast.walk(t)]  # type: ignore[attr-defined]
         node = next((n for n in targets if isinstance(n, ast.Name) and n.id == name), None)
@@ -749,7 +773,7 @@ class DependenceAnalysis:
         if not made or any(b.kind is BindKind.PARAM for b in bindings):
             return False
         small = [self._few_elements(b.value, by_size) for b in made]
-        return any(s is True for s in small) and not any(s is False for s in small)
+        return (unknown_ok or any(s is True for s in small)) and not any(s is False for s in small)
 
     def _few_elements(self, value: ast.expr, by_size: bool) -> bool | None:
         """True for a few elements, False for more, None when not known."""
