@@ -54,6 +54,8 @@ ONE_LINE_EQUIVALENTS: dict[str, str] = {
     "numpy.int_": "np.int64",
     "numpy.intc": "np.int32",
     "numpy.iterable": "isinstance(x, collections.abc.Iterable)",
+    "numpy.fft.fftfreq": "np.concatenate((np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0))) / (d * n)",
+    "numpy.fft.rfftfreq": "np.arange(n // 2 + 1) / (d * n)",
     # cuPyNumeric raises no floating-point warnings to silence: drop the
     # block, or keep the host NumPy's for host code
     "numpy.errstate": "no errstate (or host NumPy's) around device code",
