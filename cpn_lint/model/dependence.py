@@ -286,28 +286,32 @@ class DependenceAnalysis:
             # whole nest is one sequential recurrence.
             return next((inner for inner in self._inner_recurrences(frame)), [])
         found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame)
-        if found and self.model.work(frame).work is Work.SLAB and not self._only_history(frame):
-            return []  # a clock or a step size beside whole-array work
+        if found and self.model.work(frame).work is Work.SLAB:
+            history = self._history(frame)
+            if history is None or any(r.via in history for r in found):
+                return []  # a clock or a step size beside whole-array work, or the history itself
         return found
 
-    def _only_history(self, frame: "LoopFrame") -> bool:
-        """Is the loop's whole-array work only a record of its steps, grown
-        by stacking (``hx = np.hstack((hx, x))``)? Keeping the history of a
-        few-number state is no work on the data."""
+    def _history(self, frame: "LoopFrame") -> set[str] | None:
+        """The names the loop grows by stacking (``hx = np.hstack((hx, x))``)
+        when that is all of its whole-array work, else None: keeping the
+        history of a few-number state is no work on the data."""
         model = self.model
         whole = model.work(frame).whole
         if not whole:
-            return False
+            return None
+        names: set[str] = set()
         for node in whole:
             stmt = model.statement_of(node)
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-                return False
+                return None
             name = stmt.targets[0].id
             value = stmt.value
             api = model.call_api(value) if isinstance(value, ast.Call) else None
             if api not in _STACKS or name not in names_in(value):
-                return False
-        return True
+                return None
+            names.add(name)
+        return names
 
     def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
         model = self.model

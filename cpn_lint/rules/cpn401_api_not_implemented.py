@@ -17,6 +17,7 @@ from ._api_support import (
     version_text,
 )
 
+HINT_LIMIT = 48  # a longer equivalent stays in the full message, out of the ~100-character headline
 HOST_FALLBACK = "keep it on host NumPy at a boundary or rewrite it with supported calls"
 
 
@@ -254,6 +255,8 @@ class ApiNotImplemented(ApiSupportRule):
         fix = fix_text(model, use)
         hint = fix if use.entry.replacement is not None or use.entry.api in ONE_LINE_EQUIVALENTS \
             else "keep it on host NumPy"
+        if len(hint) > HINT_LIMIT:
+            hint = "a one-line equivalent exists"
         return {"gap": gap_text(use.entry, version_text(), error), "fix": fix, "hint": hint}
 
 
