@@ -56,7 +56,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .safe_write import remove_quietly
 
-SCHEMA = 1
+SCHEMA = 2
 ENV_DIR = "CPN_LINT_CACHE_DIR"
 ENV_OFF = "CPN_LINT_NO_CACHE"
 ENV_MAX_SIZE = "CPN_LINT_CACHE_MAX_SIZE"

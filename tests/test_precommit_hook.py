@@ -156,12 +156,13 @@ def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 # An element loop over a large array (CPN101), and code with nothing to report.
 LOOP = "import numpy as np\na = np.zeros(10_000_000)\nfor i in range(len(a)):\n    a[i] = a[i] * 2.0\n"
 CLEAN = "import numpy as np\na = np.ones(10_000_000) * 2.0\nb = a.sum()\n"
-# The graph library does the work, repeatedly: Gate 4 fails on its share.
+# A flood fill over the grid does the work, one cell at a time: Gate 4 fails on its share of the projected time.
 GRAPH = (
-    "import numpy as np\nimport networkx as nx\ng = nx.karate_club_graph()\nhops = []\n"
-    "for source in g.nodes:\n    lengths = nx.single_source_shortest_path_length(g, source)\n"
-    "    hops.append(sum(lengths.values()))\n    order = nx.bfs_tree(g, source)\n"
-    "    hops.append(g.degree(source))\nprint(np.mean(hops))\n"
+    "import numpy as np\nfrom collections import deque\ngrid = np.random.rand(3000, 3000) < 0.6\n"
+    "seen = np.zeros_like(grid)\nqueue = deque([(0, 0)])\nwhile queue:\n    i, j = queue.popleft()\n"
+    "    for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):\n        a, b = i + di, j + dj\n"
+    "        if 0 <= a < 3000 and 0 <= b < 3000 and grid[a, b] and not seen[a, b]:\n"
+    "            seen[a, b] = True\n            queue.append((a, b))\nprint(int(seen.sum()))\n"
 )
 
 

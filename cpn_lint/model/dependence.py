@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scopes import LoopFrame
 
 _RANDOM_WORDS = ("random", "rand", "uniform", "integers", "normal", "randint")
+_STACKS = frozenset({"hstack", "vstack", "column_stack", "row_stack", "concatenate", "append", "stack", "dstack"})
 SMALL_STATE = 64  # a chain's state of at most this many numbers is a few parameters
 
 
@@ -284,10 +285,33 @@ class DependenceAnalysis:
             # outer loop carries are filled by an inner recurrence, so the
             # whole nest is one sequential recurrence.
             return next((inner for inner in self._inner_recurrences(frame)), [])
-        found = self._carried_state(frame) + self._list_carried(frame)
+        found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame)
         if found and self.model.work(frame).work is Work.SLAB:
-            return []  # a clock or a step size beside whole-array work
+            history = self._history(frame)
+            if history is None or any(r.via in history for r in found):
+                return []  # a clock or a step size beside whole-array work, or the history itself
         return found
+
+    def _history(self, frame: "LoopFrame") -> set[str] | None:
+        """The names the loop grows by stacking (``hx = np.hstack((hx, x))``)
+        when that is all of its whole-array work, else None: keeping the
+        history of a few-number state is no work on the data."""
+        model = self.model
+        whole = model.work(frame).whole
+        if not whole:
+            return None
+        names: set[str] = set()
+        for node in whole:
+            stmt = model.statement_of(node)
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                return None
+            name = stmt.targets[0].id
+            value = stmt.value
+            api = model.call_api(value) if isinstance(value, ast.Call) else None
+            if api not in _STACKS or name not in names_in(value):
+                return None
+            names.add(name)
+        return names
 
     def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
         model = self.model
@@ -611,13 +635,52 @@ class DependenceAnalysis:
             if model.loop_of(branch) is not frame or not self._tests_random_draw(branch.test, frame):
                 continue
             for stmt in [s for block in (branch.body, branch.orelse) for s in block]:
-                if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
                     continue
-                name = stmt.targets[0].id
-                if self._carried(frame, name) and self._small_state(name, stmt, by_size=True):
-                    found.append(Recurrence(frame, stmt, name, name, "chain"))
-                    return found
+                target = stmt.targets[0]
+                # x = cand, or x, e = cand, e_cand (the state and its score accepted together)
+                names = [target] if isinstance(target, ast.Name) else \
+                    [t for t in target.elts if isinstance(t, ast.Name)] if isinstance(target, ast.Tuple) else []
+                for node in names:
+                    if self._carried(frame, node.id) and self._small_state(node.id, stmt, by_size=True, unknown_ok=True):
+                        found.append(Recurrence(frame, stmt, node.id, node.id, "chain"))
+                        return found
         return found
+
+    def _walkers(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A position carried from step to step that picks elements of an
+        array: a walker on a lattice, a particle reading the field where it
+        is (``pos[k] += step`` ... ``lattice[pos[0], pos[1]]``). Each step
+        starts where the last one ended, so the walk is sequential; a counter
+        moved by a constant (``i += 1``) is an index, not a walker."""
+        model = self.model
+        counters = self._own_counters(frame)
+        updated: dict[str, ast.stmt] = {}
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            for name in _self_updated_names(stmt):
+                updated.setdefault(name, stmt)
+            target = getattr(stmt, "target", None)
+            if isinstance(target, ast.Name) and isinstance(stmt, ast.AugAssign):
+                updated.setdefault(target.id, stmt)  # pos += step
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                updated.setdefault(target.value.id, stmt)  # pos[k] += step
+        varying = model.loop_varying(frame)
+        for name, stmt in updated.items():
+            if name in counters or not self._carried(frame, name) or self._restarted(frame, name):
+                continue
+            value = getattr(stmt, "value", None)
+            moved_by = names_in(value) - {name} if value is not None else set()
+            if not (moved_by & varying or any(isinstance(n, ast.Call) for n in ast.walk(value or ast.Pass()))):
+                continue  # moved by a step the loop does not change (i += k): an index with a stride
+            if not self._small_state(name, stmt, by_size=True):
+                continue
+            for sub in model.nodes_in_loop(frame, ast.Subscript):
+                base = sub.value
+                if not isinstance(sub.ctx, ast.Load) or not isinstance(base, ast.Name) or base.id == name:
+                    continue
+                if name in names_in(sub.slice) and model.is_array(base) and not self._small_state(base.id, stmt, by_size=True):
+                    return [Recurrence(frame, stmt, base.id, name, "walker")]
+        return []
 
     def _list_carried(self, frame: "LoopFrame") -> list[Recurrence]:
         """``x = path[-1]`` ... ``path.append(f(x))``: each value from the last."""
@@ -675,6 +738,8 @@ class DependenceAnalysis:
         tail = model.call_api(call)
         if tail is not None:
             return tail.startswith("random.")
+        if (model.qualname(call.func) or "").startswith("random."):
+            return True  # Python's own random module: random(), uniform(), randrange()
         func = call.func
         return isinstance(func, ast.Attribute) and model.kind(func.value) is Kind.GENERATOR and func.attr.startswith(_RANDOM_WORDS)
 
@@ -695,11 +760,13 @@ class DependenceAnalysis:
         updates = [stmt for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign) if name in _self_updated_names(stmt)]
         return bool(updates) and all(fresh_in_iteration(model, stmt, frame, name) for stmt in updates)
 
-    def _small_state(self, name: str, stmt: ast.stmt, by_size: bool = False) -> bool:
+    def _small_state(self, name: str, stmt: ast.stmt, by_size: bool = False, unknown_ok: bool = False) -> bool:
         """A number, or an array of a few elements by construction
         (``x = np.zeros((4, 1))``), in every binding that gives it a value.
         With ``by_size`` (a Markov chain, already a strong pattern), a literal
-        size of a few elements counts too, however the code reached it."""
+        size of a few elements counts too, however the code reached it; with
+        ``unknown_ok`` a value of unknown size (a score a helper returns)
+        counts unless some binding is known to be large."""
         model = self.model
         targets = [n for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in ast.walk(t)]  # type: ignore[attr-defined]
         node = next((n for n in targets if isinstance(n, ast.Name) and n.id == name), None)
@@ -710,7 +777,7 @@ class DependenceAnalysis:
         if not made or any(b.kind is BindKind.PARAM for b in bindings):
             return False
         small = [self._few_elements(b.value, by_size) for b in made]
-        return any(s is True for s in small) and not any(s is False for s in small)
+        return (unknown_ok or any(s is True for s in small)) and not any(s is False for s in small)
 
     def _few_elements(self, value: ast.expr, by_size: bool) -> bool | None:
         """True for a few elements, False for more, None when not known."""
@@ -838,7 +905,7 @@ def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int) -> 
     ranged = False
     for w, r in zip(written, read):
         if not w.mentions(var) and not r.mentions(var):
-            if w != r:
+            if w != r and not _same_index_shifted(w, r):
                 return False
             continue
         w_off = _offset(w.index, var) if not w.is_slice else None
@@ -864,6 +931,19 @@ def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int) -> 
     if distance is not None:
         return distance > 0
     return ranged
+
+
+def _same_index_shifted(written: _Form, read: _Form) -> bool:
+    """``m + 2`` beside ``m + 1``: one other index, shifted by a constant. A
+    read of an element an earlier pass of the outer loop wrote, in another
+    column (a DP cell from the diagonal, ``D[n + 1, m + 1]`` for
+    ``D[n + 2, m + 2]``), carries the dependence as well as the same column."""
+    if written.is_slice or read.is_slice or written.index is None or read.index is None:
+        return False
+    terms = [key for key, _ in written.index.terms]
+    if len(terms) != 1 or [key for key, _ in read.index.terms] != terms:
+        return False
+    return dict(written.index.terms) == dict(read.index.terms)
 
 
 def _covers_previous(read: _Form, var: str, w_off: int, step: int) -> bool:

@@ -456,3 +456,51 @@ IN_PLACE_OPERATORS: dict[type, tuple[str, str]] = {
     ast.Mod: ("%", "remainder"),
 }
 COMMUTATIVE_OPERATORS = (ast.Add, ast.Mult)
+
+# Libraries whose work is outside cuPyNumeric's scope (CPN410's import
+# evidence; the cost model's out-of-scope calls), most specific first.
+OUT_OF_SCOPE_MODULES: tuple[tuple[str, str], ...] = (
+    ("scipy.sparse.csgraph", "graph"),
+    ("scipy.sparse", "sparse"),
+    ("cupyx.scipy.sparse", "sparse"),
+    ("networkx", "graph"),
+    ("igraph", "graph"),
+    ("graph_tool", "graph"),
+    ("rustworkx", "graph"),
+    ("sklearn.feature_extraction.text", "nlp"),
+    ("nltk", "nlp"),
+    ("spacy", "nlp"),
+    ("transformers", "nlp"),
+    ("tokenizers", "nlp"),
+    ("sentencepiece", "nlp"),
+    ("gensim", "nlp"),
+    ("torchtext", "nlp"),
+    ("sklearn", "ml"),
+    ("torch", "ml"),
+    ("tensorflow", "ml"),
+    ("keras", "ml"),
+    ("xgboost", "ml"),
+    ("lightgbm", "ml"),
+    ("catboost", "ml"),
+    ("flax", "ml"),
+    ("optax", "ml"),
+    ("haiku", "ml"),
+    ("equinox", "ml"),
+    ("jax.nn", "ml"),
+    ("jax.example_libraries", "ml"),
+    ("jax.grad", "ml"),
+    ("jax.value_and_grad", "ml"),
+)
+
+# Data utilities of ML libraries: making, splitting and scaling data is no
+# training or inference (scripts that write their own model in NumPy import
+# them for test data). Metrics are not among them: SPEC §4 names "ML
+# estimators and metrics" as Gate 4 evidence (pairwise similarity is compute).
+OUT_OF_SCOPE_DATA_UTILITIES: tuple[str, ...] = (
+    "sklearn.datasets",
+    "sklearn.preprocessing",
+    "sklearn.model_selection.train_test_split",
+    "sklearn.model_selection.KFold",
+    "sklearn.model_selection.StratifiedKFold",
+    "sklearn.model_selection.ShuffleSplit",
+)

@@ -36,6 +36,32 @@ COVERED_ELSEWHERE: dict[str, str] = {
 LOOP_ITERATORS = frozenset({"numpy.ndindex", "numpy.ndenumerate", "numpy.nditer"})
 UFUNC_METHODS = frozenset({"accumulate", "at", "outer", "reduce", "reduceat"})
 RECEIVER_CLASSES = ("numpy.ndarray", "numpy.random.Generator", "numpy.random.RandomState")
+# Names cuPyNumeric 26.6.1 lacks that one line of supported calls replaces
+# exactly; each equivalent was run under the oracle
+# (tests/data/oracle/one_line_equivalents.py). A gap with one is a light fix
+# item, not a verdict demotion (issue 30).
+ONE_LINE_EQUIVALENTS: dict[str, str] = {
+    "numpy.size": "a.size (or a.shape[axis])",
+    "numpy.around": "np.round",
+    "numpy.atan2": "np.arctan2",
+    "numpy.pow": "np.power",
+    "numpy.fix": "np.trunc",
+    "numpy.std": "np.sqrt(np.var(a, axis=...))",
+    "numpy.ptp": "np.max(a, axis) - np.min(a, axis)",
+    "numpy.ascontiguousarray": "np.asarray",
+    "numpy.asanyarray": "np.asarray",
+    "numpy.double": "np.float64",
+    "numpy.int_": "np.int64",
+    "numpy.intc": "np.int32",
+    "numpy.iterable": "isinstance(x, collections.abc.Iterable)",
+    "numpy.fft.fftfreq": "np.concatenate((np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0))) / (d * n)",
+    "numpy.fft.rfftfreq": "np.arange(n // 2 + 1) / (d * n)",
+    # cuPyNumeric raises no floating-point warnings to silence: drop the
+    # block, or keep the host NumPy's for host code
+    "numpy.errstate": "no errstate (or host NumPy's) around device code",
+    "numpy.seterr": "no seterr (or host NumPy's) for device code",
+    "numpy.geterr": "host NumPy's geterr",
+}
 
 
 # Aliases of Python's own types that NumPy deprecated in 1.20 and removed in
@@ -362,7 +388,7 @@ def finding_data(api_call: ApiCall, model: FileModel | None = None) -> dict[str,
     if model is not None:
         data["data_path"] = on_data_path(model, api_call.call, entry.api)
     optional = {"note": entry.note, "lacks": entry.lacks, "replacement": entry.replacement,
-                "releases": list(entry.releases) or None}
+                "releases": list(entry.releases) or None, "equivalent": ONE_LINE_EQUIVALENTS.get(entry.api)}
     data.update({key: value for key, value in optional.items() if value is not None})
     return data
 

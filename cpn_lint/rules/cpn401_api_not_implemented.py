@@ -8,8 +8,16 @@ from typing import Any
 from ..manifest import ApiSupport
 from ..model import FileModel
 from ..registry import Category, Invalid, Valid
-from ._api_support import ApiCall, ApiSupportRule, finding_data, uses_not_implemented, version_text
+from ._api_support import (
+    ONE_LINE_EQUIVALENTS,
+    ApiCall,
+    ApiSupportRule,
+    finding_data,
+    uses_not_implemented,
+    version_text,
+)
 
+HINT_LIMIT = 48  # a longer equivalent stays in the full message, out of the ~100-character headline
 HOST_FALLBACK = "keep it on host NumPy at a boundary or rewrite it with supported calls"
 
 
@@ -245,7 +253,10 @@ class ApiNotImplemented(ApiSupportRule):
     def fields(self, model: FileModel, use: ApiCall) -> dict[str, Any]:
         error = "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"
         fix = fix_text(model, use)
-        hint = fix if use.entry.replacement is not None else "keep it on host NumPy"
+        hint = fix if use.entry.replacement is not None or use.entry.api in ONE_LINE_EQUIVALENTS \
+            else "keep it on host NumPy"
+        if len(hint) > HINT_LIMIT:
+            hint = "a one-line equivalent exists"
         return {"gap": gap_text(use.entry, version_text(), error), "fix": fix, "hint": hint}
 
 
@@ -264,7 +275,8 @@ def fix_text(model: FileModel, use: ApiCall) -> str:
     """The NumPy 2 spelling when cuPyNumeric has it, else the host fallback."""
     replacement = use.entry.replacement
     if replacement is None:
-        return HOST_FALLBACK
+        equivalent = ONE_LINE_EQUIVALENTS.get(use.entry.api)
+        return f"use {equivalent}" if equivalent else HOST_FALLBACK
     written = use.call.func if isinstance(use.call, ast.Call) else use.call
     return f"use {_spelled_like(model, written, replacement)}"
 

@@ -9,58 +9,16 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
 from ..model.dependence import Recurrence, offset_of
+from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.scopes import BindKind
 from ..model.syntax import names_in
 from ..registry import Category, Invalid, Rule, Valid
 from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
 from ._api_support import hot_loop
 
-# Module prefixes whose import is evidence, most specific first.
-_IMPORT_KINDS: tuple[tuple[str, str], ...] = (
-    ("scipy.sparse.csgraph", "graph"),
-    ("scipy.sparse", "sparse"),
-    ("cupyx.scipy.sparse", "sparse"),
-    ("networkx", "graph"),
-    ("igraph", "graph"),
-    ("graph_tool", "graph"),
-    ("rustworkx", "graph"),
-    ("sklearn.feature_extraction.text", "nlp"),
-    ("nltk", "nlp"),
-    ("spacy", "nlp"),
-    ("transformers", "nlp"),
-    ("tokenizers", "nlp"),
-    ("sentencepiece", "nlp"),
-    ("gensim", "nlp"),
-    ("torchtext", "nlp"),
-    ("sklearn", "ml"),
-    ("torch", "ml"),
-    ("tensorflow", "ml"),
-    ("keras", "ml"),
-    ("xgboost", "ml"),
-    ("lightgbm", "ml"),
-    ("catboost", "ml"),
-    ("flax", "ml"),
-    ("optax", "ml"),
-    ("haiku", "ml"),
-    ("equinox", "ml"),
-    ("jax.nn", "ml"),
-    ("jax.example_libraries", "ml"),
-    ("jax.grad", "ml"),
-    ("jax.value_and_grad", "ml"),
-)
+_IMPORT_KINDS = OUT_OF_SCOPE_MODULES
 
-# Data utilities of ML libraries: making, splitting and scaling data is no
-# training or inference (scripts that write their own model in NumPy import
-# them for test data). Metrics are not among them: SPEC §4 names "ML
-# estimators and metrics" as Gate 4 evidence (pairwise similarity is compute).
-_DATA_UTILITIES: tuple[str, ...] = (
-    "sklearn.datasets",
-    "sklearn.preprocessing",
-    "sklearn.model_selection.train_test_split",
-    "sklearn.model_selection.KFold",
-    "sklearn.model_selection.StratifiedKFold",
-    "sklearn.model_selection.ShuffleSplit",
-)
+_DATA_UTILITIES = OUT_OF_SCOPE_DATA_UTILITIES
 
 _WORKLOAD = {
     "sparse": "sparse-matrix work",
@@ -605,6 +563,41 @@ class OutOfScopeWorkload(Rule):
             names = np.array(['a b', 'c d'])
             upper = np.char.upper(names)
             """, line=3, contains="string/NLP"),
+        # simulated annealing: the state and its energy accepted together against a draw
+        Invalid("""
+            import numpy as np
+            def energy(x):
+                return np.sum(x ** 2) + np.sum(np.sin(5 * x))
+            x = np.random.randn(10)
+            e = energy(x)
+            for k in range(100000):
+                cand = x + 0.1 * np.random.randn(10)
+                ec = energy(cand)
+                if ec < e or np.random.rand() < np.exp(e - ec):
+                    x, e = cand, ec
+            """, line=6, contains="Markov chain"),
+        # a walker on a lattice: each step reads the site where the last one ended
+        Invalid("""
+            import numpy as np
+            lattice = np.random.rand(512, 512)
+            pos = np.array([256, 256])
+            for t in range(100000):
+                step = np.random.randint(4)
+                if lattice[pos[0], pos[1]] > 0.5:
+                    pos[step % 2] += 1 if step < 2 else -1
+                pos %= 512
+            """, line=4, contains="walks 'lattice'"),
+        # a DP table read from the row before, in shifted columns (D[n + 1, m + 1] for D[n + 2, m + 2])
+        Invalid("""
+            import numpy as np
+            def accumulate(C):
+                N, M = C.shape
+                D = np.zeros((N + 2, M + 2))
+                for n in range(N):
+                    for m in range(M):
+                        D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n, m + 1], D[n + 1, m])
+                return D
+            """, line=5, contains="earlier iterations"),
         Invalid("""
             import numpy as np
             import scipy
@@ -1080,6 +1073,8 @@ def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str
         return f"{loop} is a Markov chain: '{rec.via}' is accepted or rejected every step ({statement})"
     if rec.form == "list":
         return f"{loop} computes each item of '{rec.array}' from the one before ({statement})"
+    if rec.form == "walker":
+        return f"{loop} walks '{rec.array}': each step starts where '{rec.via}' ended the last ({statement})"
     if rec.array != rec.via:
         return f"{loop} stores into '{rec.array}' a value '{rec.via}' carries from one iteration to the next ({statement})"
     return f"{loop} carries '{rec.via}' from one iteration to the next ({statement})"

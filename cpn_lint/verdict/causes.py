@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover  (report_items imports the summary, which imports this)
     from .report_items import Item
@@ -128,11 +128,13 @@ def item_weight(item: Item, peripheral: dict[str, str]) -> float:
     return weight * (PERIPHERAL_WEIGHT if item.location.path in peripheral else 1.0)
 
 
-def root_causes(blocks: Sequence[Item], recurrences: Sequence[Item], peripheral: dict[str, str]) -> list[Cause]:
-    """The root causes of the blocking work, heaviest first: compiled
-    kernels, element loops and recurrences before the other idioms; within
-    each, by weight (a cause found only outside the main computation
-    last)."""
+def root_causes(blocks: Sequence[Item], recurrences: Sequence[Item], peripheral: dict[str, str],
+                seconds: "Callable[[Item], float] | None" = None) -> list[Cause]:
+    """The root causes of the blocking work, heaviest first (a cause found
+    only outside the main computation last). With ``seconds`` (the projected
+    time of what an item's lines run) the order is by projected time; without
+    it (flake8 input) compiled kernels, element loops and recurrences come
+    before the other idioms, and each kind is weighed by its sites."""
     groups: dict[tuple[str, str], list[Item]] = {}
     for item in list(blocks) + [i for i in recurrences if item_kind(i) == "recurrence"]:
         if not item.code:
@@ -144,9 +146,15 @@ def root_causes(blocks: Sequence[Item], recurrences: Sequence[Item], peripheral:
     for (kind, code), members in groups.items():
         core = tuple(i for i in members if i.location.path not in peripheral)
         outside = frozenset(peripheral[i.location.path] for i in members if i.location.path in peripheral)
-        weight = sum(item_weight(i, peripheral) for i in members)
+        if seconds is not None:
+            weight = sum(seconds(i) * (PERIPHERAL_WEIGHT if i.location.path in peripheral else 1.0) for i in members)
+        else:
+            weight = sum(item_weight(i, peripheral) for i in members)
         causes.append(Cause(kind, members[0].code or code, tuple(members), core, weight, outside))
-    causes.sort(key=lambda c: (not c.core, not c.root, RANK.get(c.kind, 2), -c.weight, c.code))
+    if seconds is not None:
+        causes.sort(key=lambda c: (not c.core, -c.weight, not c.root, RANK.get(c.kind, 2), c.code))
+    else:
+        causes.sort(key=lambda c: (not c.core, not c.root, RANK.get(c.kind, 2), -c.weight, c.code))
     return causes
 
 

@@ -32,6 +32,7 @@ from ..engine import FileResult, LintOptions, analyze_source
 from ..findings import Finding
 from ..jobs import file_size, ordered_map, workers_for
 from ..model import FileModel
+from ..model.cost import Site, file_sites
 from .gates import SizedArray, SizeEvidence
 
 SKIPPED_DIRS = frozenset({
@@ -76,6 +77,8 @@ class Unit:
     # (None: unknown, no model)
     loops: int | None = None
     array_loops: int | None = None
+    # Where the time would go (cpn_lint.model.cost); None: unknown (no model)
+    cost_sites: list[Site] | None = None
 
     def summarise(self) -> "Unit":
         """Keep the model's facts the report needs, then release the model."""
@@ -89,10 +92,12 @@ class Unit:
             self.fixable = _fixable(model, self.result.findings)
             self.imported_calls = imported_calls(model)
             self.loops, self.array_loops = loop_counts(model)
+            self.cost_sites = _cost_sites(model)
             self.result.model = None
             model.release()  # freed at once rather than by the cyclic collector
         elif self.result.plain_loops is not None:
             self.loops, self.array_loops = self.result.plain_loops, 0  # no array library in the file
+            self.cost_sites = []  # no array work to project
         return self
 
     def function_at(self, line: int) -> str | None:
@@ -144,7 +149,7 @@ class Unit:
 
 
 # What the cache and the --jobs workers carry of a unit (checked on reading).
-register(Unit, FileResult, Finding, SizeEvidence, SizedArray)
+register(Unit, FileResult, Finding, SizeEvidence, SizedArray, Site)
 
 
 # Roots of qualified names that are never the project's own modules.
@@ -519,6 +524,15 @@ def _isatty(stream) -> bool:  # type: ignore[no-untyped-def]
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def _cost_sites(model: FileModel) -> list[Site]:
+    """The file's projected cost sites; none when the projection fails on
+    this file (the report then simply has less to show)."""
+    try:
+        return file_sites(model)
+    except RecursionError:
+        return []
 
 
 def loop_counts(model: FileModel) -> tuple[int, int]:

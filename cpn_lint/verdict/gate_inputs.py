@@ -15,6 +15,8 @@ from .causes import PERIPHERAL_WEIGHT
 from .context import Context
 from .gates import Decision, Gate, ScopeEvidence, Verdict
 from .report_items import Item
+from .time_projection import TimedSite, TimeProjection, duration_text, steps_text
+from ..model.cost import Share
 
 
 # SCALES / INFO codes that tell the dominant compute pattern apart.
@@ -84,12 +86,55 @@ def _loop_work(item: Item, spans: list[tuple[int, int]]) -> int:
     return max(1, body[0]) if body else 0
 
 
+def _scope_regions(scope: list[Item]) -> dict[str, list[tuple[int, int]]] | None:
+    """The lines each piece of evidence covers, per file; None when a
+    finding carries none (flake8 input from an older cpn-lint)."""
+    regions: dict[str, list[tuple[int, int]]] = {}
+    for item in scope:
+        spans = item.data.get("regions")
+        if not isinstance(spans, list):
+            return None
+        regions.setdefault(item.location.path, []).extend((int(a), int(b)) for a, b in spans)
+    return regions
+
+
+def _time_share(scope: list[Item], projection: TimeProjection | None) -> float | None:
+    """The share of the projected time that is out of scope: what runs in
+    the regions the evidence covers (a recurrence loop and what it calls,
+    the functions handing data to a sparse or ML library), and the
+    sequential loops no finding names (a recurrence inside a compiled
+    kernel, reported as the kernel); None without a projection or regions."""
+    if projection is None or projection.total <= 0:
+        return None
+    regions = _scope_regions(scope)
+    if regions is None:
+        return None
+    inside = projection.seconds_within(regions)
+    hidden = sum(site.seconds for site in _unreported_sequential(regions, projection))
+    return projection.fraction(inside + hidden)
+
+
+def _unreported_sequential(regions: dict[str, list[tuple[int, int]]], projection: TimeProjection) -> list[TimedSite]:
+    """Sequential loops (recurrences, worklists) outside every region."""
+    return [site for site in projection.sites if site.share == Share.SEQUENTIAL.value
+            and not any(a <= site.line <= b for a, b in regions.get(site.path, ()))]
+
+
+HIDDEN_SHOWN = 3  # unreported sequential loops cited as Gate 4 evidence
+HIDDEN_SHARE = 0.05  # the share of the time from which such a loop is cited
+
+
 def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list[Item],
-                    items: list[Item] = (), peripheral: dict[str, str] | None = None) -> ScopeEvidence:  # type: ignore[assignment]
+                    items: list[Item] = (), peripheral: dict[str, str] | None = None,  # type: ignore[assignment]
+                    projection: TimeProjection | None = None) -> ScopeEvidence:
     compute = [u for u in units if is_compute(u)]
     out_paths = {i.location.path for i in scope}
-    work = _work_share(scope, list(items)) if scope else None
-    if work is not None:
+    hidden = _hidden_evidence(scope, projection)
+    timed = _time_share(scope, projection) if scope or hidden else None
+    work = _work_share(scope, list(items)) if scope and timed is None else None
+    if timed is not None:
+        basis, share = "time", timed
+    elif work is not None:
         basis, share = "work", work
     elif compute and all(u.line_count for u in compute):
         basis = "lines"
@@ -98,11 +143,40 @@ def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list
     else:
         basis = "files"
         total, out = len(compute), sum(1 for u in compute if u.path in out_paths)
-    if work is None:
+    if basis in ("lines", "files"):
         share = out / total if total else (1.0 if scope else 0.0)
-    kinds = tuple(sorted({str(i.data.get("kind")) for i in scope if i.data.get("kind")}))
+    kinds = {str(i.data.get("kind")) for i in scope if i.data.get("kind")} | ({"recurrence"} if hidden else set())
     inferred, detail = _infer_pattern(pattern_items, peripheral or {})
-    return ScopeEvidence(kinds, tuple(i.citation for i in scope), share, basis, inferred, detail)
+    note = _heaviest_out_of_scope(scope, projection) if basis == "time" else ""
+    citations = tuple(i.citation for i in scope) + tuple(site.citation for site in hidden)
+    return ScopeEvidence(tuple(sorted(kinds)), citations, share, basis, inferred, detail, note)
+
+
+def _hidden_evidence(scope: list[Item], projection: TimeProjection | None) -> list[TimedSite]:
+    """The heaviest sequential loops no finding reports (inside a compiled
+    kernel), when each holds at least HIDDEN_SHARE of the projected time."""
+    if projection is None or projection.total <= 0:
+        return []
+    regions = _scope_regions(scope) or {}
+    found = [s for s in _unreported_sequential(regions, projection) if projection.fraction(s.seconds) >= HIDDEN_SHARE]
+    return found[:HIDDEN_SHOWN]
+
+
+def _heaviest_out_of_scope(scope: list[Item], projection: TimeProjection | None) -> str:
+    """'~40M tasks one after another at f.py:12: ~3 h per run on 1 GPU (projected)'."""
+    if projection is None:
+        return ""
+    regions = _scope_regions(scope) or {}
+    inside = [s for s in projection.sites if any(a <= s.line <= b for a, b in regions.get(s.path, ()))
+              or s.share == Share.SEQUENTIAL.value]
+    if not inside:
+        return ""
+    top = inside[0]
+    gpus = f"{projection.scale.gpus} GPU" + ("s" if projection.scale.gpus > 1 else "")
+    if top.share == Share.LIBRARY.value or top.steps < 2:
+        return f"{top.citation}: {duration_text(top.seconds)} per run, on the host (projected)"
+    return (f"{steps_text(top.steps)} tasks one after another at {top.citation}: {duration_text(top.seconds)} "
+            f"per run on {gpus} (projected)")
 
 
 def is_compute(unit: Unit) -> bool:
@@ -184,6 +258,7 @@ def decide_gates(
     units: Sequence[Unit],
     info: list[Item],
     doctor_supplied: bool,
+    time: TimeProjection | None = None,
 ) -> list[Gate]:
     if gate4.failed:
         because = "Gate 4 already rules the port out"
@@ -202,7 +277,14 @@ def decide_gates(
     gate3 = g.gate3_shape(tier, detail)
     touch = _touchpoints(units, info)
     loops, array_loops = _loop_facts(units)
-    return [gate1, gate2, gate3, gate4, g.gate5_boundary(touch, loops, array_loops), g.gate6_operations(context, doctor_supplied)]
+    return [gate1, gate2, gate3, gate4, g.gate5_boundary(touch, loops, array_loops, _boundary_share(time)), g.gate6_operations(context, doctor_supplied)]
+
+
+def _boundary_share(time: TimeProjection | None) -> float | None:
+    """The share of the projected time that is host round trips and plain Python."""
+    if time is None or time.total <= 0:
+        return None
+    return time.fraction(time.by_share.get(Share.HOST_SYNC.value, 0.0) + time.by_share.get(Share.HOST.value, 0.0))
 
 
 def _loop_facts(units: Sequence[Unit]) -> tuple[int | None, int | None]:

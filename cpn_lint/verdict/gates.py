@@ -312,9 +312,10 @@ class ScopeEvidence:
     kinds: tuple[str, ...] = ()  # sparse, graph, ml, nlp, recurrence (sorted, unique)
     citations: tuple[str, ...] = ()
     share: float = 0.0  # fraction of the array work the evidence covers (or of lines/files holding it)
-    share_basis: str = "lines"  # "work" (sites weighted by loops), else "lines" or "files"
+    share_basis: str = "lines"  # "time" (projected), "work" (sites weighted by loops), else "lines" or "files"
     inferred_pattern: str | None = None  # from the SCALES findings
     pattern_detail: str = ""
+    time_note: str = ""  # the heaviest out-of-scope site's projected steps and time
 
     @property
     def present(self) -> bool:
@@ -350,8 +351,8 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
                     "no sparse, graph, ML, string/NLP or sequential-recurrence work found; "
                     "the dominant pattern could not be inferred — give --pattern")
     what = kinds_text(evidence.kinds)
-    share = (f"{evidence.share:.0%} of the array work" if evidence.share_basis == "work"
-             else f"{evidence.share:.0%} of the assessed NumPy code {'lines' if evidence.share_basis == 'lines' else 'files'}")
+    share = _share_words(evidence)
+    weighed = evidence.share_basis in ("time", "work")
     if context.pattern in DENSE_PATTERNS:
         return Gate(4, name, Status.PARTIAL,
                     f"you named {context.pattern} as the dominant pattern; the {what} found ({share}) "
@@ -359,13 +360,30 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
                     evidence.citations)
     if evidence.share >= 0.5:
         return Gate(4, name, Status.FAIL,
-                    f"the dominant compute is {what} ({'it covers' if evidence.share_basis == 'work' else 'files with that evidence hold'} {share}), "
-                    "which cuPyNumeric does not accelerate",
+                    f"the dominant compute is {what} ({'it covers' if weighed else 'files with that evidence hold'} {share}), "
+                    "which cuPyNumeric does not accelerate" + (f"; {evidence.time_note}" if evidence.time_note else ""),
                     evidence.citations)
     return Gate(4, name, Status.PARTIAL,
-                f"mixed: {what} {'covering' if evidence.share_basis == 'work' else 'in files holding'} {share}; port the dense array code and "
+                f"mixed: {what} {'covering' if weighed else 'in files holding'} {share}; port the dense array code and "
                 "keep the rest at a host boundary",
                 evidence.citations)
+
+
+def _share_words(evidence: ScopeEvidence) -> str:
+    if evidence.share_basis == "time":
+        return f"{_percent(evidence.share)} of the projected time"
+    if evidence.share_basis == "work":
+        return f"{evidence.share:.0%} of the array work"
+    return f"{evidence.share:.0%} of the assessed NumPy code {'lines' if evidence.share_basis == 'lines' else 'files'}"
+
+
+def _percent(share: float) -> str:
+    """A share that never reads 0% or 100% when it is not."""
+    if 0 < share < 0.01:
+        return "under 1%"
+    if 0.99 < share < 1:
+        return "over 99%"
+    return f"{share:.0%}"
 
 
 # ----------------------------------------------------------------- Gates 5, 6
@@ -374,10 +392,13 @@ def gate4_pattern(context: Context, evidence: ScopeEvidence) -> Gate:
 PLAIN_PYTHON_LOOPS = 3
 
 
-def gate5_boundary(touchpoints: Sequence[str], loops: int | None = None, array_loops: int | None = None) -> Gate:
-    """Uncertain: wall time cannot be read statically; failed when the
-    program has loops and none of them touches a NumPy array (its compute
-    is plain Python, which cuPyNumeric does not run)."""
+def gate5_boundary(touchpoints: Sequence[str], loops: int | None = None, array_loops: int | None = None,
+                   boundary_share: float | None = None) -> Gate:
+    """Failed when the program has loops and none of them touches a NumPy
+    array (its compute is plain Python, which cuPyNumeric does not run), or
+    when host round trips and plain Python hold most of the projected time
+    (``boundary_share``, from the cost model); passed when device work holds
+    at least 30% of it; uncertain without a projection."""
     seen = "; host touchpoints seen: " + ", ".join(touchpoints) if touchpoints else "; no host touchpoints seen in the code"
     if loops is not None and array_loops == 0 and loops >= PLAIN_PYTHON_LOOPS:
         return Gate(5, GATE_NAMES[5], Status.FAIL,
@@ -389,9 +410,21 @@ def gate5_boundary(touchpoints: Sequence[str], loops: int | None = None, array_l
         counted = f"; the one loop in the program's source {'works' if array_loops else 'does not work'} on NumPy arrays"
     elif loops and array_loops is not None:
         counted = f"; {array_loops} of the {loops} loops in the program's source work on NumPy arrays"
+    if boundary_share is not None:
+        device = 1.0 - boundary_share
+        words = (f"projected: device work holds {_percent(device)} of the time, host round trips and plain Python "
+                 f"{_percent(boundary_share)}")
+        if device < MIN_ARRAY_SHARE:
+            return Gate(5, GATE_NAMES[5], Status.FAIL,
+                        words + "; below 30% array work the port buys little — profile one run to confirm" + counted + seen)
+        return Gate(5, GATE_NAMES[5], Status.PASS, words + " (a projection from the source: profile one run to confirm)"
+                    + counted + seen)
     return Gate(5, GATE_NAMES[5], Status.UNCERTAIN,
                 "a static read cannot measure how much wall-clock time the array code takes; "
                 "tell us (profile one run): below 30% the port buys little" + counted + seen)
+
+
+MIN_ARRAY_SHARE = 0.3  # below this share of the time in array work the port buys little
 
 
 def gate6_operations(context: Context, doctor_supplied: bool) -> Gate:

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 
 from .markdown import STEP_CITATIONS, capped
 from .report_items import SECTION_TITLES, Item, Report
+from .time_projection import assumptions_text, headline, time_rows
 
 FAMILY_COLOURS = {
     "BLOCKS": "#c0392b",
@@ -87,7 +88,7 @@ def render_html(report: Report) -> str:
     parts += _context(report)
     empty = report.empty_note()
     notes = [_text(note) for note in report.verdict_notes]
-    parts += _section(1, [_text(report.summary), *notes] + _summary(report), empty)
+    parts += _section(1, [_text(report.summary), *notes] + _summary(report) + _time_chart(report), empty)
     parts += _section(2, _what_works(report), empty)
     parts += _section(3, _items_table(report.what_blocks) + _scope_and_runtime(report), empty)
     parts += _section(4, _fixable(report), empty)
@@ -200,6 +201,30 @@ def _bar_chart(per_code: Sequence) -> list[str]:  # type: ignore[type-arg]
                      f'<span class="fill" style="width:{width:.1f}%;background:{FAMILY_COLOURS.get(c.family, "#888")}"></span>'
                      f'<span class="count">{c.count}{f" ({c.in_loops} in loops)" if c.in_loops else ""}</span></div>')
     parts.append("</div>")
+    return parts
+
+
+SHARE_COLOURS = {"out-of-scope library": "#762a83", "sequential": "#b2182b", "element loop": "#ef8a62", "host round trips": "#fddbc7",
+                 "whole-array work": "#4393c3", "plain Python": "#bbbbbb"}
+
+
+def _time_chart(report: Report) -> list[str]:
+    """Where the time would go, as bars of projected time per site."""
+    projection = report.time
+    if projection is None or projection.total <= 0:
+        return []
+    rows = time_rows(projection)
+    parts = ["<h3>Where the time would go (projected)</h3>", f"<p>{escape(headline(projection))}</p>",
+             '<p class="legend">' + "".join(f'<span><i style="background:{colour}"></i>{escape(name)}</span>'
+                                            for name, colour in SHARE_COLOURS.items()) + "</p>",
+             '<div class="bars" role="img" aria-label="projected time per site">']
+    for row, site in zip(rows, projection.sites):
+        width = max(1.0, 60.0 * projection.fraction(site.seconds))
+        parts.append(f'<div class="bar"><span class="label"><code>{escape(row.citation)}</code> {escape(row.quote[:50])}</span>'
+                     f'<span class="fill" style="width:{width:.1f}%;background:{SHARE_COLOURS.get(row.what, "#888")}"></span>'
+                     f'<span class="count">{escape(row.duration)} ({escape(row.percent)}, {escape(row.steps)} tasks)</span></div>')
+    parts.append("</div>")
+    parts.append(f'<p class="muted">{escape(assumptions_text(projection))}</p>')
     return parts
 
 

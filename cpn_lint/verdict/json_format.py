@@ -16,6 +16,7 @@ from typing import Any
 from .. import __version__
 from .report_items import REPORT_SCHEMA, REPORT_SCHEMA_VERSION, SECTION_TITLES, Item, Report
 from .summary import Hotspot, Overview
+from .time_projection import SHARE_ORDER, assumptions_text
 
 SCHEMA_RESOURCE = "report.schema.json"
 SECTION_KEYS = (
@@ -213,5 +214,31 @@ def to_dict(report: Report) -> dict[str, Any]:
         },
         "doctor": {"supplied": report.doctor_supplied},
         "overview": overview_dict(report.overview),
+        "projected_time": projection_dict(report),
         "sections": sections,
     }
+
+
+def projection_dict(report: Report) -> dict[str, Any] | None:
+    projection = report.time
+    if projection is None:
+        return None
+    profile, scale = projection.profile, projection.scale
+    return {
+        "total_seconds": projection.total,
+        "elements": scale.elements,
+        "gpus": scale.gpus,
+        "unstated_trip_count": scale.steps,
+        "profile": profile.name,
+        "constants": {"launch_seconds": profile.launch, "bandwidth_bytes_per_second": profile.bandwidth,
+                      "fp64_per_second": profile.flops, "round_trip_seconds": profile.sync,
+                      "python_statement_seconds": profile.host_statement, "source": profile.source},
+        "by_kind": {name: projection.by_share[name] for name in SHARE_ORDER if name in projection.by_share},
+        "sites": [{"citation": s.citation, "quote": s.quote, "seconds": s.seconds,
+                   "share": projection.fraction(s.seconds), "tasks_and_round_trips": s.steps, "kind": s.share}
+                  for s in projection.sites[:SITES_IN_JSON]],
+        "assumptions": assumptions_text(projection),
+    }
+
+
+SITES_IN_JSON = 50

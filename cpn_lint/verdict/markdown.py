@@ -11,10 +11,13 @@ fewer sites, with "and N more", instead).
 
 from __future__ import annotations
 
+import textwrap
+
 from typing import Iterable, Sequence
 
 from ..registry import RECIPES, recipe_rank
 from .report_items import SECTION_TITLES, Item, Report
+from .time_projection import assumptions_text, headline, shares_text, time_rows
 from .summary import Hotspot
 
 PER_CODE = 10  # sites shown per code in a section
@@ -134,7 +137,29 @@ def _context(out: list[str], report: Report) -> None:
 
 def _verdict(report: Report) -> list[str]:
     notes = [f"> {note}" for note in report.verdict_notes]
-    return [report.summary, ""] + (notes + [""] if notes else []) + _overview(report)
+    return [report.summary, ""] + (notes + [""] if notes else []) + _overview(report) + _where_time_goes(report)
+
+
+def _where_time_goes(report: Report) -> list[str]:
+    projection = report.time
+    if projection is None or projection.total <= 0:
+        return []
+    lines = ["", "### Where the time would go (projected)", "", headline(projection), "",
+             f"By kind of work: {shares_text(projection)}.", ""]
+    lines += _table(("Site", "Code", "Projected time", "Share", "Tasks + round trips", "Kind"),
+                    ((code(r.citation), code(_cut(r.quote, QUOTE_LIMIT)), r.duration, r.percent, r.steps, r.what)
+                     for r in time_rows(projection)))
+    lines += ["", *textwrap.wrap(assumptions_text(projection), WRAP)]
+    return lines
+
+
+QUOTE_LIMIT = 60
+WRAP = 100  # prose lines of the report
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _overview(report: Report) -> list[str]:

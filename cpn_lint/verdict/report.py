@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..findings import Finding
 from ..registry import Category
@@ -36,6 +36,7 @@ from .report_items import (
 from .scope import Scope
 from .summary import build_overview
 from .suppress import Suppressions
+from .time_projection import TimeProjection, project
 
 SCALES_EXAMPLES = 2  # quoted lines per code in "What works"
 
@@ -232,13 +233,14 @@ def build_report(
 
     hot_apis = [i for i in api if _demotes(i, context)]
     peripheral = peripheral_files([u.path for u in units], [u.path for u in units if is_compute(u)])
-    causes = root_causes(blocks + runtime_blocks, scope, peripheral)
+    time = project(units, context)
+    causes = root_causes(blocks + runtime_blocks, scope, peripheral, _item_seconds(time))
     blocks = by_cause(blocks, causes, peripheral)
     # the root causes' sites, in the order the next steps take them
     hot_loops = [i for c in causes if c.root for i in c.core]
 
     scope_facts = scope_evidence(units, scope, by_category.get("SCALES", []) + by_category.get("INFO", []), items,
-                                 peripheral)
+                                 peripheral, time)
     gate1 = g.gate1_hardware(context)
     gate4 = g.gate4_pattern(context, scope_facts)
     size_evidence = size_evidence or SizeEvidence()
@@ -248,11 +250,11 @@ def build_report(
         gate4_failed=gate4.failed,
         gate2_failed=gate2.failed,
         blocks_codes=blocks_codes,
-        has_refactor=bool(refactor or runtime_refactor),
+        has_refactor=bool(refactor or runtime_refactor or any(_has_equivalent(i) for i in api)),
         hot_missing_api=bool(hot_apis),
     )
     gates = decide_gates(context, decision, gate1, gate2, gate4, blocks_codes, refactor + runtime_refactor, units,
-                   by_category.get("INFO", []), merged is not None)
+                   by_category.get("INFO", []), merged is not None, time)
     report = Report(
         verdict=decision.verdict,
         decision=decision,
@@ -280,6 +282,7 @@ def build_report(
         doctor_look_for=[],
         doctor_supplied=merged is not None,
         verdict_notes=_verdict_notes(context, size_evidence, gate2, decision, causes),
+        time=time,
     )
     report.overview = build_overview(report.all_items(), all_units, file_scope, suppressions, peripheral)
     if file_scope.fallback:
@@ -290,6 +293,15 @@ def build_report(
 
 
 KERNEL_CALLERS_KEPT = 10
+
+
+def _item_seconds(time: TimeProjection | None) -> "Callable[[Item], float] | None":
+    """The projected time of what a finding's lines run (a loop: its body
+    and the functions it calls), or None without a projection."""
+    if time is None:
+        return None
+    return lambda item: time.seconds_between(item.location.path, item.location.line,
+                                             item.location.line + max(item.span, 1) - 1)
 
 
 def _add_kernel_callers(items: Sequence[Item], units: Sequence[Unit]) -> None:
@@ -353,11 +365,21 @@ def _verdict_notes(context: Context, sizes: SizeEvidence, gate2: g.Gate, decisio
 def _demotes(item: Item, context: Context) -> bool:
     """An API gap on the hot path lowers the verdict one tier: a call that
     stops the program (CPN401, CPN404) inside a loop or anywhere on the data
-    path (not at a load, save or plot boundary); a single-GPU-only call
-    (CPN402) inside a loop when the target has several nodes."""
+    path (not at a load, save or plot boundary), unless one line of supported
+    calls replaces it (``np.size`` -> ``a.size``: a light fix item, see
+    :func:`_light_fixes`); a single-GPU-only call (CPN402) inside a loop when
+    the target has several nodes."""
+    if item.code in STOPPING_API_CODES and _has_equivalent(item):
+        return False
     if item.code in STOPPING_API_CODES:
         return item.in_loop or bool(item.data.get("data_path"))
     return item.code == "CPN402" and item.in_loop and context.nodes > 1
+
+
+def _has_equivalent(item: Item) -> bool:
+    """A missing name that one line of supported calls replaces (a NumPy 2
+    spelling, ``a.size`` for ``np.size``)."""
+    return item.code == "CPN401" and bool(item.data.get("equivalent") or item.data.get("replacement"))
 
 
 def _deciding(units: list[Unit], scope: Scope) -> list[Unit]:

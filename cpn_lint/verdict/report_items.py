@@ -6,12 +6,15 @@ builder is :mod:`.report`, the gates' inputs :mod:`.gate_inputs`, the words
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import __version__
 from ..registry import RECIPES, recipe_rank
 from .gates import Decision, Gate, Verdict
 from .summary import Overview
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .time_projection import TimeProjection
 
 REPORT_SCHEMA = "cpn-lint/verdict-report"
 REPORT_SCHEMA_VERSION = 1
@@ -146,6 +149,8 @@ class Report:
     # Lines the verdict section shows under its sentence (SPEC §4): the code's own sizes are all small,
     # an element loop is the program's main work.
     verdict_notes: list[str] = field(default_factory=list)
+    # Where the time would go: the cost model's projection at the context (None: no model, flake8 input)
+    time: "TimeProjection | None" = None
     schema: str = REPORT_SCHEMA
     schema_version: int = REPORT_SCHEMA_VERSION
     tool_version: str = __version__

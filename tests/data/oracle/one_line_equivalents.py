@@ -1,0 +1,36 @@
+"""Each NumPy name cuPyNumeric 26.6.1 lacks that cpn-lint's CPN401 message
+replaces with one line of supported calls (ONE_LINE_EQUIVALENTS): the name
+must be missing under the runtime and the equivalent must compute what the
+name computes in NumPy. Run by tests/test_oracle_equivalents.py; prints one
+JSON object."""
+import json
+
+import numpy as np
+
+a = np.arange(12.0).reshape(3, 4) / 7.0
+n, d = 10, 0.1
+values = {
+    "size": (a.size, a.shape[1]),
+    "around": np.round(a, 2),
+    "atan2": np.arctan2(a, a + 1),
+    "pow": np.power(a, 2),
+    "fix": np.trunc(a * 3 - 5),
+    "std": np.sqrt(np.var(a, axis=0)),
+    "ptp": np.max(a, axis=0) - np.min(a, axis=0),
+    "ascontiguousarray": np.asarray(a),
+    "asanyarray": np.asarray(a),
+    "fft.fftfreq": np.concatenate((np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0))) / (d * n),
+    "fft.rfftfreq": np.arange(n // 2 + 1) / (d * n),
+}
+missing = {name: not hasattr(np.fft if name.startswith("fft.") else np, name.split(".")[-1])
+           for name in [*values, "errstate", "seterr", "geterr", "double", "int_", "intc", "iterable"]}
+dtypes = {"double": str(np.dtype(np.float64)), "int_": str(np.dtype(np.int64)), "intc": str(np.dtype(np.int32))}
+
+
+def plain(value):
+    if isinstance(value, tuple):
+        return [int(v) for v in value]
+    return [float(v) for v in np.ravel(value).tolist()]
+
+
+print(json.dumps({"missing": missing, "values": {k: plain(v) for k, v in values.items()}, "dtypes": dtypes}))
