@@ -8,7 +8,15 @@ and reports both with Spearman's rank correlation. The ``calib_*`` programs
 measure the CPU profile's constants (per-launch cost, host round trip,
 bandwidth)::
 
-    python -m benchmarks.cost_ranking [--sizes 100 400] [--repeats 2] [--out benchmarks/results/cost_ranking.json]
+    python -m benchmarks.cost_ranking [--repeats 1] [--out benchmarks/results/cost_ranking.json]
+
+``sizes.json`` beside the programs gives each its two sizes: whole-array
+programs at 1e6..1.6e7 elements, where bandwidth shows and one-off stalls do
+not dominate; programs that touch one element per operation at or below
+about a thousand elements, since past that cuPyNumeric 26.6.1 makes each
+further element or row view of one array slower (about 1 ms per element at
+N = 1,000, 11 ms at 2,000, 44 ms at 4,000), which a launch count cannot
+follow.
 
 tests/test_oracle_cost_ranking.py runs the same comparison in the oracle tier.
 """
@@ -23,13 +31,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "tests" / "data" / "oracle" / "cost_ranking"
-SIZES = (100, 400)
-CALIBRATION = {"calib_overhead.py": 300, "calib_bandwidth.py": 4_000_000}
 
 
-def programs(folder: Path = FOLDER) -> list[Path]:
-    """The ranked programs: one kind of work each, named ``<letter>_<kind>.py``."""
-    return sorted(p for p in folder.glob("[a-z]_*.py"))
+def sizes(folder: Path = FOLDER) -> dict[str, list[int]]:
+    """``sizes.json``: program name -> its sizes, and the calibration
+    programs' under ``"_calibration"``."""
+    return json.loads((folder / "sizes.json").read_text(encoding="utf-8"))
+
+
+def programs(folder: Path = FOLDER) -> list[tuple[Path, list[int]]]:
+    """The ranked programs (one kind of work each, ``<letter>_<kind>.py``) with their sizes."""
+    table = sizes(folder)
+    return [(folder / name, list(table[name])) for name in sorted(table) if not name.startswith("_")]
 
 
 def projected(program: Path, elements: int) -> float:
@@ -42,7 +55,7 @@ def projected(program: Path, elements: int) -> float:
     return sum(site.seconds(Scale(elements=float(elements), gpus=1), PROFILES["cpu-legate"]) for site in sites)
 
 
-def measured(program: Path, size: int, venv: Path | None = None, repeats: int = 2) -> float:
+def measured(program: Path, size: int, venv: Path | None = None, repeats: int = 1) -> float:
     """The smallest of ``repeats`` timed runs under the oracle (one-off
     stalls of the runtime are not the model's error)."""
     from cpn_lint import oracle
@@ -64,7 +77,7 @@ def calibrate(venv: Path | None = None) -> dict[str, float]:
     from cpn_lint import oracle
 
     found: dict[str, float] = {}
-    for name, size in CALIBRATION.items():
+    for name, (size, *_) in sizes()["_calibration"].items():
         run = oracle.run_program(FOLDER / name, venv=venv, args=[str(size)], timeout=300)
         for line in run.stdout.splitlines():
             if line.startswith("CPN_CALIBRATION "):
@@ -87,20 +100,19 @@ def spearman(xs: list[float], ys: list[float]) -> float:
     return 1 - 6 * sum((a - b) ** 2 for a, b in zip(rx, ry)) / (n * (n * n - 1)) if n > 1 else 1.0
 
 
-def compare(sizes: tuple[int, ...] = SIZES, repeats: int = 2, venv: Path | None = None) -> dict[str, object]:
+def compare(repeats: int = 1, venv: Path | None = None) -> dict[str, object]:
     runs = [{"program": p.name, "size": n, "measured_s": measured(p, n, venv, repeats), "projected_s": projected(p, n)}
-            for p in programs() for n in sizes]
+            for p, ns in programs() for n in ns]
     rho = spearman([r["measured_s"] for r in runs], [r["projected_s"] for r in runs])  # type: ignore[misc]
     return {"runs": runs, "spearman": rho, "calibration": calibrate(venv)}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.cost_ranking", description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--out", type=Path, help="write the runs, Spearman's rho and the calibration here (JSON)")
     ns = parser.parse_args(argv)
-    result = compare(tuple(ns.sizes), ns.repeats)
+    result = compare(ns.repeats)
     for run in result["runs"]:  # type: ignore[union-attr]
         print(f"{run['program']:<20} {run['size']:>7}  measured {run['measured_s']:9.4f} s  "
               f"projected {run['projected_s']:9.4f} s")

@@ -127,7 +127,7 @@ PROFILES: dict[str, Profile] = {
     "B200": Profile("B200", _LAUNCH, 8e12, 40e12, _SYNC, _PY, _SOURCES + "HBM3e 8 TB/s, FP64 40 TFLOP/s (data sheet)"),
     # The oracle's machine: cuPyNumeric 26.6.1 on one CPU core, constants
     # measured by benchmarks/cost_ranking.py (benchmarks/results/cost_ranking.json).
-    "cpu-legate": Profile("cpu-legate", 310e-6, 5.7e9, 2e9, 870e-6, _PY,
+    "cpu-legate": Profile("cpu-legate", 270e-6, 1.07e10, 7e10, 600e-6, _PY,
                           "measured on the oracle (cuPyNumeric 26.6.1 on 1 CPU core): tests/data/oracle/cost_ranking/"
                           "calib_*.py; see docs/design/cost-model.md"),
 }
