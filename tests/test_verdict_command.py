@@ -616,3 +616,32 @@ def test_gate_5_reads_the_projected_array_share_with_the_loop_count(project, cap
     assert gate5["status"] == "✓"  # the stencil's time loop is nearly all of the projected time
     assert gate5["reason"].startswith("projected: device work holds ")
     assert "1 of the 3 loops in the program's source work on NumPy arrays" in gate5["reason"]
+
+
+GAUSS_SEIDEL = """import numpy as np
+
+
+def relax(u: np.ndarray, f: np.ndarray, sweeps: int) -> np.ndarray:
+    n = u.shape[0]
+    for it in range(sweeps):
+        for i in range(1, n - 1):
+            for j in range(1, n - 1):
+                u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - f[i, j])
+    return u
+"""
+
+
+def test_an_in_place_sweep_that_is_the_main_work_is_significant(project, capsys):
+    """Gauss-Seidel reads neighbours this sweep wrote: vectorising it is an
+    algorithm change (Jacobi, red-black), so one CPN101 is not LIGHT; the
+    same nest writing a new array (Jacobi) is."""
+    (project / "gs.py").write_text(GAUSS_SEIDEL)
+    status, out, _ = verdict(capsys, "gs.py", "--format", "json")
+    report = json.loads(out)
+    assert (report["verdict"], report["decision"]["rule"]) == ("SIGNIFICANT REFACTOR", "relaxation-sweep")
+    assert "Jacobi or red-black" in report["summary"]
+    jacobi = GAUSS_SEIDEL.replace("    n = u.shape[0]\n", "    n = u.shape[0]\n    new = u.copy()\n").replace(
+        "                u[i, j] = 0.25", "                new[i, j] = 0.25")
+    (project / "gs.py").write_text(jacobi)
+    status, out, _ = verdict(capsys, "gs.py", "--format", "json")
+    assert json.loads(out)["decision"]["rule"] == "few-blocks"

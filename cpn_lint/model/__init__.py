@@ -531,6 +531,10 @@ class FileModel:
         time stepping, or none of these (see :mod:`.dependence`)."""
         return self.derived(DependenceAnalysis, DependenceAnalysis).role(frame)
 
+    def relaxation_sweep(self, frame: LoopFrame) -> bool:
+        """Is the nest an in-place Gauss-Seidel/SOR sweep (see :mod:`.dependence`)?"""
+        return self.derived(DependenceAnalysis, DependenceAnalysis).relaxation_sweep(frame)
+
     def recurrences(self, frame: LoopFrame) -> list[Recurrence]:
         """Element-sized state ``frame`` carries from one iteration to the next."""
         return self.derived(DependenceAnalysis, DependenceAnalysis).recurrences(frame)

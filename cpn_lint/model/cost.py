@@ -127,8 +127,9 @@ PROFILES: dict[str, Profile] = {
     "B200": Profile("B200", _LAUNCH, 8e12, 40e12, _SYNC, _PY, _SOURCES + "HBM3e 8 TB/s, FP64 40 TFLOP/s (data sheet)"),
     # The oracle's machine: cuPyNumeric 26.6.1 on one CPU core, constants
     # measured by benchmarks/cost_ranking.py (benchmarks/results/cost_ranking.json).
-    "cpu-legate": Profile("cpu-legate", 150e-6, 5e9, 2e9, 300e-6, _PY,
-                          "measured on the oracle (CPU Legate, 1 core): see benchmarks/results/cost_ranking.json"),
+    "cpu-legate": Profile("cpu-legate", 270e-6, 1.07e10, 7e10, 600e-6, _PY,
+                          "measured on the oracle (cuPyNumeric 26.6.1 on 1 CPU core): tests/data/oracle/cost_ranking/"
+                          "calib_*.py; see docs/design/cost-model.md"),
 }
 DEFAULT_GPU = "A100"
 ASSUMED_STEPS = 1_000  # an unknown trip count (time steps, iterations), unless the user says otherwise

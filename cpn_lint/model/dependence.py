@@ -96,6 +96,7 @@ class DependenceAnalysis:
         self._picks: dict[tuple[int, int], list[ast.Subscript]] = {}  # _picks_feeding's answers
         self._forms: dict[tuple[int, int], "tuple[str, list[_Form]] | None"] = {}  # _view_forms' answers
         self._lags: dict[int, dict[str, int]] = {}  # _inner_lags' answers
+        self._relaxing: set[int] = set()  # loops whose writes read neighbours of this pass and the last
 
     # ----------------------------------------------------------------- roles
     def role(self, frame: "LoopFrame") -> Role:
@@ -260,6 +261,18 @@ class DependenceAnalysis:
             found = self._recurrences[key] = self._find_recurrences(frame)
         return found
 
+    def relaxation_sweep(self, frame: "LoopFrame") -> bool:
+        """Does the nest update an array in place from neighbours on both
+        sides (``u[i, j]`` from ``u[i - 1, j]`` and ``u[i + 1, j]``): a
+        Gauss-Seidel or SOR sweep? Its order decides what each update reads,
+        so vectorising it is an algorithm change (Jacobi, or red-black
+        ordering), not a rewrite of the same computation."""
+        for loop in [frame, *self.model.loops_within(frame)]:
+            self._array_recurrences(loop)
+            if id(loop) in self._relaxing:
+                return True
+        return False
+
     def carries_slab(self, frame: "LoopFrame") -> bool:
         """Does ``frame`` write a row or slab from one an earlier iteration
         wrote (``walk[:, t] = walk[:, t - 1] + ...``)? That is time stepping."""
@@ -363,6 +376,8 @@ class DependenceAnalysis:
         # (Gauss-Seidel, SOR), whose order only changes how it converges, not a
         # recurrence that defines its result. Judged per loop: the rows of a
         # periodic boundary (pot[0, j] for the last i) relax with the others.
+        if relaxed:
+            self._relaxing.add(id(frame))
         found: list[tuple[ast.stmt, str, bool]] = []
         for stmt, name, base, var, target in candidates:
             if (base, var) in relaxed or any(s is stmt for s, _, _ in found):

@@ -73,7 +73,12 @@ class ElementLoopIndexing(Rule):
     Branches become `np.where`, row-wise scaling becomes broadcasting
     (`data * w[:, None]`), sums become `np.sum`/`np.dot`, and loops over many
     independent small problems become one batched call (recipes RR-loop,
-    RR-broadcast, RR-batch).
+    RR-broadcast, RR-batch). An in-place sweep whose updates read neighbours
+    written earlier in the same sweep (Gauss-Seidel, SOR) cannot be
+    vectorised as it stands: the message says so, and the fix is an
+    algorithm change (Jacobi updates into a second array, or red-black
+    ordering with stepped slices); when such sweeps hold most of the
+    projected time the verdict is SIGNIFICANT REFACTOR.
 
     ## Known false alarms
     * Work per iteration is judged from the code: an array made with a few
@@ -824,6 +829,16 @@ class ElementLoopIndexing(Rule):
                     for i in range(self.W.shape[0]):
                         self.W[i, 0] = 0.0
             """, line=5, contains="'self.W'"),
+        # an in-place Gauss-Seidel sweep: the fix changes the algorithm
+        Invalid("""
+            import numpy as np
+            def relax(u: np.ndarray, f: np.ndarray) -> np.ndarray:
+                n = u.shape[0]
+                for i in range(1, n - 1):
+                    for j in range(1, n - 1):
+                        u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - f[i, j])
+                return u
+            """, line=4, contains="switch to Jacobi or red-black"),
         # from pylab import * brings NumPy's names: zeros and rand are NumPy's
         Invalid("""
             from pylab import *
@@ -841,16 +856,20 @@ class ElementLoopIndexing(Rule):
             names = sorted({model.segment(_chain_root(sub), 24) for sub in work.picks})
             shown = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
             rows = work.work is Work.ROW
+            sweep = model.relaxation_sweep(frame)
+            fix = "broadcast over the rows instead" if rows else "vectorise the body"
+            if sweep:
+                fix = "it sweeps in place: switch to Jacobi or red-black updates, then vectorise"
             yield self.finding(
                 frame.node,
                 in_loop=True,
                 loop=_describe(model, frame),
                 arrays=shown,
                 unit="row" if rows else "element",
-                fix="broadcast over the rows instead" if rows else "vectorise the body",
+                fix=fix,
                 folded=folded_text(folded),
                 data={"arrays": names, "accesses": len(work.picks), "work": work.work.name.lower(),
-                      "repeated_by": _repeated_by(model, frame), "folded": folded},
+                      "repeated_by": _repeated_by(model, frame), "folded": folded, "sweep": sweep},
             )
 
 

@@ -83,6 +83,11 @@ def summary_sentence(
             why += f", besides {len(others)} other blocking idiom{'s' if len(others) > 1 else ''} ({', '.join(others)})"
     elif rule == "many-blocks":
         why = f"{len(codes)} distinct blocking idioms ({', '.join(codes)}) must be rewritten before the code can scale, each with a known recipe"
+    elif rule == "relaxation-sweep":
+        sweeps = [i for i in blocks if i.code == "CPN101" and i.data.get("sweep")]
+        why = (f"the program's main work is an in-place Gauss-Seidel/SOR sweep ({_cites(sweeps, 2)}): each update "
+               "reads neighbours written earlier in the same sweep, so vectorising it changes the algorithm "
+               "(Jacobi or red-black ordering), which is more than a recipe")
     elif rule == "few-blocks":
         if len(codes) == 1:
             why = f"one blocking idiom ({codes[0]}), which has a known recipe, stands between this code and scaling"
@@ -103,7 +108,7 @@ def summary_sentence(
         why += (f" ({gate5.reason.split(':')[0]}; its compute is plain Python, so the import swap alone buys "  # type: ignore[union-attr]
                 "nothing until that work is written in arrays)")
     sentence = f"**{verdict}** — {why}"
-    ranked = causes_text(causes) if rule in ("mpi4py", "many-blocks", "few-blocks") else ""
+    ranked = causes_text(causes) if rule in ("mpi4py", "many-blocks", "few-blocks", "relaxation-sweep") else ""
     if decision.demoted:
         apis = sorted({str(i.data.get("api") or i.data.get("form") or i.code) for i in hot_apis})
         shown = ", ".join(apis[:3]) + (f" and {len(apis) - 3} more" if len(apis) > 3 else "")

@@ -171,3 +171,18 @@ def test_a_function_runs_as_often_as_its_callers_loops() -> None:
 ])
 def test_the_named_gpu_picks_its_profile(model: str | None, expected: str) -> None:
     assert profile_for(model).name == expected
+
+
+def test_at_production_size_loops_over_the_data_dwarf_whole_array_programs() -> None:
+    """The oracle tier's ranking programs, projected on the default GPU at the
+    default size: every element loop, recurrence, nest and DP table is at
+    least a hundred times slower than every whole-array program."""
+    from benchmarks.cost_ranking import FOLDER
+
+    def at_default(name: str) -> float:
+        source = (FOLDER / name).read_text(encoding="utf-8")
+        return seconds(file_sites(FileModel(ast.parse(source), source, name)), Scale(elements=4e7))
+
+    loops = ["e_element_loop.py", "f_recurrence.py", "g_nested_loop.py", "l_dp_table.py"]
+    whole = ["a_elementwise.py", "b_reduction.py", "d_stencil.py", "i_components.py", "j_alloc_loop.py"]
+    assert min(at_default(n) for n in loops) >= 100 * max(at_default(n) for n in whole)
