@@ -39,6 +39,7 @@ from .kinds import Kind
 from .loops import Work
 from .numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from .scopes import BindKind, IterKind, LoopFrame, Scope, ScopeKind
+from .syntax import operands
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -249,36 +250,62 @@ class CostModel:
         self._callers: dict[int, tuple[int, ...]] = {}
         self._recursive: dict[int, bool] = {}
         self._starters: dict[int, bool] = {}
+        self._run_counts: dict[tuple[int, int], Poly] = {}
+        self._loop_shares: dict[tuple[int, int], Share | None] = {}
         self._extent_names: set[str] | None = None
 
     # ------------------------------------------------------------ the sites
     def sites(self) -> list[Site]:
-        by_statement: dict[int, tuple[ast.stmt, Counts, Share, LoopFrame | None]] = {}
-        for node in ast.walk(self.model.tree):
+        # Counts are gathered per statement and repeating loop (a comprehension
+        # inside a statement repeats only its own part), then weighted once by
+        # how often that loop and function run.
+        groups: dict[tuple[int, int], tuple[ast.stmt, LoopFrame | None, Counts, Share]] = {}
+        model = self.model
+        for node in model.nodes(*_COSTED):
             counts = self._node_counts(node)
             if counts is None:
                 continue
-            stmt = node if isinstance(node, ast.stmt) else self.model.statement_of(node)
+            stmt = node if isinstance(node, ast.stmt) else model.statement_of(node)
             if stmt is None:
                 continue
-            runs = self._runs(node)
-            weighted = Counts(*(times(getattr(counts, name), runs) for name in COUNT_FIELDS))
-            share = self._share_of(node, counts)
-            key = id(stmt)
-            if key in by_statement:
-                _, total, old, frame = by_statement[key]
-                total.add(weighted)
-                by_statement[key] = (stmt, total, _stronger(old, share), frame)
+            frame = self._repeating_frame(node)
+            share = self._share_of(node, frame, counts)
+            key = (id(stmt), id(frame))
+            known = groups.get(key)
+            if known is None:
+                groups[key] = (stmt, frame, counts, share)
             else:
-                by_statement[key] = (stmt, weighted, share, self.model.loop_of(stmt))
+                known[2].add(counts)
+                groups[key] = (stmt, frame, known[2], _stronger(known[3], share))
+        by_statement: dict[int, tuple[ast.stmt, Counts, Share]] = {}
+        for stmt, frame, counts, share in groups.values():
+            runs = self._runs(frame, model.scope_of(stmt).function_like())
+            weighted = Counts(*(times(getattr(counts, name), runs) for name in COUNT_FIELDS))
+            known_stmt = by_statement.get(id(stmt))
+            if known_stmt is None:
+                by_statement[id(stmt)] = (stmt, weighted, share)
+            else:
+                known_stmt[1].add(weighted)
+                by_statement[id(stmt)] = (stmt, known_stmt[1], _stronger(known_stmt[2], share))
         sites = []
-        for stmt, counts, share, _ in by_statement.values():
+        for stmt, counts, share in by_statement.values():
             outer = self._outermost_loop(stmt)
             sites.append(Site(stmt.lineno, _header_end(stmt), share.value, outer.line if outer is not None else None,
-                              self.callers(self.model.scope_of(stmt).function_like()), as_terms(counts.launches), as_terms(counts.bytes), as_terms(counts.flops),
-                              as_terms(counts.syncs), as_terms(counts.host), as_terms(counts.library)))
+                              self.callers(model.scope_of(stmt).function_like()), as_terms(counts.launches),
+                              as_terms(counts.bytes), as_terms(counts.flops), as_terms(counts.syncs),
+                              as_terms(counts.host), as_terms(counts.library)))
         sites.sort(key=lambda s: s.line)
         return sites
+
+    def _repeating_frame(self, node: ast.AST) -> LoopFrame | None:
+        """The innermost loop that repeats ``node`` (a loop's own header runs
+        once per pass of the loops around it)."""
+        frame = self.model.loop_of(node)
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            own = self.model.loop_for_node(node)
+            if own is not None and own is frame:
+                frame = own.parent
+        return frame
 
     # -------------------------------------------------------- what one run costs
     def _node_counts(self, node: ast.AST) -> Counts | None:
@@ -286,8 +313,8 @@ class CostModel:
         if isinstance(node, ast.Call):
             return self._call_counts(node)
         if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp)):
-            operands = _operands(node)
-            if not any(model.is_device(op) for op in operands):
+            sides = operands(node)
+            if not any(model.is_device(op) for op in sides):
                 return None
             size = self._size(node)
             flops = data_size(1.5) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) \
@@ -304,9 +331,16 @@ class CostModel:
         if isinstance(node, (ast.If, ast.While, ast.Assert)) and model.is_device(node.test):
             return Counts(syncs=dict(ONE), host=dict(ONE))
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.If, ast.While,
-                             ast.For, ast.AsyncFor)):
+                             ast.For, ast.AsyncFor)) and self._repeated(node):
             return Counts(host=dict(ONE))
-        return None
+        return None  # a plain statement run once costs nothing worth a site
+
+    def _repeated(self, node: ast.AST) -> bool:
+        """Does a loop, or a call from one, repeat ``node``?"""
+        if self._repeating_frame(node) is not None:
+            return True
+        scope = self.model.scope_of(node).function_like()
+        return scope.kind is ScopeKind.FUNCTION and bool(self.model.calls.sites(scope))
 
     def _call_counts(self, call: ast.Call) -> Counts | None:
         model = self.model
@@ -371,9 +405,9 @@ class CostModel:
                     return constant(count)
             if isinstance(node, ast.Subscript) and self._picks_one(node):
                 return constant(1)
-            operands = _operands(node)
-            if operands:
-                return max((self._size(op) for op in operands), key=_leading)
+            sides = operands(node)
+            if sides:
+                return max((self._size(op) for op in sides), key=_leading)
         frame = self._hot_frame(node)
         if frame is not None:
             work = model.work(frame).work
@@ -410,19 +444,19 @@ class CostModel:
         return frame
 
     # --------------------------------------------------------- how often it runs
-    def _runs(self, node: ast.AST) -> Poly:
-        model = self.model
+    def _runs(self, frame: LoopFrame | None, scope: Scope) -> Poly:
+        """How many times code that ``frame`` repeats in ``scope`` runs."""
+        key = (id(frame), id(scope.node))
+        known = self._run_counts.get(key)
+        if known is not None:
+            return known
         poly: Poly = dict(ONE)
-        frame = model.loop_of(node)
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-            own = model.loop_for_node(node)
-            if own is not None and own is frame:
-                frame = own.parent  # a loop's header runs once per pass of the loops around it
-        while frame is not None:
-            poly = times(poly, self.trips(frame))
-            frame = frame.parent
-        scope = model.scope_of(node).function_like()
-        return times(poly, self.invocations(scope))
+        loop = frame
+        while loop is not None:
+            poly = times(poly, self.trips(loop))
+            loop = loop.parent
+        poly = self._run_counts[key] = times(poly, self.invocations(scope))
+        return poly
 
     def invocations(self, scope: Scope, _seen: frozenset[int] = frozenset()) -> Poly:
         """How many times a function runs: once for the module and for
@@ -707,16 +741,14 @@ class CostModel:
         return frame.iter_kind is IterKind.RANGE and self._range_count(frame) is _DATA
 
     # ----------------------------------------------------------- categories
-    def _share_of(self, node: ast.AST, counts: Counts) -> Share:
-        model = self.model
-        if self._in_recursive_traversal(node):
-            return Share.SEQUENTIAL
-        for frame in self._frames_of(node):
-            role = model.role(frame)
-            if role is Role.RECURRENCE or self.is_worklist(frame) or self._starts_traversals(frame):
-                return Share.SEQUENTIAL
-            if role is Role.ELEMENT_LOOP:
-                return Share.ELEMENT_LOOP
+    def _share_of(self, node: ast.AST, frame: LoopFrame | None, counts: Counts) -> Share:
+        scope = self.model.scope_of(node).function_like()
+        key = (id(frame), id(scope.node))
+        if key not in self._loop_shares:
+            self._loop_shares[key] = self._loop_share(frame, scope)
+        share = self._loop_shares[key]
+        if share is not None:
+            return share
         if counts.library:
             return Share.LIBRARY
         if counts.syncs:
@@ -724,6 +756,19 @@ class CostModel:
         if counts.launches:
             return Share.WHOLE_ARRAY
         return Share.HOST
+
+    def _loop_share(self, frame: LoopFrame | None, scope: Scope) -> Share | None:
+        """SEQUENTIAL or ELEMENT_LOOP when a loop that repeats the code (its
+        own, or one calling its function) is such a loop; else None."""
+        if self.recursive_traversal(scope):
+            return Share.SEQUENTIAL
+        for loop in self._frames_of(frame, scope):
+            role = self.model.role(loop)
+            if role is Role.RECURRENCE or self.is_worklist(loop) or self._starts_traversals(loop):
+                return Share.SEQUENTIAL
+            if role is Role.ELEMENT_LOOP:
+                return Share.ELEMENT_LOOP
+        return None
 
     def _starts_traversals(self, frame: LoopFrame) -> bool:
         """Does the loop call a recursive traversal (a flood fill from each cell)?"""
@@ -734,16 +779,11 @@ class CostModel:
             known = self._starters[key] = any(c is not None and self.recursive_traversal(c) for c in callees)
         return known
 
-    def _in_recursive_traversal(self, node: ast.AST) -> bool:
-        scope = self.model.scope_of(node).function_like()
-        return self.recursive_traversal(scope)
-
-    def _frames_of(self, node: ast.AST) -> Iterable[LoopFrame]:
-        """The loops that repeat ``node``: its own, and those that call its function."""
-        frame = self.model.loop_of(node)
+    def _frames_of(self, frame: LoopFrame | None, scope: Scope) -> Iterable[LoopFrame]:
+        """The loops that repeat code in ``frame`` of ``scope``: its own, and
+        those that call its function."""
         if frame is not None:
             yield from frame.chain()
-        scope = self.model.scope_of(node).function_like()
         seen = {id(scope.node)}
         while scope.kind is ScopeKind.FUNCTION:
             calling = self.model.calls.calling_loop(scope)
@@ -771,6 +811,9 @@ class CostModel:
 
 
 _DATA = object()
+# The node types that cost something (operators, calls, subscripts, statements).
+_COSTED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript, ast.AugAssign, ast.If,
+           ast.While, ast.Assert, ast.Assign, ast.AnnAssign, ast.Expr, ast.Return, ast.For, ast.AsyncFor)
 _ARRAY_KINDS = frozenset({Kind.DEVICE, Kind.HOST, Kind.CUPY, Kind.SEQ})
 _POPS = frozenset({"pop", "popleft", "popitem", "get"})
 _STRENGTH = {Share.LIBRARY: 5, Share.SEQUENTIAL: 4, Share.ELEMENT_LOOP: 3, Share.HOST_SYNC: 2, Share.WHOLE_ARRAY: 1, Share.HOST: 0}
@@ -797,18 +840,6 @@ def _leading(poly: Mapping[tuple[float, int], float]) -> tuple[float, float]:
         return (-1.0, 0.0)
     power = max(e for e, _ in poly)
     return (power, sum(c for (e, _), c in poly.items() if e == power))
-
-
-def _operands(node: ast.AST) -> list[ast.expr]:
-    if isinstance(node, ast.BinOp):
-        return [node.left, node.right]
-    if isinstance(node, ast.UnaryOp):
-        return [node.operand]
-    if isinstance(node, ast.Compare):
-        return [node.left, *node.comparators]
-    if isinstance(node, ast.BoolOp):
-        return list(node.values)
-    return []
 
 
 def _range_call(frame: LoopFrame) -> ast.Call | None:

@@ -113,3 +113,17 @@ def literal_length(value: ast.expr | None) -> int | None:
     if isinstance(value, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in value.elts):
         return len(value.elts)
     return None
+
+
+def operands(node: ast.AST) -> list[ast.expr]:
+    """What an operator node computes on: both sides of ``a + b``, the
+    operand of ``-a``, every side of ``a < b < c``, each value of ``a and b``."""
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, ast.UnaryOp):
+        return [node.operand]
+    if isinstance(node, ast.Compare):
+        return [node.left, *node.comparators]
+    if isinstance(node, ast.BoolOp):
+        return list(node.values)
+    return []

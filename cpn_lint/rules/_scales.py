@@ -64,7 +64,7 @@ from ..model.numpy_api import (
     SELF_PRODUCTS,
 )
 from ..model.scopes import BindKind
-from ..model.syntax import dotted_name
+from ..model.syntax import dotted_name, operands
 from ._context import loop_place
 from ._roots import element_level
 
@@ -618,12 +618,8 @@ class ScalesAnalysis:
 
     def _operands(self, node: ast.AST) -> list[ast.AST]:
         """What an elementwise node computes on."""
-        if isinstance(node, ast.BinOp):
-            return [node.left, node.right]
-        if isinstance(node, ast.UnaryOp):
-            return [node.operand]
-        if isinstance(node, ast.Compare):
-            return [node.left, *node.comparators]
+        if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Compare)):
+            return list(operands(node))
         if isinstance(node, ast.Call):
             args: list[ast.AST] = [a for a in node.args if not isinstance(a, ast.Starred)]
             if self._api(node) is None and isinstance(node.func, ast.Attribute):

@@ -69,6 +69,16 @@ class Context:
         return replace(self, sources=sources, **given)
 
 
+def format_share(share: float, words: bool = False) -> str:
+    """A share as a percentage that never reads 0% or 100% when it is not:
+    '<1%' and '>99%' in tables, 'under 1%' and 'over 99%' in sentences."""
+    if 0 < share < 0.01:
+        return "under 1%" if words else "<1%"
+    if 0.99 < share < 1:
+        return "over 99%" if words else ">99%"
+    return f"{share:.0%}"
+
+
 def format_count(n: int) -> str:
     """12_000_000 -> '12 million', 65536 -> '65,536'."""
     if n >= 1_000_000_000 and n % 100_000_000 == 0:

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Collection, Sequence
 
-from .context import PATTERNS, Context, format_count
+from .context import PATTERNS, Context, format_count, format_share
 
 FLOOR = 65_536  # elements per GPU below which cuPyNumeric runs serially
 MPI_CODE = "CPN108"
@@ -381,12 +381,7 @@ def _share_words(evidence: ScopeEvidence) -> str:
 
 
 def _percent(share: float) -> str:
-    """A share that never reads 0% or 100% when it is not."""
-    if 0 < share < 0.01:
-        return "under 1%"
-    if 0.99 < share < 1:
-        return "over 99%"
-    return f"{share:.0%}"
+    return format_share(share, words=True)
 
 
 # ----------------------------------------------------------------- Gates 5, 6

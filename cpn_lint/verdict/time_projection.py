@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from ..model.cost import ASSUMED_STEPS, Profile, Scale, Share, Site, profile_for
-from .context import Context
+from .context import Context, format_share
 
 if TYPE_CHECKING:  # pragma: no cover
     from .collect import Unit
@@ -188,13 +188,13 @@ def time_rows(projection: TimeProjection, limit: int = TOP_SITES) -> list[TimeRo
     shown = [s for s in projection.sites if projection.fraction(s.seconds) >= SHOWN_SHARE] or list(projection.sites[:1])
     for site in shown[:limit]:
         share = projection.fraction(site.seconds)
-        rows.append(TimeRow(site.citation, site.quote, duration_text(site.seconds), _percent(share),
+        rows.append(TimeRow(site.citation, site.quote, duration_text(site.seconds), format_share(share),
                             steps_text(site.steps), site.share))
     return rows
 
 
 def shares_text(projection: TimeProjection) -> str:
-    parts = [f"{name} {_percent(projection.fraction(projection.by_share[name]))}"
+    parts = [f"{name} {format_share(projection.fraction(projection.by_share[name]))}"
              for name in SHARE_ORDER if projection.by_share.get(name, 0.0) > 0]
     return ", ".join(parts)
 
@@ -206,14 +206,7 @@ def headline(projection: TimeProjection) -> str:
     text = f"Projected {duration_text(projection.total)} per run on {gpus} ({projection.profile.name})"
     if projection.sites:
         top = projection.sites[0]
-        text += f"; {_percent(projection.fraction(top.seconds))} of it at {top.citation} ({top.share}"
+        text += f"; {format_share(projection.fraction(top.seconds))} of it at {top.citation} ({top.share}"
         text += f", {steps_text(top.steps)} tasks and round trips one after another)" if top.steps >= 2 else ")"
     return text + "."
 
-
-def _percent(share: float) -> str:
-    if 0 < share < 0.01:
-        return "<1%"
-    if 0.99 < share < 1:
-        return ">99%"
-    return f"{share:.0%}"
