@@ -63,5 +63,9 @@ def test_the_equivalent_computes_what_numpy_does(runtime: dict, name: str) -> No
     assert runtime["values"][name] == pytest.approx(_numpy_value(name), rel=1e-12, abs=1e-12)
 
 
+def test_the_draw_equivalents_draw_the_shape_asked_for(runtime: dict) -> None:
+    assert runtime["draw_shapes"] == {"random.standard_normal": [2, 3], "random.Generator.standard_normal": [2, 3]}
+
+
 def test_the_dtype_equivalents_are_the_same_dtypes(runtime: dict) -> None:
     assert runtime["dtypes"] == {"double": str(numpy.dtype(numpy.double)), "int_": "int64", "intc": "int32"}

@@ -6,13 +6,13 @@ The gates themselves, and the verdict they lead to, are in :mod:`.gates`."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..registry import recipe_rank
 from . import gates as g
 from .collect import Unit
 from .causes import PERIPHERAL_WEIGHT
-from .context import Context
+from .context import Context, format_share
 from .gates import Decision, Gate, ScopeEvidence, Verdict
 from .report_items import Item
 from .time_projection import TimedSite, TimeProjection, duration_text, steps_text
@@ -146,10 +146,17 @@ def scope_evidence(units: Sequence[Unit], scope: list[Item], pattern_items: list
     if basis in ("lines", "files"):
         share = out / total if total else (1.0 if scope else 0.0)
     kinds = {str(i.data.get("kind")) for i in scope if i.data.get("kind")} | ({"recurrence"} if hidden else set())
-    inferred, detail = _infer_pattern(pattern_items, peripheral or {})
+    inferred, detail = _infer_pattern(pattern_items, peripheral or {}, _statement_seconds(projection))
     note = _heaviest_out_of_scope(scope, projection) if basis == "time" else ""
     citations = tuple(i.citation for i in scope) + tuple(site.citation for site in hidden)
     return ScopeEvidence(tuple(sorted(kinds)), citations, share, basis, inferred, detail, note)
+
+
+def _statement_seconds(projection: TimeProjection | None) -> "Callable[[Item], float] | None":
+    """The projected time of a site's own statement, or None without a projection."""
+    if projection is None or projection.total <= 0:
+        return None
+    return lambda item: projection.seconds_between(item.location.path, item.location.line, item.location.line)
 
 
 def _hidden_evidence(scope: list[Item], projection: TimeProjection | None) -> list[TimedSite]:
@@ -203,20 +210,25 @@ def site_work(item: Item, peripheral: dict[str, str]) -> float:
     return weight * (PERIPHERAL_WEIGHT if item.location.path in peripheral else 1.0)
 
 
-def _infer_pattern(items: Sequence[Item], peripheral: dict[str, str]) -> tuple[str | None, str]:
-    """The dominant pattern by work, not by site count (issue 25 §4).
-    Reductions go with every pattern (norms, residuals, logging), so they
-    name the pattern only when nothing else is there; a pattern leads only
-    when it covers PATTERN_SHARE of the whole-array work (every SCALES site
-    but reductions, and the random draws); two patterns within a factor of
-    two are "mixed"."""
+def _infer_pattern(items: Sequence[Item], peripheral: dict[str, str],
+                   seconds: "Callable[[Item], float] | None" = None) -> tuple[str | None, str]:
+    """The dominant pattern by work, not by site count (issue 25 §4): by the
+    projected time of each site's statement when there is a projection
+    (``seconds``), else by weighted site counts. Reductions go with every
+    pattern (norms, residuals, logging), so they name the pattern only when
+    nothing else is there; a pattern leads only when it covers PATTERN_SHARE
+    of the whole-array work (every SCALES site but reductions, and the
+    random draws); two patterns within a factor of two are "mixed"."""
     work: Counter[str] = Counter()
     sites: Counter[str] = Counter()
     total = 0.0
     for item in items:
         if item.category != "SCALES" and item.code != MONTE_CARLO_CODE:
             continue
-        weight = site_work(item, peripheral)
+        if seconds is not None:
+            weight = seconds(item) * (PERIPHERAL_WEIGHT if item.location.path in peripheral else 1.0)
+        else:
+            weight = site_work(item, peripheral)
         pattern = PATTERN_CODES.get(item.code or "")
         if pattern != "reduction":
             total += weight
@@ -228,7 +240,8 @@ def _infer_pattern(items: Sequence[Item], peripheral: dict[str, str]) -> tuple[s
     ranked = sorted(work.items(), key=lambda kv: (-kv[1], kv[0]))
     detail = ", ".join(_share_text(name, sites[name], weight, total) for name, weight in ranked)
     if any(name != "reduction" for name, _ in ranked):
-        detail = "share of the whole-array work: " + detail
+        detail = ("share of the projected whole-array time: " if seconds is not None
+                  else "share of the whole-array work: ") + detail
     leading = [(name, weight) for name, weight in ranked if name != "reduction"]
     if not leading:
         return "reduction", detail
@@ -244,7 +257,7 @@ def _share_text(name: str, sites: int, weight: float, total: float) -> str:
     count = f"{sites} site{'s' if sites > 1 else ''}"
     if name == "reduction" or not total:
         return f"{sites} {name} site{'s' if sites > 1 else ''}"
-    return f"{name} {weight / total:.0%} ({count})"
+    return f"{name} {format_share(weight / total)} ({count})"
 
 
 def decide_gates(

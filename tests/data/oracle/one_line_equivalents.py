@@ -22,8 +22,12 @@ values = {
     "fft.fftfreq": np.concatenate((np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0))) / (d * n),
     "fft.rfftfreq": np.arange(n // 2 + 1) / (d * n),
 }
-missing = {name: not hasattr(np.fft if name.startswith("fft.") else np, name.split(".")[-1])
-           for name in [*values, "errstate", "seterr", "geterr", "double", "int_", "intc", "iterable"]}
+rng = np.random.default_rng(7)
+draws = {"random.standard_normal": np.random.normal(0.0, 1.0, (2, 3)).shape,
+         "random.Generator.standard_normal": rng.normal(0.0, 1.0, (2, 3)).shape}
+owners = {"fft": np.fft, "random": np.random, "random.Generator": rng}
+missing = {name: not hasattr(owners.get(name.rpartition(".")[0], np), name.rpartition(".")[2])
+           for name in [*values, *draws, "errstate", "seterr", "geterr", "double", "int_", "intc", "iterable"]}
 dtypes = {"double": str(np.dtype(np.float64)), "int_": str(np.dtype(np.int64)), "intc": str(np.dtype(np.int32))}
 
 
@@ -33,4 +37,5 @@ def plain(value):
     return [float(v) for v in np.ravel(value).tolist()]
 
 
-print(json.dumps({"missing": missing, "values": {k: plain(v) for k, v in values.items()}, "dtypes": dtypes}))
+print(json.dumps({"missing": missing, "values": {k: plain(v) for k, v in values.items()}, "dtypes": dtypes,
+                  "draw_shapes": {k: list(v) for k, v in draws.items()}}))
