@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 from cpn_lint import oracle
-from cpn_lint.rules._api_support import ONE_LINE_EQUIVALENTS
+from cpn_lint.rules._api_support import MISSING_SUBMODULES, ONE_LINE_EQUIVALENTS
 
 from . import oracle_support as support
 
@@ -69,3 +69,10 @@ def test_the_draw_equivalents_draw_the_shape_asked_for(runtime: dict) -> None:
 
 def test_the_dtype_equivalents_are_the_same_dtypes(runtime: dict) -> None:
     assert runtime["dtypes"] == {"double": str(numpy.dtype(numpy.double)), "int_": "int64", "intc": "int32"}
+
+
+def test_the_submodules_taken_as_missing_cannot_be_imported(runtime: dict) -> None:
+    """Every name under them is CPN401, listed in the manifest or not."""
+    found = runtime["submodules"]
+    assert all(found[name] == "ModuleNotFoundError" for name in MISSING_SUBMODULES), found
+    assert found["numpy.linalg"] == found["numpy.fft"] == "present"

@@ -92,12 +92,27 @@ def _removed_alias(name: str) -> ApiSupport | None:
 _TYPE_REPLACEMENTS = {"numpy.bool": "bool", "numpy.long": "int"}
 
 
+# Submodules cuPyNumeric 26.6.1 does not have at all (the import raises
+# ModuleNotFoundError; tests/data/oracle/one_line_equivalents.py): every name under
+# them is missing, whether or not the manifest lists it.
+MISSING_SUBMODULES = ("numpy.polynomial",)
+
+
+def _in_missing_submodule(name: str) -> ApiSupport | None:
+    canonical = canonical_name(name)
+    for module in MISSING_SUBMODULES:
+        if canonical.startswith(module + "."):
+            return ApiSupport(canonical, Status.NOT_IMPLEMENTED, "Module-Level", lacks=True)
+    return None
+
+
 def lookup(table: Manifest, name: str) -> ApiSupport | None:
-    """The manifest's entry for ``name``, or for one of NumPy's removed
-    type aliases a row of the same shape."""
+    """The manifest's entry for ``name``; for one of NumPy's removed type
+    aliases, or a name under a submodule cuPyNumeric lacks, a row of the
+    same shape."""
     entry = table.lookup(name)
     if entry is None:
-        return _removed_alias(name)
+        return _removed_alias(name) or _in_missing_submodule(name)
     if entry.replacement is None and entry.api in _TYPE_REPLACEMENTS and entry.status is Status.NOT_IMPLEMENTED:
         return replace(entry, replacement=_TYPE_REPLACEMENTS[entry.api])
     return entry

@@ -150,6 +150,11 @@ class ApiNotImplemented(ApiSupportRule):
             """),
     )
     invalid = (
+        # cuPyNumeric has no numpy.polynomial at all: every name under it is missing
+        Invalid("""
+            import numpy as np
+            from numpy.polynomial.legendre import leggauss
+            """, line=2, contains="numpy.polynomial.legendre.leggauss"),
         # removed from NumPy 1.24, missing from cuPyNumeric
         Invalid("""
             import numpy as np

@@ -7,6 +7,16 @@ import json
 
 import numpy as np
 
+
+def submodule(name):
+    """'present', or the error importing NumPy's submodule raises."""
+    try:
+        __import__(name, globals(), None, ["*"])  # as an import statement of this file (the oracle swaps it)
+    except Exception as exc:
+        return type(exc).__name__
+    return "present"
+
+
 a = np.arange(12.0).reshape(3, 4) / 7.0
 n, d = 10, 0.1
 values = {
@@ -38,4 +48,5 @@ def plain(value):
 
 
 print(json.dumps({"missing": missing, "values": {k: plain(v) for k, v in values.items()}, "dtypes": dtypes,
-                  "draw_shapes": {k: list(v) for k, v in draws.items()}}))
+                  "draw_shapes": {k: list(v) for k, v in draws.items()},
+                  "submodules": {name: submodule(name) for name in ("numpy.polynomial", "numpy.linalg", "numpy.fft")}}))
