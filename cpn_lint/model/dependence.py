@@ -117,8 +117,10 @@ class DependenceAnalysis:
         if frame.iter_kind is IterKind.OTHER or not model.loop_varying(frame) & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
             return Role.TIME_STEP if self.carries_slab(frame) else Role.OTHER  # nothing the loop varies picks an element
         work = model.work(frame)
-        if self.carries_slab(frame) or work.work is Work.SLAB:
+        if self.carries_slab(frame):
             return Role.TIME_STEP
+        if work.work is Work.SLAB:
+            return Role.ELEMENT_LOOP if work.own_picks and self._single_site_updates(frame) else Role.TIME_STEP
         if work.work not in (Work.ELEMENT, Work.ROW):
             return Role.OTHER
         if not work.own_picks:
@@ -186,6 +188,72 @@ class DependenceAnalysis:
             picks = [p for p in every if mentions(p.slice, inner_own)]
             if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) or self._item_of(p, frame) for p in every):
                 return True
+        return False
+
+    def _single_site_updates(self, frame: "LoopFrame") -> bool:
+        """Does every pass change the arrays it carries one element at a
+        time, at a site the pass picks for itself (``i = rng.integers(n)``,
+        ``x, y = queue.pop()``) rather than by the loop's own index? That is
+        single-site Metropolis, percolation by random filling, a sweep over
+        drawn sites: whatever else the pass reads whole (``M[t] = S.sum()``,
+        a snapshot ``S.copy()``), the state moves element by element."""
+        model = self.model
+        picked_sites = self._picked_sites(frame)
+        if not picked_sites:
+            return False
+        site_stores = 0
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for target in targets:
+                for part in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
+                    element = self._element_store(part, frame)
+                    if element is None:
+                        return False  # a whole array or slab of the carried state rewritten
+                    if element and mentions(part, picked_sites):  # type: ignore[arg-type]
+                        site_stores += 1
+        return site_stores > 0
+
+    def _picked_sites(self, frame: "LoopFrame") -> frozenset[str]:
+        """Numbers a pass of ``frame`` picks for itself: bound in its body,
+        not by a loop header, and not computed from any loop's index (``i =
+        rng.integers(n)``, ``x = ind // n``, ``r, c = stack.pop()``)."""
+        model = self.model
+        loops = [frame, *model.loops_within(frame)]
+        walking = frozenset().union(*(model.loop_indices(f) for f in loops))
+        headers = {id(n) for f in loops for n in ast.walk(getattr(f.node, "target", ast.Pass()))}
+        varying = model.loop_varying(frame)
+        bindings = [b for b in model.bindings_in_loop(frame)
+                    if b.name in varying and id(b.node) not in headers and b.kind in (BindKind.VALUE, BindKind.ELEMENT)
+                    and b.value is not None and b.name not in names_in(b.value) and not names_in(b.value) & walking]
+        # a draw, a pop, an element of an array, or a number computed from one
+        # (a counter moved by a constant, it = it + 1, is a walking index)
+        sites = {b.name for b in bindings if any(isinstance(n, (ast.Call, ast.Subscript)) for n in ast.walk(b.value))}
+        grown = True
+        while grown:
+            more = {b.name for b in bindings if b.name not in sites and names_in(b.value) & sites}
+            sites |= more
+            grown = bool(more)
+        return frozenset(sites - self._own_counters(frame))
+
+    def _element_store(self, target: ast.expr, frame: "LoopFrame") -> bool | None:
+        """True for one element of an array (``S[x, y] = ...``); False for a
+        store that changes no array the loop carries (a number, a name the
+        pass binds afresh, a snapshot); None for a whole array or a slab."""
+        model = self.model
+        if isinstance(target, ast.Subscript):
+            base = target
+            while isinstance(base, ast.Subscript):
+                base = base.value  # type: ignore[assignment]
+            if model.kind(base) is not Kind.DEVICE:
+                return False  # a list or dict entry
+            if model.kind(target) is Kind.DEVICE_SCALAR or model.shape(target) == ():
+                return True
+            # S[x, y] of a parameter whose rank the file does not state: numbers only, no slice
+            plain = all(not isinstance(c, (ast.Slice, ast.Starred)) and not (isinstance(c, ast.Constant) and c.value in (None, Ellipsis))
+                        for c in index_components(target))
+            return True if plain and model.shape(base) is None else None
+        if isinstance(target, ast.Name) and model.kind(target) is Kind.DEVICE:
+            return None if self._carried(frame, target.id) else False
         return False
 
     def _own_counters(self, frame: "LoopFrame") -> frozenset[str]:

@@ -698,9 +698,12 @@ class WorkAnalysis:
                 if work is Work.SLAB:
                     result.whole.append(sub)
             result.work = max(result.work, work)
+        helpers = {id(call): through for call in model.nodes_in_loop(frame, ast.Call)
+                   if id(call) not in output and (through := self._picks_in_helper(call, own)) is not None}
+        handed = {id(a) for call in model.nodes_in_loop(frame, ast.Call) if id(call) in helpers for a in call.args}
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
-            if id(node) in output or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
-                continue
+            if id(node) in output or id(node) in handed or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
+                continue  # (an array handed to a helper that picks it by the loop's indices: the helper's picks count)
             if self._kernel_operand(node, frame, names):
                 continue  # a filter or weights combined with a window the index picks
             helper_work = self._picked_in_helper(node, frame) if isinstance(node, ast.Name) else None
@@ -714,7 +717,7 @@ class WorkAnalysis:
         for call in model.nodes_in_loop(frame, ast.Call):
             if id(call) in output:
                 continue
-            through = self._picks_in_helper(call, own)
+            through = helpers.get(id(call))
             if through is not None:
                 # helper(i, j) picking img[x + a][y + b] by what it receives
                 helper_work, helper_picks = through
@@ -729,14 +732,15 @@ class WorkAnalysis:
         return result
 
     def _picks_in_helper(self, call: ast.Call, own: frozenset[str]) -> tuple[Work, list[ast.Subscript]] | None:
-        """``helper(i, j)`` of a function of the file handed the loop's own
-        indices and no array, that picks the arrays it reads (its closure's,
-        the module's) by what it receives (``img[x + a][y + b]``): the work
-        of one call and the picks it makes for the loop. None when it picks
-        nothing so, or also works on whole arrays."""
+        """``helper(i, j)`` or ``flip(s, i, j)``: a function of the file handed
+        the loop's own indices that picks the arrays it reads (its closure's,
+        the module's, the ones it is handed) by what it receives
+        (``img[x + a][y + b]``, ``s[i, j]``): the work of one call and the
+        picks it makes for the loop. None when it picks nothing so, or also
+        works on whole arrays."""
         model = self.model
         callee = model.calls.callee(call)
-        if callee is None or any(model.kind(a).is_array for a in call.args):
+        if callee is None or any(model.kind(a).is_array and not isinstance(a, ast.Name) for a in call.args):
             return None
         arguments = {p: model.calls.argument(call, callee, p) for p in callee.params}
         receiving = frozenset(p for p, a in arguments.items() if a is not None and mentions(a, own))

@@ -153,11 +153,33 @@ def _roots_by_body_line(model: FileModel) -> dict[int, RootLoop]:
     return model.derived("roots-by-body-line", build)
 
 
+def _roots_by_helper_line(model: FileModel) -> dict[int, RootLoop]:
+    """Each line of a function a root loop runs every iteration (``dE =
+    flip(s, i, j)`` in a Metropolis loop), and that root: the helper's
+    scalar branches are the loop's per-element work, and go with it."""
+    def build(m: FileModel) -> dict[int, RootLoop]:
+        body = _roots_by_body_line(m)
+        table: dict[int, RootLoop] = {}
+        functions = [s for s in m.scopes if isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        functions.sort(key=lambda s: (s.node.end_lineno or s.node.lineno) - s.node.lineno)  # innermost first
+        for scope in functions:
+            found = m.calls.calling_loop(scope)
+            root = body.get(found[1].lineno) if found is not None else None
+            if root is None or root.code != ELEMENT_LOOP:
+                continue  # (a recurrence over whole arrays runs its helpers on whole arrays)
+            for line in range(scope.node.lineno, (scope.node.end_lineno or scope.node.lineno) + 1):
+                table.setdefault(line, root)
+        return table
+
+    return model.derived("roots-by-helper-line", build)
+
+
 def folding_root(model: FileModel, finding: "Finding") -> RootLoop | None:
-    """The root loop ``finding`` is part of, or None when it stands alone."""
+    """The root loop ``finding`` is part of (in its body, or in a helper it
+    runs every iteration), or None when it stands alone."""
     if finding.code not in FOLDED_CODES or finding.data.get("whole_array"):
         return None
-    return _roots_by_body_line(model).get(finding.line)
+    return _roots_by_body_line(model).get(finding.line) or _roots_by_helper_line(model).get(finding.line)
 
 
 def raw_findings(model: FileModel, code: str) -> list["Finding"]:

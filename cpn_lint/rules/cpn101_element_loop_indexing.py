@@ -39,7 +39,13 @@ class ElementLoopIndexing(Rule):
     `np.sum(u * u)`, `x[:, k:k + n]`, `out=` updates, a helper called with
     whole arrays) is a time-step or tap loop and is not reported, even when
     it also stores per-step history (`energy[i] = np.sum(u * u)`), reads one
-    row of a pre-drawn array (`noise[t]`) or one tap (`w[k]`). A loop that
+    row of a pre-drawn array (`noise[t]`) or one tap (`w[k]`). The exception
+    is a loop that changes the arrays it carries only one element at a time,
+    at a site each pass picks for itself (`x = rng.integers(n)`, a popped
+    index): single-site Metropolis or random filling moves its state element
+    by element whatever it also reads whole each step (`M[t] = S.sum()`), so
+    it is reported, with the branches of the helpers it runs every pass
+    (`dE = flip(S, x, y)`). A loop that
     carries element-sized state from one iteration to the next (`y[n]` from
     `y[n - 1]`, a Markov chain) is a recurrence, reported as CPN410.
     The host conversions, scalar branches, builtin reductions and
@@ -140,6 +146,31 @@ class ElementLoopIndexing(Rule):
     short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # a counter-driven time loop storing one number per step: the
+        # state is not moved element by element at a picked site
+        Valid("""
+        import numpy as np
+
+        def sweeps(img, k, n):
+            img = np.asarray(img, dtype=float)
+            sums = np.zeros(n)
+            it = 0
+            while it < n:
+                sums[it] = np.sum(img * k)
+                it += 1
+            return sums
+        """),
+        # a random kick beside a whole-array update: time stepping
+        Valid("""
+        import numpy as np
+
+        def kicked(u, steps, rng):
+            for t in range(steps):
+                u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))
+                i = rng.integers(u.shape[0])
+                u[i] += 1.0
+            return u
+        """),
         # k-means: every pass selects with a mask over all points
         Valid("""
             import numpy as np
@@ -427,6 +458,38 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # single-site Metropolis: a drawn site per pass, the state changed one
+        # element at a time; the per-step whole-lattice sum does not hide it
+        Invalid("""
+            import numpy as np
+
+            def metropolis(S, steps, beta):
+                n = S.shape[0]
+                M = np.zeros(steps)
+                for t in range(steps):
+                    x = np.random.randint(n)
+                    y = np.random.randint(n)
+                    dE = 2 * S[x, y] * (S[(x + 1) % n, y] + S[x - 1, y] + S[x, (y + 1) % n] + S[x, y - 1])
+                    if dE < 0 or np.random.rand() < np.exp(-beta * dE):
+                        S[x, y] = -S[x, y]
+                    M[t] = S.sum()
+                return M
+            """, line=6, contains="1 scalar branch"),
+        # the same through a helper handed the lattice and the drawn site
+        Invalid("""
+            import numpy as np
+
+            def flip(s, i, j, beta):
+                dE = 2 * s[i, j] * (s[i - 1, j] + s[i, j - 1])
+                if dE < 0:
+                    s[i, j] = -s[i, j]
+
+            def run(s, steps, beta):
+                for k in range(steps):
+                    i = np.random.randint(s.shape[0])
+                    j = np.random.randint(s.shape[1])
+                    flip(s, i, j, beta)
+            """, line=9, contains="1 scalar branch"),
         Invalid("""
             import numpy as np
 

@@ -192,7 +192,10 @@ def test_vectorized_helper_keeps_the_device_scalar_its_loop_passes() -> None:
         """
     model = _model(source)
     assert _kind_of(model, "q") is Kind.DEVICE_SCALAR
-    assert 6 in _codes(source, "CPN105")
+    # the branch is the pair loop's per-element work: folded into its CPN101
+    pair_loop = [f for f in lint_source(textwrap.dedent(source)) if f.code == "CPN101"]
+    assert [f.line for f in pair_loop] == [11] and pair_loop[0].data["folded"] == {"CPN105": 1}
+    assert 6 not in _codes(source, "CPN105")
 
 
 def test_a_callback_passed_elsewhere_keeps_numbers_unknown() -> None:
