@@ -857,6 +857,12 @@ class DependenceAnalysis:
             return False
         bindings = model.scope_of(node).function_like().bindings.get(name, ())
         made = [b for b in bindings if b.kind is BindKind.VALUE and b.value is not None]
+        loop = model.loop_of(stmt)
+        if loop is not None:
+            # a binding after the loops around the state cannot reach it
+            # (x = np.arange(...) for the plot once the chain is done)
+            end = getattr(loop.chain()[-1].node, "end_lineno", None)
+            made = [b for b in made if end is None or b.pos[0] <= end]
         if not made or any(b.kind is BindKind.PARAM for b in bindings):
             return False
         small = [self._few_elements(b.value, by_size) for b in made]

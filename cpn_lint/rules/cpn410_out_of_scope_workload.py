@@ -344,6 +344,24 @@ class OutOfScopeWorkload(Rule):
         ),
     )
     invalid = (
+        # a one-number Metropolis chain; the name is reused for a plot grid
+        # once the chain is done, which does not make the state large
+        Invalid("""
+            import numpy as np
+
+            def pdf(x):
+                return np.exp(-x * x / 2.0)
+
+            x = 0.0
+            chain = []
+            delta = np.random.uniform(-0.5, 0.5, 100000)
+            for i in range(100000):
+                trial = x + delta[i]
+                if np.random.uniform(0, 1) < pdf(trial) / pdf(x):
+                    x = trial
+                chain.append(x)
+            x = np.arange(-6.0, 6.0, 0.01)
+            """, line=9, contains="is a Markov chain: 'x'"),
         Invalid("""
             import numpy as np
             from collections import deque
