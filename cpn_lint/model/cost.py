@@ -34,7 +34,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from .dependence import Role
+from .dependence import Role, scan_form
 from .kinds import Kind
 from .loops import Work
 from .numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
@@ -764,11 +764,17 @@ class CostModel:
             return Share.SEQUENTIAL
         for loop in self._frames_of(frame, scope):
             role = self.model.role(loop)
+            if role is Role.RECURRENCE and self._only_scans(loop):
+                return Share.ELEMENT_LOOP  # a running sum: one np.cumsum call, not sequential work
             if role is Role.RECURRENCE or self.is_worklist(loop) or self._starts_traversals(loop):
                 return Share.SEQUENTIAL
             if role is Role.ELEMENT_LOOP:
                 return Share.ELEMENT_LOOP
         return None
+
+    def _only_scans(self, frame: LoopFrame) -> bool:
+        recurrences = self.model.recurrences(frame)
+        return bool(recurrences) and all(scan_form(self.model, r, frame) for r in recurrences)
 
     def _starts_traversals(self, frame: LoopFrame) -> bool:
         """Does the loop call a recursive traversal (a flood fill from each cell)?"""

@@ -1166,3 +1166,49 @@ def _adds_to(node: ast.AST, name: str, model: "FileModel") -> bool:
         value = stmt.value
         return isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)) and _is_reduction_step(value, name)
     return False
+
+
+def scan_form(model: "FileModel", rec: Recurrence, frame: "LoopFrame") -> str | None:
+    """``y[n] = y[n - 1] + x[n]`` -> cumsum, ``y[n] = y[n - 1] * r[n]`` ->
+    cumprod: a running sum or product of values the loop does not compute
+    from its own state, which one call replaces. (``x[i] = x[i - 1] + v[i -
+    1] * dt`` with ``v`` written in the same loop is an integration.)"""
+    stmt = rec.node
+    if rec.via != rec.array:
+        return None
+    if isinstance(stmt, ast.AugAssign):
+        op, operands = stmt.op, [stmt.value]
+    elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp):
+        op, operands = stmt.value.op, [stmt.value.left, stmt.value.right]
+    else:
+        return None
+    if not isinstance(op, (ast.Add, ast.Mult)):
+        return None
+    previous = [o for o in operands if _reads_previous(o, rec.array, frame)]
+    others = [o for o in operands if o not in previous]
+    if len(previous) != 1 or any(rec.array in names_in(o) for o in others if not isinstance(stmt, ast.AugAssign)):
+        return None
+    written = {t.id for s in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
+               for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) for t in ast.walk(t)  # type: ignore[attr-defined]
+               if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+    written |= {_chain_base_name(t) for s in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
+                for t in (s.targets if isinstance(s, ast.Assign) else [s.target])}  # type: ignore[attr-defined]
+    written -= set(model.loop_indices(frame)) | {rec.array, None}  # type: ignore[arg-type]
+    if any(names_in(o) & written for o in others):
+        return None  # fed by state the loop computes: an integration, not a scan
+    return "cumsum" if isinstance(op, ast.Add) else "cumprod"
+
+
+def _chain_base_name(target: ast.expr) -> str | None:
+    while isinstance(target, ast.Subscript):
+        target = target.value  # type: ignore[assignment]
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _reads_previous(expr: ast.expr, array: str, frame: "LoopFrame") -> bool:
+    if not (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id == array):
+        return False
+    index = expr.slice
+    if isinstance(index, ast.Tuple):
+        return False
+    return any(offset_of(index, var) == -1 for var in frame.index_vars)

@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
-from ..model.dependence import Recurrence, offset_of
+from ..model.dependence import Recurrence, offset_of, scan_form
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.scopes import BindKind
 from ..model.syntax import names_in
@@ -91,7 +91,12 @@ class OutOfScopeWorkload(Rule):
       `walk[:, t - 1]` over many walkers) is time stepping, a growing prefix
       (`x[:i]` in forward substitution) is a spatial element loop (CPN101),
       and a running sum, product, maximum or minimum is a reduction: none
-      is reported here.
+      is reported here. A running sum or product stored element by element
+      (`c[i] = c[i - 1] + x[i]`) is reported with the one call that replaces
+      it (`np.cumsum`, `np.cumprod`); the verdict counts it as a blocking
+      idiom with a recipe, not as Gate 4 evidence, unless what it adds is
+      state the same loop computes (`x[i] = x[i - 1] + v[i - 1] * dt` with
+      `v` updated beside it is an integration).
 
     One finding per import statement (with or without NumPy in the file),
     per traversal or recurrence loop, and per string-processing statement. The verdict weighs how much of the code
@@ -152,8 +157,8 @@ class OutOfScopeWorkload(Rule):
     slug = "out-of-scope-workload"
     category = Category.SCOPE
     summary = "workload outside cuPyNumeric's scope: sparse, graph, ML, string/NLP or a sequential recurrence"
-    message = "{evidence}: {workload} is outside what cuPyNumeric accelerates (Gate 4); {advice}"
-    short = "{origin}: {kind} work is outside cuPyNumeric (Gate 4)"
+    message = "{evidence}: {consequence}; {advice}"
+    short = "{origin}: {headline}"
 
     valid = (
         # a running maximum is a reduction (np.max), the loop an element loop (CPN101)
@@ -638,10 +643,21 @@ class OutOfScopeWorkload(Rule):
                       "regions": _regions(model, item), "library_work": _library_work(model, item)},
                 evidence=item.text,
                 origin=item.origin,
-                workload=_WORKLOAD[item.kind],
-                kind=_KIND_WORDS[item.kind],
-                advice=dict(item.extra).get("advice", _ADVICE[item.kind]),
+                **_consequence(item),
             )
+
+
+def _consequence(item: _Evidence) -> dict[str, str]:
+    """What the evidence means for the port. A running sum or product is
+    one ``np.cumsum``/``np.cumprod`` call away: a fix, not Gate 4."""
+    scan = dict(item.extra).get("scan")
+    if scan:
+        return {"consequence": f"a running {'sum' if scan == 'cumsum' else 'product'} needs no loop",
+                "advice": f"replace the loop with one np.{scan} call (RR-loop)",
+                "headline": f"running {'sum' if scan == 'cumsum' else 'product'} in a loop: use np.{scan}"}
+    return {"consequence": f"{_WORKLOAD[item.kind]} is outside what cuPyNumeric accelerates (Gate 4)",
+            "advice": dict(item.extra).get("advice", _ADVICE[item.kind]),
+            "headline": f"{_KIND_WORDS[item.kind]} work is outside cuPyNumeric (Gate 4)"}
 
 
 # ------------------------------------------------------------------ regions
@@ -1060,9 +1076,8 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
         first = model.recurrences(frame)[0]
         text = _recurrence_text(model, frame, first)
         extra: list[tuple[str, object]] = [("array", first.array), ("form", first.form)]
-        scan = _scan_form(first, frame)
+        scan = scan_form(model, first, frame)
         if scan:
-            text += f" — a running {'sum' if scan == 'cumsum' else 'product'}, which one np.{scan} call can replace"
             extra.append(("scan", scan))
         folded = folded_counts(model, root_at(model, frame, "CPN410"))
         if folded:
@@ -1106,34 +1121,3 @@ def _carrier_update(model: FileModel, frame: LoopFrame, name: str) -> ast.stmt |
     return None
 
 
-def _scan_form(rec: Recurrence, frame: LoopFrame) -> str | None:
-    """``y[n] = y[n - 1] + x[n]`` -> cumsum, ``y[n] = y[n - 1] * r[n]`` -> cumprod."""
-    stmt = rec.node
-    if rec.via != rec.array:
-        return None
-    if isinstance(stmt, ast.AugAssign):
-        op, operands = stmt.op, [stmt.value]
-    elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp):
-        op, operands = stmt.value.op, [stmt.value.left, stmt.value.right]
-    else:
-        return None
-    if not isinstance(op, (ast.Add, ast.Mult)):
-        return None
-    previous = [o for o in operands if _reads_previous(o, rec.array, frame)]
-    others = [o for o in operands if o not in previous]
-    if isinstance(stmt, ast.AugAssign):
-        ok = len(previous) == 1
-    else:
-        ok = len(previous) == 1 and all(rec.array not in names_in(o) for o in others)
-    if not ok:
-        return None
-    return "cumsum" if isinstance(op, ast.Add) else "cumprod"
-
-
-def _reads_previous(expr: ast.expr, array: str, frame: LoopFrame) -> bool:
-    if not (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id == array):
-        return False
-    index = expr.slice
-    if isinstance(index, ast.Tuple):
-        return False
-    return any(offset_of(index, var) == -1 for var in frame.index_vars)

@@ -144,6 +144,8 @@ def cause_phrase(cause: Cause) -> str:
     if cause.kind == "element-loop":
         return f"{_plural(n, 'element loop')} (CPN101: {_cites(sites)})"
     if cause.kind == "recurrence":
+        if all(i.data.get("scan") for i in sites):
+            return f"{_plural(n, 'running sum')} in a loop (CPN410: {_cites(sites)})"
         return f"{_plural(n, 'sequential recurrence')} (CPN410: {_cites(sites)})"
     return f"{cause.code} ×{n}" if n > 1 else f"{cause.code} ({sites[0].citation})"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Sequence
 
 from ..findings import Finding
@@ -215,6 +215,7 @@ def build_report(
             (internal if item.category == Category.INTERNAL.value else items).append(item)
     items = _unique(ranked(items))  # ranked first: of two copies, the in-loop one is kept
     _add_kernel_callers(items, all_units)
+    items = [_as_blocking_scan(item) for item in items]
     by_category: dict[str, list[Item]] = {}
     for item in items:
         by_category.setdefault(item.category, []).append(item)
@@ -294,6 +295,15 @@ def build_report(
 
 
 KERNEL_CALLERS_KEPT = 10
+
+
+def _as_blocking_scan(item: Item) -> Item:
+    """A running sum or product (a CPN410 recurrence of the scan form) is one
+    ``np.cumsum``/``np.cumprod`` call: a blocking idiom with a recipe, not
+    evidence that the work is outside cuPyNumeric (Gate 4)."""
+    if item.category == "SCOPE" and item.data.get("scan"):
+        return replace(item, category="BLOCKS", recipe=item.recipe or "RR-loop")
+    return item
 
 
 def _item_seconds(time: TimeProjection | None) -> "Callable[[Item], float] | None":

@@ -181,7 +181,17 @@ def test_cpn410_running_sums_and_products_name_their_scan(body: str, scan: str |
     (finding,) = _findings(src, "CPN410")
     assert finding.data.get("scan") == scan
     if scan:
-        assert f"one np.{scan} call can replace" in finding.message
+        assert f"replace the loop with one np.{scan} call" in finding.message and "Gate 4" not in finding.message
+    else:
+        assert "(Gate 4)" in finding.message
+
+
+def test_cpn410_a_running_sum_fed_by_state_the_loop_computes_is_an_integration() -> None:
+    """x[i] from x[i - 1] and v[i - 1], v updated in the same loop: no scan."""
+    src = ("import numpy as np\nx = np.zeros(90)\nv = np.ones(90)\nfor i in range(1, 90):\n"
+           "    v[i] = v[i - 1] - 0.1 * x[i - 1]\n    x[i] = x[i - 1] + v[i - 1] * 0.1\n")
+    (finding,) = _findings(src, "CPN410")
+    assert finding.data.get("scan") is None and "(Gate 4)" in finding.message
 
 
 def test_cpn410_carried_scalar_quotes_its_update() -> None:
@@ -224,7 +234,7 @@ def test_cpn410_message_names_the_kind() -> None:
         "import numpy as np\nimport networkx\n": "graph traversal",
         "import numpy as np\nimport torch\n": "machine-learning training or inference",
         "import numpy as np\nimport spacy\n": "string/NLP processing",
-        "import numpy as np\ny = np.ones(50)\nfor n in range(1, 50):\n    y[n] = y[n - 1] * 2.0\n": "a sequential recurrence",
+        "import numpy as np\ny = np.ones(50)\nfor n in range(1, 50):\n    y[n] = np.sin(y[n - 1]) + 1.0\n": "a sequential recurrence",
     }
     for source, text in words.items():
         (finding,) = _findings(source, "CPN410")
