@@ -496,7 +496,13 @@ OUT_OF_SCOPE_MODULES: tuple[tuple[str, str], ...] = (
 # training or inference (scripts that write their own model in NumPy import
 # them for test data). Metrics are not among them: SPEC §4 names "ML
 # estimators and metrics" as Gate 4 evidence (pairwise similarity is compute).
+# Nor is the estimator interface a NumPy-written transformer adopts
+# (BaseEstimator, TransformerMixin) or its input checks (check_array): a
+# library built on that interface does its own array work.
 OUT_OF_SCOPE_DATA_UTILITIES: tuple[str, ...] = (
+    "sklearn.base",
+    "sklearn.utils",
+    "sklearn.exceptions",
     "sklearn.datasets",
     "sklearn.preprocessing",
     "sklearn.model_selection.train_test_split",
