@@ -762,10 +762,15 @@ class CostModel:
         own, or one calling its function) is such a loop; else None."""
         if self.recursive_traversal(scope):
             return Share.SEQUENTIAL
-        for loop in self._frames_of(frame, scope):
+        loops = list(self._frames_of(frame, scope))
+        for depth, loop in enumerate(loops):
             role = self.model.role(loop)
             if role is Role.RECURRENCE and self._only_scans(loop):
                 return Share.ELEMENT_LOOP  # a running sum: one np.cumsum call, not sequential work
+            if role is Role.RECURRENCE and any(self.model.role(outer) is Role.ELEMENT_LOOP for outer in loops[depth + 1:]):
+                # an escape-time iteration per pixel: vectorised across the
+                # pixels, the recurrence steps a whole slab at a time
+                return Share.ELEMENT_LOOP
             if role is Role.RECURRENCE or self.is_worklist(loop) or self._starts_traversals(loop):
                 return Share.SEQUENTIAL
             if role is Role.ELEMENT_LOOP:

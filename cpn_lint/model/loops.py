@@ -1088,18 +1088,31 @@ class WorkAnalysis:
     def _bounds_bound_in(self, part: ast.Slice, frame: LoopFrame) -> ast.Slice:
         """``start:end`` with ``start = ptr[i]`` and ``end = ptr[i + 1]``
         bound once in the loop: the slice with those values written in."""
-        bounds = []
-        changed = False
-        for bound in (part.lower, part.upper):
-            if isinstance(bound, ast.Name):
-                bindings = self.model.reaching_bindings(bound)
-                if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and bindings[0].value is not None \
-                        and bindings[0].loop is not None and frame.contains(bindings[0].loop):
-                    bounds.append(bindings[0].value)
-                    changed = True
-                    continue
-            bounds.append(bound)
-        return ast.Slice(lower=bounds[0], upper=bounds[1], step=part.step) if changed else part
+        bounds = [self._with_bounds_written_in(bound, frame) for bound in (part.lower, part.upper)]
+        if all(new is old for new, old in zip(bounds, (part.lower, part.upper))):
+            return part
+        return ast.Slice(lower=bounds[0], upper=bounds[1], step=part.step)
+
+    def _with_bounds_written_in(self, bound: ast.expr | None, frame: LoopFrame, depth: int = 0) -> ast.expr | None:
+        """``bound`` with each name the loops around it bind once written in
+        (``y_min`` -> ``y - r`` for ``y_min = max(0, y - r)``, clamps dropped),
+        as new nodes; ``bound`` itself when nothing changes."""
+        if bound is None or depth > 3:
+            return bound
+        if isinstance(bound, ast.Name):
+            bindings = self.model.reaching_bindings(bound)
+            if len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and bindings[0].value is not None \
+                    and bindings[0].loop is not None and any(f.contains(bindings[0].loop) for f in frame.chain()):
+                return self._with_bounds_written_in(bindings[0].value, frame, depth + 1)
+            return bound
+        unclamped = _unclamped(bound, self._all_indices(frame))
+        if unclamped is not bound:
+            return self._with_bounds_written_in(unclamped, frame, depth + 1)
+        if isinstance(bound, ast.BinOp):
+            left, right = self._with_bounds_written_in(bound.left, frame, depth + 1), self._with_bounds_written_in(bound.right, frame, depth + 1)
+            if left is not bound.left or right is not bound.right:
+                return ast.BinOp(left=left, op=bound.op, right=right)
+        return bound
 
     def _slides(self, loop: LoopFrame | None, var: str, blocks: bool = False) -> bool:
         """Does ``loop`` move a window by ``var`` one step at a time and store
@@ -1827,6 +1840,18 @@ def _pixel(components: list[ast.expr], names: frozenset[str]) -> bool:
     batch and channel axes."""
     picked = [names_in(c) & names if mentions(c, names) else set() for c in components]
     return any(a and b and len(a | b) >= 2 for a, b in zip(picked, picked[1:]))
+
+
+def _unclamped(bound: ast.expr | None, moving: frozenset[str]) -> ast.expr | None:
+    """``max(0, y - r)`` -> ``y - r``, ``min(h, y + r + 1)`` -> ``y + r + 1``:
+    a window clamped at the array's edges (what the loop does not move) is
+    no wider than the window."""
+    if isinstance(bound, ast.Call) and isinstance(bound.func, ast.Name) and bound.func.id in ("max", "min") \
+            and len(bound.args) == 2 and not bound.keywords:
+        with_index = [a for a in bound.args if mentions(a, moving)]
+        if len(with_index) == 1:
+            return with_index[0]
+    return bound
 
 
 def _has_window(sub: ast.Subscript, names: frozenset[str]) -> bool:

@@ -458,6 +458,21 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # a window clamped at the image's edges, through names bound per pixel
+        Invalid("""
+            import numpy as np
+
+            def box(img: np.ndarray, r: int) -> np.ndarray:
+                H, W = img.shape
+                out = np.zeros_like(img)
+                for y in range(H):
+                    for x in range(W):
+                        y0, y1 = max(0, y - r), min(H, y + r + 1)
+                        x0, x1 = max(0, x - r), min(W, x + r + 1)
+                        patch = img[y0:y1, x0:x1]
+                        out[y, x] = np.sum(patch * patch)
+                return out
+            """, line=6, contains="'img', 'out'"),
         # single-site Metropolis: a drawn site per pass, the state changed one
         # element at a time; the per-step whole-lattice sum does not hide it
         Invalid("""

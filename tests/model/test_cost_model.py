@@ -186,3 +186,40 @@ def test_at_production_size_loops_over_the_data_dwarf_whole_array_programs() -> 
     loops = ["e_element_loop.py", "f_recurrence.py", "g_nested_loop.py", "l_dp_table.py"]
     whole = ["a_elementwise.py", "b_reduction.py", "d_stencil.py", "i_components.py", "j_alloc_loop.py"]
     assert min(at_default(n) for n in loops) >= 100 * max(at_default(n) for n in whole)
+
+
+def test_a_running_sum_is_element_loop_time_not_sequential() -> None:
+    """c[i] = c[i - 1] + x[i] is one np.cumsum call away (CPN410's scan form)."""
+    found = sites("""
+        import numpy as np
+        def running(x):
+            c = np.zeros_like(x)
+            for i in range(1, len(x)):
+                c[i] = c[i - 1] + x[i]
+            return c
+    """)
+    assert share_of(found, Share.ELEMENT_LOOP) > 0.99 and share_of(found, Share.SEQUENTIAL) == 0
+
+
+def test_a_recurrence_per_pixel_vectorises_across_the_pixels() -> None:
+    """An escape-time iteration inside a pixel loop: the pixel loop is the
+    element loop to vectorise; each step then advances every pixel at once."""
+    found = sites("""
+        import numpy as np
+        def mandelbrot(size, iterations):
+            m = np.zeros((size, size))
+            for i in range(size):
+                for j in range(size):
+                    c = -2 + 3.0 / size * j + 1j * (1.5 - 3.0 / size * i)
+                    z = 0
+                    for n in range(iterations):
+                        if np.abs(z) <= 10:
+                            z = z * z + c
+                            m[i, j] = n
+                        else:
+                            break
+            return m
+    """)
+    assert share_of(found, Share.ELEMENT_LOOP) > 0.99 and share_of(found, Share.SEQUENTIAL) == 0
+    iir = sites(IIR)
+    assert share_of(iir, Share.SEQUENTIAL) > 0.5  # a recurrence with no element loop around it stays sequential
