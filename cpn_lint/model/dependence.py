@@ -218,7 +218,7 @@ class DependenceAnalysis:
         not by a loop header, and not computed from any loop's index (``i =
         rng.integers(n)``, ``x = ind // n``, ``r, c = stack.pop()``)."""
         model = self.model
-        loops = [frame, *model.loops_within(frame)]
+        loops = [*frame.chain(), *model.loops_within(frame)]  # (outer loops' indices walk too)
         walking = frozenset().union(*(model.loop_indices(f) for f in loops))
         headers = {id(n) for f in loops for n in ast.walk(getattr(f.node, "target", ast.Pass()))}
         varying = model.loop_varying(frame)

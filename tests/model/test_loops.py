@@ -171,3 +171,51 @@ def test_parameters_leave_hot_sizes_unknown() -> None:
     )
     arrays = model.hot_arrays()
     assert arrays and all(a.size is None for a in arrays)
+
+
+SITES = """\
+import numpy as np
+def metropolis(S, steps):
+    n = S.shape[0]
+    M = np.zeros(steps)
+    for t in range(steps):
+        x = np.random.randint(n)
+        y = np.random.randint(n)
+        if S[x, y] * (S[x - 1, y] + S[x, y - 1]) < 0:
+            S[x, y] = -S[x, y]
+        M[t] = S.sum()
+    return M
+def rescale(img, size):
+    dst = np.zeros(size[::-1], img.dtype)
+    ratio_y, ratio_x = np.divide(size[::-1], img.shape[:2])
+    for y in range(img.shape[0]):
+        for x in range(img.shape[1]):
+            i, j = int(y * ratio_y), int(x * ratio_x)
+            dst[i, j] = img[y, x]
+    return dst
+def kicked(u, steps):
+    for t in range(steps):
+        u = 0.5 * (np.roll(u, 1) + np.roll(u, -1))
+        i = np.random.randint(u.shape[0])
+        u[i] += 1.0
+    return u
+"""
+
+
+def test_a_loop_moving_its_state_one_drawn_site_at_a_time_is_an_element_loop() -> None:
+    """Single-site Metropolis: whatever it reads whole each step (M[t] =
+    S.sum()), the lattice changes one element per pass, at a site the pass
+    draws for itself."""
+    model = _model(SITES)
+    assert model.role(_loop_at(model, 5)) is Role.ELEMENT_LOOP
+
+
+def test_indices_computed_from_an_outer_loops_index_are_not_sites_a_pass_picks() -> None:
+    """dst[i, j] with i from the row index: the inner loop is no single-site update."""
+    model = _model(SITES)
+    assert model.role(_loop_at(model, 16)) is not Role.ELEMENT_LOOP
+
+
+def test_a_whole_array_update_beside_a_drawn_kick_is_time_stepping() -> None:
+    model = _model(SITES)
+    assert model.role(_loop_at(model, 21)) is Role.TIME_STEP
