@@ -42,7 +42,7 @@ from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, hot_loop, men
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import Linear, counter_step, direction, form_offset, linear, name_form_key, offset_from
-from .syntax import index_components, names_in
+from .syntax import chain_root, index_components, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -241,9 +241,7 @@ class DependenceAnalysis:
         pass binds afresh, a snapshot); None for a whole array or a slab."""
         model = self.model
         if isinstance(target, ast.Subscript):
-            base = target
-            while isinstance(base, ast.Subscript):
-                base = base.value  # type: ignore[assignment]
+            base = chain_root(target)
             if model.kind(base) is not Kind.DEVICE:
                 return False  # a list or dict entry
             if model.kind(target) is Kind.DEVICE_SCALAR or model.shape(target) == ():
@@ -1186,23 +1184,25 @@ def scan_form(model: "FileModel", rec: Recurrence, frame: "LoopFrame") -> str | 
         return None
     previous = [o for o in operands if _reads_previous(o, rec.array, frame)]
     others = [o for o in operands if o not in previous]
-    if len(previous) != 1 or any(rec.array in names_in(o) for o in others if not isinstance(stmt, ast.AugAssign)):
+    if len(previous) != 1 or any(rec.array in names_in(o) for o in others):
         return None
-    written = {t.id for s in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
-               for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) for t in ast.walk(t)  # type: ignore[attr-defined]
-               if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
-    written |= {_chain_base_name(t) for s in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
-                for t in (s.targets if isinstance(s, ast.Assign) else [s.target])}  # type: ignore[attr-defined]
-    written -= set(model.loop_indices(frame)) | {rec.array, None}  # type: ignore[arg-type]
+    written = _stored_names(model, frame) - model.loop_indices(frame) - {rec.array}
     if any(names_in(o) & written for o in others):
         return None  # fed by state the loop computes: an integration, not a scan
     return "cumsum" if isinstance(op, ast.Add) else "cumprod"
 
 
-def _chain_base_name(target: ast.expr) -> str | None:
-    while isinstance(target, ast.Subscript):
-        target = target.value  # type: ignore[assignment]
-    return target.id if isinstance(target, ast.Name) else None
+def _stored_names(model: "FileModel", frame: "LoopFrame") -> set[str]:
+    """The names ``frame`` assigns (``v = ...``, ``a, b = ...``) and the arrays
+    it writes into (``v[i] = ...``)."""
+    names: set[str] = set()
+    for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+        for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:  # type: ignore[attr-defined]
+            names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            root = chain_root(target)
+            if isinstance(root, ast.Name):
+                names.add(root.id)
+    return names
 
 
 def _reads_previous(expr: ast.expr, array: str, frame: "LoopFrame") -> bool:
