@@ -29,6 +29,8 @@ import json
 import sys
 from pathlib import Path
 
+from .results_file import write_results
+
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "tests" / "data" / "oracle" / "cost_ranking"
 
@@ -118,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
               f"projected {run['projected_s']:9.4f} s")
     print(f"Spearman's rho {result['spearman']:.3f}; calibration {result['calibration']}")
     if ns.out:
-        ns.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        write_results(ns.out, json.dumps(result, indent=1) + "\n")
     return 0
 
 

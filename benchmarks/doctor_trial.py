@@ -41,6 +41,8 @@ from cpn_lint import oracle
 from cpn_lint.doctor import DOCTOR_CHECKS, UNRECOGNIZED, DoctorFinding, load_doctor_report, reconcile
 from cpn_lint.engine import FileResult, LintOptions, analyze_source
 
+from .results_file import write_results
+
 DEFAULT_TIMEOUT = 120.0
 NAMING_CODES = ("CPN401", "CPN404")  # the codes that predict a program cannot run at all
 # Exceptions that mean the program waited for something the run cannot give
@@ -445,7 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = trial(ns.folder, ns.timeout, venv)
     sys.stdout.write(markdown(summary))
     if ns.json:
-        ns.json.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        write_results(ns.json, json.dumps(summary, indent=1) + "\n")
     return 2 if summary["status"].get(ORACLE_ERROR) == summary["programs"] and summary["programs"] else 0
 
 

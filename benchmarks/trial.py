@@ -45,6 +45,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .results_file import write_results
+
 DEFAULT_CODES = tuple(f"CPN{n}" for n in (*range(101, 113), *range(201, 207), 401, 404, 410))
 PROGRAM_SUFFIXES = (".py", ".ipynb")
 _NOTEBOOK_LINE = re.compile(r"^\s*(?:cell\s*)?(\d+)\s*:\s*(?:line\s*)?(\d+)\s*$")
@@ -367,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     if ns.json:
         data: dict = {c: vars(t) for c, t in tallies.items()}
         data["by_set"] = {name: {c: vars(t) for c, t in per_code.items()} for name, per_code in by_set(results).items()}
-        ns.json.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        write_results(ns.json, json.dumps(data, indent=1))
     counts = Counter(r.set for r in results)
     print(f"\n{sum(counts.values())} programs ({', '.join(f'{n} {s}' for s, n in sorted(counts.items()))})", file=sys.stderr)
     status = 0
@@ -375,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         floors = json.loads(ns.floors.read_text(encoding="utf-8")) if ns.floors.exists() else {}
         if ns.raise_floors:
             floors = raise_floors(floors, current_floors(tallies, results))
-            ns.floors.write_text(json.dumps(floors, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            write_results(ns.floors, json.dumps(floors, indent=1, sort_keys=True) + "\n")
             print(f"floors written to {ns.floors}", file=sys.stderr)
         failures = check_floors(floors, tallies, results)
         for failure in failures:

@@ -24,6 +24,8 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .results_file import write_results
+
 READY_OR_LIGHT = ("READY", "LIGHT REFACTOR")
 
 
@@ -124,8 +126,7 @@ def main(argv: list[str] | None = None) -> int:
           f"sequential cores called READY/LIGHT: {len(facts['sequential_called_ready_or_light'])}"  # type: ignore[arg-type]
           f"/{facts['sequential_cores']} {facts['sequential_called_ready_or_light']}")
     if ns.json:
-        ns.json.write_text(json.dumps({"outcomes": [asdict(o) for o in outcomes], "summary": facts}, indent=1) + "\n",
-                           encoding="utf-8")
+        write_results(ns.json, json.dumps({"outcomes": [asdict(o) for o in outcomes], "summary": facts}, indent=1) + "\n")
     return 0
 
 
