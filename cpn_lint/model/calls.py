@@ -40,6 +40,15 @@ _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _KNOWN_LIBRARIES = frozenset(sys.stdlib_module_names) | {"numpy", "cupynumeric", "scipy", "matplotlib"}
 
 
+# SciPy routines of one real variable: they call the function they are
+# handed with a Python float (root finders, scalar minimisers, quadrature).
+SCALAR_FUNCTION_CALLERS = frozenset({
+    "scipy.optimize.brentq", "scipy.optimize.brenth", "scipy.optimize.ridder", "scipy.optimize.bisect",
+    "scipy.optimize.toms748", "scipy.optimize.newton", "scipy.optimize.fminbound", "scipy.optimize.brent",
+    "scipy.optimize.golden", "scipy.optimize.minimize_scalar", "scipy.optimize.root_scalar",
+    "scipy.integrate.quad", "scipy.integrate.romberg",
+})
+
 class CallGraph:
     """Call sites of the file's functions, built on first use."""
 
@@ -247,6 +256,26 @@ class CallGraph:
             call = model.parent(use)
             if not (isinstance(call, ast.Call) and call.args and call.args[0] is use
                     and model.call_api(call) in ("vectorize", "frompyfunc")):
+                return False
+        return True
+
+    def called_with_numbers(self, scope: "Scope") -> bool:
+        """Is every use of the function (a ``def`` or a lambda) as a value a
+        SciPy routine of one real variable (``brentq(f, a, b)``, ``quad(f, 0,
+        1)``)? Those call it with a Python float for its first parameter (the
+        others come from ``args=``, which may hold anything)."""
+        model = self.model
+        if isinstance(scope.node, ast.Lambda):
+            uses: list[ast.AST] = [scope.node]
+        else:
+            self._resolve_uses_of(scope.name)
+            uses = list(self._escape_uses.get(id(scope), []))
+            if not uses:
+                return False
+        for use in uses:
+            call = model.parent(use)
+            if not (isinstance(call, ast.Call) and call.args and call.args[0] is use
+                    and (model.qualname(call.func) or "") in SCALAR_FUNCTION_CALLERS):
                 return False
         return True
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from .dependence import Role, scan_form
+from .integrators import ode_integration
 from .kinds import Kind
 from .loops import Work
 from .numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
@@ -351,6 +352,10 @@ class CostModel:
             if api in _CUBIC and not self._is_small(call):
                 counts.flops = scaled(data_size(1.5), 2)
             return counts
+        if ode_integration(model, call) is not None:
+            # one host step after another, each handing the few-number state
+            # to the right-hand side and back
+            return Counts(syncs=dict(STEPS), host=dict(STEPS))
         func = call.func
         if self._out_of_scope_call(call):
             # the library works on the data on the host: one pass over it per call
@@ -749,6 +754,8 @@ class CostModel:
         share = self._loop_shares[key]
         if share is not None:
             return share
+        if isinstance(node, ast.Call) and ode_integration(self.model, node) is not None:
+            return Share.SEQUENTIAL
         if counts.library:
             return Share.LIBRARY
         if counts.syncs:

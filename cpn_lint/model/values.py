@@ -1140,9 +1140,11 @@ class ValueEngine:
         if param.kind is not BindKind.PARAM or calls.is_receiver(param):
             return Kind.UNKNOWN
         sites = calls.argument_sites(scope)
+        # brentq(f, a, b) calls f with a float for its first parameter
+        numbers = scope.params[:1] == [param.name] and calls.called_with_numbers(scope)
         if not sites:
-            return Kind.UNKNOWN
-        kinds: list[Kind] = []
+            return Kind.SCALAR if numbers else Kind.UNKNOWN
+        kinds: list[Kind] = [Kind.SCALAR] if numbers else []
         for call in sites:
             given = calls.argument(call, scope, param.name)
             if given is None:
@@ -1150,6 +1152,8 @@ class ValueEngine:
             kinds.append(self._kind(given))
         if calls.arguments_escape(scope) and calls.escapes_to_number_callers(scope):
             kinds.append(Kind.SCALAR)  # np.vectorize(f) calls f with numbers: one more site
+            return self._joined_arguments(kinds, escaping=False)
+        if numbers:
             return self._joined_arguments(kinds, escaping=False)
         return self._joined_arguments(kinds, calls.arguments_escape(scope))
 

@@ -9,6 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
 from ..model.dependence import Recurrence, offset_of, scan_form
+from ..model.integrators import ode_integration
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.scopes import BindKind
 from ..model.syntax import names_in
@@ -96,7 +97,11 @@ class OutOfScopeWorkload(Rule):
       it (`np.cumsum`, `np.cumprod`); the verdict counts it as a blocking
       idiom with a recipe, not as Gate 4 evidence, unless what it adds is
       state the same loop computes (`x[i] = x[i - 1] + v[i - 1] * dt` with
-      `v` updated beside it is an integration).
+      `v` updated beside it is an integration). A SciPy integrator
+      (`odeint`, `solve_ivp`, `RK45`, ...) stepping an initial state of at
+      most 64 numbers the code writes out (`odeint(deriv, [20, 20], t)`) is
+      the same chain run by the host; a state of unknown or larger size (a
+      discretised field) is not judged.
 
     One finding per import statement (with or without NumPy in the file),
     per traversal or recurrence loop, and per string-processing statement. The verdict weighs how much of the code
@@ -360,7 +365,47 @@ class OutOfScopeWorkload(Rule):
             """
         ),
     )
+    # an integrator stepping a field whose size the code does not write out
+    # (method of lines) is not judged here: the right-hand side may be whole-array work
+    valid += (
+        Valid("""
+            import numpy as np
+            from scipy.integrate import odeint
+
+            def heat(u, t, dx):
+                du = np.zeros_like(u)
+                du[1:-1] = (u[2:] - 2 * u[1:-1] + u[:-2]) / dx ** 2
+                return du
+
+            def run(x, t):
+                u0 = np.sin(np.pi * x)
+                return odeint(heat, u0, t, args=(x[1] - x[0],))
+            """),
+    )
     invalid = (
+        # a two-species model: two numbers through every step of the integrator
+        Invalid("""
+            import numpy as np
+            from scipy.integrate import odeint
+
+            def deriv(state, t, a, b):
+                prey, predator = state
+                return [a * prey - b * prey * predator, b * prey * predator - a * predator]
+
+            t = np.linspace(0.0, 70.0, 500)
+            start = [20.0, 20.0]
+            path = odeint(deriv, start, t, args=(0.5, 0.02))
+            """, line=10, contains="odeint(...) integrates 2 numbers step by step"),
+        Invalid("""
+            import numpy as np
+            from scipy.integrate import solve_ivp
+
+            def lorenz(t, s, sigma=10.0, rho=28.0, beta=8.0 / 3.0):
+                x, y, z = s
+                return [sigma * (y - x), x * (rho - z) - y, x * y - beta * z]
+
+            sol = solve_ivp(lorenz, (0.0, 40.0), y0=np.array([1.0, 1.0, 1.0]), max_step=0.01)
+            """, line=8, contains="integrates 3 numbers"),
         # a one-number Metropolis chain; the name is reused for a plot grid
         # once the chain is done, which does not make the state large
         Invalid("""
@@ -646,7 +691,7 @@ class OutOfScopeWorkload(Rule):
         evidence = [*_import_evidence(model), *_bare_root_sparse(model)]
         if model.uses_numpy():
             evidence += [*_traversals(model), *_string_calls(model), *_recurrence_loops(model),
-                         *_optimiser_training(model)]
+                         *_optimiser_training(model), *_ode_integrations(model)]
         for item in sorted(evidence, key=lambda e: (getattr(e.node, "lineno", 0), getattr(e.node, "col_offset", 0))):
             yield self.finding(
                 item.node,
@@ -1036,6 +1081,26 @@ def _optimiser_training(model: FileModel) -> Iterator[_Evidence]:
                 f"(an activation of a matrix product in {layer.name})")
         yield _Evidence(call, "ml", text, f"{model.segment(call.func, 30)}(...)", in_loop=hot_loop(model, call) is not None,
                         extra=(("covers", sorted(covered | _spans(functions))), ("advice", _TRAINING_ADVICE)))
+
+
+_ODE_ADVICE = ("keep the integration on the host, or integrate many trajectories at once "
+               "as the rows of one array (one time loop, vectorised across them)")
+
+
+def _ode_integrations(model: FileModel) -> Iterator[_Evidence]:
+    """A SciPy integrator stepping a state of a few numbers (``odeint(deriv,
+    [20, 20], t)``): every step needs the one before, and the state is far
+    too small to spread over GPUs (see :mod:`..model.integrators`)."""
+    for call in model.nodes(ast.Call):
+        found = ode_integration(model, call)
+        if found is None:
+            continue
+        name = model.segment(call.func, 30)
+        size = found.state_size
+        text = f"{name}(...) integrates {size} number{'s' if size != 1 else ''} step by step"
+        covered = _called_from(model, call, depth=2) | _spans(list(found.callbacks))
+        yield _Evidence(call, "recurrence", text, f"{name}(...)", in_loop=hot_loop(model, call) is not None,
+                        extra=(("covers", sorted(covered)), ("advice", _ODE_ADVICE)))
 
 
 def _callback_args(call: ast.Call) -> list[ast.expr]:

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from cpn_lint.model import FileModel
+from cpn_lint.model.kinds import Kind
 from cpn_lint.model.cost import PROFILES, Scale, Share, Site, file_sites, profile_for
 
 A100 = PROFILES["A100"]
@@ -223,3 +224,42 @@ def test_a_recurrence_per_pixel_vectorises_across_the_pixels() -> None:
     assert share_of(found, Share.ELEMENT_LOOP) > 0.99 and share_of(found, Share.SEQUENTIAL) == 0
     iir = sites(IIR)
     assert share_of(iir, Share.SEQUENTIAL) > 0.5  # a recurrence with no element loop around it stays sequential
+
+
+ODE_PROGRAM = """
+    import numpy as np
+    from scipy.integrate import odeint
+    def deriv(state, t):
+        s, i, r = state
+        return [-0.3 * s * i, 0.3 * s * i - 0.1 * i, 0.1 * i]
+    t = np.linspace(0.0, 160.0, 160)
+    grid = np.linspace(0.0, 1.0, 1000)
+    profile = np.exp(-grid ** 2)
+    path = odeint(deriv, STATE, t)
+"""
+
+
+def test_a_few_numbers_integrated_by_scipy_are_sequential_time() -> None:
+    """odeint stepping three numbers: every step is a host round trip after
+    the one before, whatever array work sits beside it."""
+    few = sites(ODE_PROGRAM.replace("STATE", "[0.99, 0.01, 0.0]"))
+    assert share_of(few, Share.SEQUENTIAL) > 0.5
+    # a state as large as the data (a discretised field) is not judged a chain
+    field = sites(ODE_PROGRAM.replace("STATE", "profile"))
+    assert share_of(field, Share.SEQUENTIAL) == 0
+
+
+def test_a_callback_handed_to_a_root_finder_takes_numbers() -> None:
+    """brentq calls f with floats: f's parameter is a number, so its np.log
+    is one scalar operation, not whole-array work over the data."""
+    source = textwrap.dedent("""
+        import numpy as np
+        from scipy.optimize import brentq
+        def f(s, r0):
+            return s - np.log(s) / r0
+        root = brentq(lambda s: f(s, 2.0) - f(0.8, 2.0), 0.001, 0.5)
+        direct = brentq(f, 0.001, 0.5, args=(2.0,))
+    """)
+    model = FileModel(ast.parse(source), source, "prog.py")
+    names = [n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "s"]
+    assert names and all(model.kind(n) is Kind.SCALAR for n in names)

@@ -209,7 +209,8 @@ def test_a_callback_passed_elsewhere_keeps_numbers_unknown() -> None:
         area = quad(f, 0.0, 1.0, args=(2.0,))
         """
     )
-    assert _kind_of(model, "h") is Kind.UNKNOWN
+    assert _kind_of(model, "h") is Kind.UNKNOWN  # args= may hold anything
+    assert _kind_of(model, "x") is Kind.SCALAR  # quad hands the first parameter a float
 
 
 # ---------------------------------------------------------------- generators
