@@ -97,6 +97,7 @@ class DependenceAnalysis:
         self._forms: dict[tuple[int, int], "tuple[str, list[_Form]] | None"] = {}  # _view_forms' answers
         self._lags: dict[int, dict[str, int]] = {}  # _inner_lags' answers
         self._relaxing: set[int] = set()  # loops whose writes read neighbours of this pass and the last
+        self._stores: dict[int, dict[tuple[str, str], list[ast.Assign]]] = {}  # _element_stores' answers
 
     # ----------------------------------------------------------------- roles
     def role(self, frame: "LoopFrame") -> Role:
@@ -578,13 +579,46 @@ class DependenceAnalysis:
         if depth >= 3:
             return found
         seen = {id(node) for node in found}
+        sources: list[ast.expr] = []
         for name in names:
             for binding in model.reaching_bindings(name):
                 if binding.loop is not None and frame.contains(binding.loop) and binding.value is not None and binding.pos < (name.lineno, name.col_offset):
-                    for node in self._reads_feeding(binding.value, frame, depth + 1):
-                        if id(node) not in seen:  # a name read twice feeds the same nodes again
-                            seen.add(id(node))
-                            found.append(node)
+                    sources.append(binding.value)
+        sources += self._stored_before(reads, frame)
+        for source in sources:
+            for node in self._reads_feeding(source, frame, depth + 1):
+                if id(node) not in seen:  # a name read twice feeds the same nodes again
+                    seen.add(id(node))
+                    found.append(node)
+        return found
+
+    def _stored_before(self, reads: list[ast.AST], frame: "LoopFrame") -> list[ast.expr]:
+        """The values the same iteration stored, earlier in the loop body, at
+        exactly the element a read picks (``step[i, j] = argmin(...)`` then
+        ``... step[i, j] ...``): what the read returns is what was stored."""
+        model = self.model
+        stores = self._element_stores(frame)
+        if not stores:
+            return []
+        found: list[ast.expr] = []
+        for read in reads:
+            if not (isinstance(read, ast.Subscript) and isinstance(read.ctx, ast.Load) and isinstance(read.value, ast.Name)):
+                continue
+            for stmt in stores.get((read.value.id, ast.dump(read.slice)), ()):
+                if (stmt.lineno, stmt.col_offset) < (read.lineno, read.col_offset) and model.loop_of(stmt) is model.loop_of(read):
+                    found.append(stmt.value)
+        return found
+
+    def _element_stores(self, frame: "LoopFrame") -> dict[tuple[str, str], list[ast.Assign]]:
+        """``X[index]`` stores of the loop by array name and index (memoised)."""
+        key = id(frame)
+        found = self._stores.get(key)
+        if found is None:
+            found = self._stores[key] = {}
+            for stmt in self.model.nodes_in_loop(frame, ast.Assign):
+                target = stmt.targets[0] if len(stmt.targets) == 1 else None
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    found.setdefault((target.value.id, ast.dump(target.slice)), []).append(stmt)
         return found
 
     def _reads_of(self, value: ast.expr) -> tuple[list[ast.AST], list[ast.Name]]:
@@ -621,9 +655,10 @@ class DependenceAnalysis:
         model = self.model
         found: list[Recurrence] = []
         coupled = self._coupled(frame)
+        relayed = self._relayed(frame)
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
-            for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ())]:
-                small = self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
+            for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ())]:
+                small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
                 if not small or self._restarted(frame, name):
                     continue
                 if self._accumulated_by_helper(stmt, name):
@@ -631,6 +666,26 @@ class DependenceAnalysis:
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
                 break
         return found if found and self._touches_device_values(frame) else []
+
+    def _relayed(self, frame: "LoopFrame") -> dict[int, list[str]]:
+        """Names rebound from the element the same iteration stored from them
+        (``out[i] = a * x[i] + (1 - a) * buf``, then ``buf = out[i]``): one
+        element carried to the next iteration through the array. Keyed by
+        the id of the rebinding statement."""
+        model = self.model
+        stores = self._element_stores(frame)
+        found: dict[int, list[str]] = {}
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            target, value = (stmt.targets[0] if len(stmt.targets) == 1 else None), stmt.value
+            if not (isinstance(target, ast.Name) and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
+                continue
+            if model.kind(value) is not Kind.DEVICE_SCALAR:
+                continue
+            earlier = [s for s in stores.get((value.value.id, ast.dump(value.slice)), ())
+                       if s.lineno < stmt.lineno and model.loop_of(s) is model.loop_of(stmt)]
+            if earlier and any(target.id in names_in(s.value) for s in earlier):
+                found.setdefault(id(stmt), []).append(target.id)
+        return found
 
     def _carried_element(self, frame: "LoopFrame", stmt: ast.stmt, name: str) -> bool:
         """Is ``name`` one element by the loop's own measure: started before

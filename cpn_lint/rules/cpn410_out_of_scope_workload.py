@@ -383,6 +383,39 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # an attack/release follower: the state goes through the output
+        # element the iteration stored and comes back from it
+        Invalid("""
+            import numpy as np
+
+            def follow(x, state, attack, release):
+                out = np.zeros(x.shape[0])
+                for i in range(x.shape[0]):
+                    if state > x[i]:
+                        out[i] = (1 - release) * state
+                    else:
+                        out[i] = attack * x[i] + (1 - attack) * state
+                    state = out[i]
+                return out
+            """, line=5, contains="a value 'state' carries from one iteration to the next"),
+        # a warping path's cost table: each cell adds the neighbour a step
+        # table picked from the cells written before it
+        Invalid("""
+            import numpy as np
+
+            def warp(D):
+                moves = np.array([[-1, -1], [-1, 0], [0, -1]])
+                C = np.zeros(D.shape)
+                C[0, :] = np.cumsum(D[0, :])
+                C[:, 0] = np.cumsum(D[:, 0])
+                step = np.zeros(D.shape, dtype=int)
+                for i in range(1, D.shape[0]):
+                    for j in range(1, D.shape[1]):
+                        step[i, j] = int(np.argmin([C[i - 1, j - 1], C[i - 1, j], C[i, j - 1]]))
+                        prev = [i, j] + moves[step[i, j], :]
+                        C[i, j] = D[i, j] + C[prev[0], prev[1]]
+                return C
+            """, line=9, contains="computes 'C' from values of earlier iterations"),
         # a two-species model: two numbers through every step of the integrator
         Invalid("""
             import numpy as np
