@@ -378,7 +378,7 @@ def _demotes(item: Item, context: Context) -> bool:
     stops the program (CPN401, CPN404) inside a loop or anywhere on the data
     path (not at a load, save or plot boundary), unless one line of supported
     calls replaces it (``np.size`` -> ``a.size``: a light fix item, see
-    :func:`_light_fixes`); a single-GPU-only call (CPN402) inside a loop when
+    see :func:`_has_equivalent`); a single-GPU-only call (CPN402) inside a loop when
     the target has several nodes."""
     if item.code in STOPPING_API_CODES and _has_equivalent(item):
         return False
@@ -406,8 +406,11 @@ def main_sweeps(blocks: Sequence[Item], time: TimeProjection | None, peripheral:
 
 
 def _has_equivalent(item: Item) -> bool:
-    """A missing name that one line of supported calls replaces (a NumPy 2
-    spelling, ``a.size`` for ``np.size``)."""
+    """A missing name or a rejected form that one line of supported calls
+    replaces (a NumPy 2 spelling, ``a.size`` for ``np.size``, ``mode='same'``
+    and a slice for ``np.convolve(..., mode='valid')``)."""
+    if item.code == "CPN404":
+        return bool(item.data.get("equivalent"))
     return item.code == "CPN401" and bool(item.data.get("equivalent") or item.data.get("replacement"))
 
 

@@ -265,6 +265,39 @@ def recipe_convolve_same_on_padded_input():
     return np.convolve(np.pad(np.ones(8), 1), np.ones(3), mode="same")
 
 
+def _valid_convolution(a, v):
+    """np.convolve(a, v, mode='valid') in plain Python, the reference the recipes must match."""
+    a, v = [float(x) for x in a], [float(x) for x in v]
+    m = len(v)
+    return [sum(a[k + j] * v[m - 1 - j] for j in range(m)) for k in range(len(a) - m + 1)]
+
+
+def _matches(got, reference):
+    got = [float(x) for x in got]
+    return len(got) == len(reference) and all(abs(g - r) < 1e-9 for g, r in zip(got, reference))
+
+
+def recipe_convolve_valid_by_slicing_same():
+    ok = True
+    for n, m in ((20, 5), (20, 4), (16, 16), (9, 1)):
+        a = np.sin(np.arange(n) * 0.7) + 0.1 * np.arange(n)
+        v = np.cos(np.arange(m) * 0.3) + 1.0
+        got = np.convolve(a, v, mode="same")[len(v) // 2 : len(a) - (len(v) - 1) // 2]
+        ok = ok and _matches(got, _valid_convolution(a, v))
+    return ok
+
+
+def recipe_convolve_full_by_padding_then_slicing():
+    ok = True
+    for n, m in ((20, 5), (20, 4), (9, 1)):
+        a = np.sin(np.arange(n) * 0.7) + 0.1 * np.arange(n)
+        v = np.cos(np.arange(m) * 0.3) + 1.0
+        padded = np.pad(a, len(v) - 1)
+        got = np.convolve(padded, v, mode="same")[len(v) // 2 : len(padded) - (len(v) - 1) // 2]
+        ok = ok and _matches(got, _valid_convolution(np.pad(a, m - 1), v))
+    return ok
+
+
 def recipe_where_instead_of_ufunc_where():
     a = np.arange(8.0)
     return np.where(a > 3, np.add(a, 1.0), np.zeros(8))
@@ -288,6 +321,7 @@ CASES = [
     recipe_one_element_draw_added_into_scalar_slot, recipe_shift_and_scale_standard_normals,
     recipe_uniform_onto_array_bounds, recipe_int_of_0d_bound, recipe_singular_values_for_spectral_norm,
     recipe_bincount_for_unique_counts, recipe_convolve_same_on_padded_input, recipe_where_instead_of_ufunc_where,
+    recipe_convolve_valid_by_slicing_same, recipe_convolve_full_by_padding_then_slicing,
 ]
 
 
