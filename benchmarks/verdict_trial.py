@@ -38,6 +38,7 @@ class Outcome:
     sequential: bool
     verdict: str
     rule: str
+    spec_label: str = ""  # the verdict SPEC §4 gives, read blind to the tool (when the labels have one)
 
     @property
     def agrees(self) -> bool:
@@ -46,6 +47,10 @@ class Outcome:
     @property
     def acceptable_agrees(self) -> bool:
         return self.verdict == self.label or self.verdict in self.acceptable
+
+    @property
+    def spec_agrees(self) -> bool:
+        return self.verdict == (self.spec_label or self.label)
 
     @property
     def sequential_missed(self) -> bool:
@@ -83,7 +88,7 @@ def run(trial: Path, labels_path: Path, sources_path: Path | None = None) -> lis
         verdict, rule = assess(path)
         outcomes.append(Outcome(program, styles.get(program, ""), label["verdict"],
                                 tuple(label.get("also_acceptable") or ()), bool(label.get("sequential_core")),
-                                verdict, rule))
+                                verdict, rule, str(label.get("spec_verdict") or "")))
     return outcomes
 
 
@@ -100,6 +105,7 @@ def summary(outcomes: list[Outcome]) -> dict[str, object]:
         "programs": n,
         "agree": sum(o.agrees for o in outcomes),
         "agree_or_acceptable": sum(o.acceptable_agrees for o in outcomes),
+        "agree_with_spec_verdict": sum(o.spec_agrees for o in outcomes),
         "sequential_cores": len(sequential),
         "sequential_called_ready_or_light": [o.program for o in sequential if o.sequential_missed],
         "by_style": {style: {"agree": a, "agree_or_acceptable": b, "programs": c} for style, (a, b, c) in sorted(by_style.items())},
@@ -123,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nagree {facts['agree']}/{facts['programs']} ({facts['agree'] / n:.0%}); "  # type: ignore[operator]
           f"agree or acceptable {facts['agree_or_acceptable']}/{facts['programs']} "
           f"({facts['agree_or_acceptable'] / n:.0%}); "  # type: ignore[operator]
+          f"agree with the SPEC verdict {facts['agree_with_spec_verdict']}/{facts['programs']}; "
           f"sequential cores called READY/LIGHT: {len(facts['sequential_called_ready_or_light'])}"  # type: ignore[arg-type]
           f"/{facts['sequential_cores']} {facts['sequential_called_ready_or_light']}")
     if ns.json:
