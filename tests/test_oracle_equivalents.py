@@ -45,6 +45,7 @@ def _numpy_value(name: str) -> list:
         "asanyarray": numpy.asanyarray(a),
         "fft.fftfreq": numpy.fft.fftfreq(n, d),
         "fft.rfftfreq": numpy.fft.rfftfreq(n, d),
+        "fromfunction": numpy.fromfunction(lambda x, y: (x - 2) ** 2 + y < 5, (3, 4)),
     }[name]
     if isinstance(reference, tuple):
         return [int(v) for v in reference]
@@ -58,7 +59,7 @@ def test_every_listed_name_is_missing_under_the_runtime(runtime: dict) -> None:
 
 
 @pytest.mark.parametrize("name", ["size", "around", "atan2", "pow", "fix", "std", "ptp", "ascontiguousarray",
-                                  "asanyarray", "fft.fftfreq", "fft.rfftfreq"])
+                                  "asanyarray", "fft.fftfreq", "fft.rfftfreq", "fromfunction"])
 def test_the_equivalent_computes_what_numpy_does(runtime: dict, name: str) -> None:
     assert runtime["values"][name] == pytest.approx(_numpy_value(name), rel=1e-12, abs=1e-12)
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .iteration import fresh_in_iteration
 from .kinds import Kind
@@ -124,11 +124,18 @@ class DependenceAnalysis:
             return Role.ELEMENT_LOOP if work.own_picks and self._single_site_updates(frame) else Role.TIME_STEP
         if work.work not in (Work.ELEMENT, Work.ROW):
             return Role.OTHER
-        if not work.own_picks:
+        if not work.own_picks or self._reads_only_tables(work.own_picks):
             return Role.OTHER
         if self._steps_around_element_loops(frame):
             return Role.OTHER
         return Role.ELEMENT_LOOP
+
+    def _reads_only_tables(self, picks: "Sequence[ast.Subscript]") -> bool:
+        """Does the loop pick elements of nothing but tables the code writes
+        out (a 9 x 2 table of lattice directions)? Its trips are bounded by
+        the table, not by the data: no element loop."""
+        values = self.model.values
+        return all(values.written_out(chain_root(p)) for p in picks)
 
     def _small_element_nest(self, frame: "LoopFrame") -> bool:
         """A loop over a handful of indices (``for i in range(4)``) that picks

@@ -1773,7 +1773,30 @@ class ValueEngine:
             return None
         if isinstance(expr, (ast.List, ast.Tuple)):
             return self._literal_sequence_shape(expr)
+        if isinstance(expr, ast.ListComp):
+            return self._comprehension_shape(expr)
         return self._operand_shape(expr)
+
+    def _comprehension_shape(self, expr: ast.ListComp) -> MaybeShape:
+        """``[(x, y) for x in (0, -1, 1) for y in (0, -1, 1)]``: as many items
+        as the literal containers (or ``range`` of a literal) it walks give,
+        each of its element's shape; None when a count is not written out."""
+        count = 1
+        for generator in expr.generators:
+            if generator.ifs or generator.is_async:
+                return None
+            walked = generator.iter
+            if isinstance(walked, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in walked.elts):
+                count *= len(walked.elts)
+            elif isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
+                    and self.model.lookup(walked.func) is None and len(walked.args) == 1 \
+                    and (stop := self.model.const_int(walked.args[0])) is not None:
+                count *= max(stop, 0)
+            else:
+                return None
+        element = self._array_shape(expr.elt) if isinstance(expr.elt, (ast.List, ast.Tuple)) else \
+            (SCALAR_SHAPE if self._kind(expr.elt) is Kind.SCALAR else None)
+        return (count,) + element if element is not None else None
 
     def _literal_sequence_shape(self, expr: ast.List | ast.Tuple) -> MaybeShape:
         elements = expr.elts
@@ -1972,6 +1995,25 @@ class ValueEngine:
             self.solve()
         return self._small_solver.settled(lambda: self._small_status(expr)) is _Small.YES
 
+    def written_out(self, expr: ast.expr | None, _depth: int = 0) -> bool:
+        """Is ``expr`` a table whose values the code writes out
+        (``np.array([(x, y) for x in (0, -1, 1) for y in (0, -1, 1)])``,
+        ``np.array([0.25, 0.5, 0.25])``), through names every binding of
+        which is one? Unlike an array sized by a literal (``np.ones(10)``,
+        demo data the user scales), such a table keeps its size."""
+        if expr is None or _depth > 3:
+            return False
+        if isinstance(expr, ast.Name):
+            bindings = self.model.reaching_bindings(expr)
+            return bool(bindings) and all(b.kind is BindKind.VALUE and self.written_out(b.value, _depth + 1) for b in bindings)
+        if not (isinstance(expr, ast.Call) and expr.args and self.model.call_api(expr) in api.CONVERSIONS):
+            return False
+        values = expr.args[0]
+        if not isinstance(values, (ast.List, ast.Tuple, ast.ListComp)):
+            return False
+        size = shapes.literal_size(self._array_shape(values))
+        return size is not None and size <= SMALL_ARRAY
+
     def _evaluate_small(self, variable: object) -> "_Small":
         if isinstance(variable, Binding):
             return self._small_binding(variable)
@@ -2066,8 +2108,8 @@ class ValueEngine:
             return self._small_solver.value(scope)
         if tail in api.JOINERS:
             return _Small.NO  # what is joined may grow without bound
-        if tail in api.CONVERSIONS and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
-            size = shapes.literal_size(self._literal_sequence_shape(call.args[0]))
+        if tail in api.CONVERSIONS and call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
+            size = shapes.literal_size(self._array_shape(call.args[0]))
             return _Small.YES if size is not None and size <= SMALL_ARRAY else _Small.NO
         if tail in api.SHAPE_FIRST or tail in api.SQUARE or tail.startswith("random.") or tail in api.SPACES:
             arguments = self._size_arguments(tail, call)

@@ -56,6 +56,7 @@ ONE_LINE_EQUIVALENTS: dict[str, str] = {
     "numpy.iterable": "isinstance(x, collections.abc.Iterable)",
     "numpy.fft.fftfreq": "np.concatenate((np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0))) / (d * n)",
     "numpy.fft.rfftfreq": "np.arange(n // 2 + 1) / (d * n)",
+    "numpy.fromfunction": "f(*np.indices(shape, dtype=float))",
     # the same distribution (cuPyNumeric's random streams differ from NumPy's anyway: CPN304)
     "numpy.random.standard_normal": "np.random.normal(0.0, 1.0, size)",
     "numpy.random.Generator.standard_normal": "rng.normal(0.0, 1.0, size)",

@@ -146,6 +146,14 @@ class ElementLoopIndexing(Rule):
     short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # the loop picks rows of a 9 x 2 table written out in the file: its
+        # trips are bounded by the table, not by the data
+        Valid("""
+            import numpy as np
+            q = 9
+            c = np.array([(x, y) for x in (0, -1, 1) for y in (0, -1, 1)])
+            opposite = [int(np.argmin(np.abs(c + c[i]).sum(axis=1))) for i in range(q)]
+            """),
         # a counter-driven time loop storing one number per step: the
         # state is not moved element by element at a picked site
         Valid("""

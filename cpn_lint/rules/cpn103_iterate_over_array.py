@@ -87,6 +87,13 @@ class IterateOverArray(Rule):
     short = "{loop} iterates an array item by item in Python (RR-loop)"
 
     valid = (
+        # a table of nine lattice directions walked once while setting up
+        Valid("""
+            import numpy as np
+            c = np.array([(x, y) for x in (0, -1, 1) for y in (0, -1, 1)])
+            w = np.full(9, 1.0 / 36.0)
+            w[np.asarray([np.linalg.norm(ci) < 1.1 for ci in c])] = 1.0 / 9.0
+            """),
         Valid(
             """
             import numpy as np
@@ -229,7 +236,7 @@ class IterateOverArray(Rule):
             if frame.iter_kind is not IterKind.ARRAY:
                 continue
             arrays = walked_arrays(model, frame)
-            if not arrays:
+            if not arrays or _table_walked_once(model, frame, arrays):
                 continue
             names = [model.segment(a, 30) for a in arrays]
             yield self.finding(
@@ -240,6 +247,15 @@ class IterateOverArray(Rule):
                 advice=_HOST_RANGE if all(_is_numpy_range(model, a) for a in arrays) else _VECTORISE,
                 data={"arrays": names},
             )
+
+
+def _table_walked_once(model: FileModel, frame: LoopFrame, arrays: list[ast.expr]) -> bool:
+    """A loop no other loop repeats over arrays of a few literal elements (a
+    9 x 2 table of lattice directions walked once while setting up): a
+    handful of round trips in all, not a cost that grows with the data."""
+    if frame.parent is not None or model.calling_loop(frame.node) is not None:
+        return False
+    return all(model.values.written_out(a) for a in arrays)
 
 
 def _is_numpy_range(model: FileModel, expr: ast.expr) -> bool:

@@ -11,7 +11,7 @@ from ..model.file_loops import walks_input_files
 from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, NoFix, Rule, Valid
 from ._roots import unfolded
-from ._context import loop_context, where_text
+from ._context import LoopContext, loop_context, where_text
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
 _CONVERTING_BUILTINS = frozenset({"float", "int", "bool", "complex"})
@@ -104,6 +104,14 @@ class HostConversionInLoop(Rule):
     short = "{call} on '{value}' syncs with the host every iteration (RR-sync)"
 
     valid = (
+        # a table of lattice directions written out in the file, converted
+        # while setting up: a handful of round trips in all
+        Valid("""
+            import numpy as np
+            q = 9
+            c = np.array([(x, y) for x in (0, -1, 1) for y in (0, -1, 1)])
+            bounce = [c.tolist().index((-c[i]).tolist()) for i in range(q)]
+            """),
         Valid("""
             import numpy as np
             def energy(x):
@@ -323,6 +331,8 @@ class HostConversionInLoop(Rule):
                 continue
             if walks_input_files(model, context.loop):
                 continue  # once per input file or image, at the pace of the file system: not a hot-loop sync
+            if _table_set_up_once(model, value, context):
+                continue
             # A modulo guard anywhere inside the hot loop throttles; a branch
             # ending in `break` leaves only the loop the break belongs to.
             site = context.call or call
@@ -362,3 +372,14 @@ def _conversion(model: FileModel, call: ast.Call) -> tuple[str, ast.expr] | None
     ):
         return f"{func.id}()", call.args[0]
     return None
+
+
+def _table_set_up_once(model: FileModel, value: ast.expr, context: LoopContext) -> bool:
+    """A conversion of a table the code writes out (``c.tolist()`` of nine
+    lattice directions) in a loop no other loop repeats: setting up, a
+    handful of round trips in all."""
+    loop = context.loop
+    if context.call is not None or loop.parent is not None or model.calling_loop(loop.node) is not None:
+        return False
+    arrays = [n for n in ast.walk(value) if isinstance(n, ast.Name) and model.is_array(n)]
+    return bool(arrays) and all(model.values.written_out(n) for n in arrays)
