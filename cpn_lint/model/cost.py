@@ -235,6 +235,11 @@ _PRINTERS = frozenset({"print"})
 _CUBIC = frozenset({"dot", "matmul", "tensordot", "einsum", "inner", "linalg.solve", "linalg.inv", "linalg.cholesky",
                     "linalg.qr", "linalg.svd", "linalg.eig", "linalg.eigh", "linalg.lstsq", "linalg.det",
                     "linalg.matrix_power", "linalg.pinv"})
+# Methods of an ML library's model that train it to convergence: as many
+# passes over the data as the training runs epochs or iterations (a count the
+# code rarely states). A transformer's fit_transform, a partial_fit or one
+# batch is one pass.
+_TRAINING_METHODS = frozenset({"fit", "fit_predict", "fit_generator"})
 BYTES_PER_ELEMENT = 8
 SMALL_LITERAL = 64  # arrays the code sizes with at most this many elements (a 3-vector, a 4 x 4 matrix) stay as written
 SMALL_BOUND = 64  # a literal trip count at most this is a handful (axes, taps, components)
@@ -358,8 +363,10 @@ class CostModel:
             return Counts(syncs=dict(STEPS), host=dict(STEPS))
         func = call.func
         if self._out_of_scope_call(call):
-            # the library works on the data on the host: one pass over it per call
-            return Counts(library=scaled(data_size(1.0), BYTES_PER_ELEMENT))
+            # the library works on the data on the host: one pass over it per
+            # call, and training passes over it once per epoch or iteration
+            passes = STEPS if isinstance(func, ast.Attribute) and func.attr in _TRAINING_METHODS else ONE
+            return Counts(library=times(scaled(data_size(1.0), BYTES_PER_ELEMENT), passes))
         if isinstance(func, ast.Name) and model.lookup(func) is None:
             if func.id in _CONVERSIONS and call.args and model.is_device(call.args[0]):
                 return Counts(syncs=dict(ONE))

@@ -46,7 +46,7 @@ from .syntax import chain_root, index_components, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
-    from .scopes import LoopFrame
+    from .scopes import LoopFrame, Scope
 
 _RANDOM_WORDS = ("random", "rand", "uniform", "integers", "normal", "randint")
 _STACKS = frozenset({"hstack", "vstack", "column_stack", "row_stack", "concatenate", "append", "stack", "dstack"})
@@ -98,6 +98,7 @@ class DependenceAnalysis:
         self._lags: dict[int, dict[str, int]] = {}  # _inner_lags' answers
         self._relaxing: set[int] = set()  # loops whose writes read neighbours of this pass and the last
         self._stores: dict[int, dict[tuple[str, str], list[ast.Assign]]] = {}  # _element_stores' answers
+        self._asking: set[int] = set()  # functions whose loops' roles are being asked (no cycle through calls)
 
     # ----------------------------------------------------------------- roles
     def role(self, frame: "LoopFrame") -> Role:
@@ -121,7 +122,8 @@ class DependenceAnalysis:
         if self.carries_slab(frame):
             return Role.TIME_STEP
         if work.work is Work.SLAB:
-            return Role.ELEMENT_LOOP if work.own_picks and self._single_site_updates(frame) else Role.TIME_STEP
+            per_element = self._single_site_updates(frame) or self._runs_sequences_per_item(frame)
+            return Role.ELEMENT_LOOP if work.own_picks and per_element else Role.TIME_STEP
         if work.work not in (Work.ELEMENT, Work.ROW):
             return Role.OTHER
         if not work.own_picks or self._reads_only_tables(work.own_picks):
@@ -129,6 +131,34 @@ class DependenceAnalysis:
         if self._steps_around_element_loops(frame):
             return Role.OTHER
         return Role.ELEMENT_LOOP
+
+    def _runs_sequences_per_item(self, frame: "LoopFrame") -> bool:
+        """Does each pass hand its own item (``r[i]``) to a helper of the file
+        whose loop is a recurrence (``x[k] = r * x[k - 1] * (1 - x[k - 1])``),
+        the passes carrying nothing between them? Then the loop runs one
+        independent sequence per item: vectorised across the items, each
+        step of the sequence advances all of them at once."""
+        model = self.model
+        own = model.loop_indices(frame)
+        if not own or self.carries_slab(frame):
+            return False
+        for call in model.nodes_in_loop(frame, ast.Call):
+            arguments = [*call.args, *(k.value for k in call.keywords)]
+            if model.loop_of(call) is not frame or not any(mentions(a, own) for a in arguments):
+                continue
+            callee = model.calls.callee(call)
+            if callee is not None and id(callee.node) not in self._asking and self._runs_recurrence(callee):
+                return True
+        return False
+
+    def _runs_recurrence(self, scope: "Scope") -> bool:
+        """Is an outermost loop of the function ``scope`` a recurrence?"""
+        self._asking.add(id(scope.node))
+        try:
+            return any(f.parent is None and f.scope.function_like() is scope and self.role(f) is Role.RECURRENCE
+                       for f in self.model.loops)
+        finally:
+            self._asking.discard(id(scope.node))
 
     def _reads_only_tables(self, picks: "Sequence[ast.Subscript]") -> bool:
         """Does the loop pick elements of nothing but tables the code writes

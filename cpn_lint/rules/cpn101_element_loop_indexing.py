@@ -466,6 +466,24 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # one independent sequence per parameter value: vectorised across
+        # the values, each step of the map advances all of them at once
+        Invalid("""
+            import numpy as np
+
+            def orbit(n, x0, r):
+                x = np.empty(n)
+                x[0] = x0
+                for k in range(1, n):
+                    x[k] = r * x[k - 1] * (1 - x[k - 1])
+                return x
+
+            def sweep(rates, n):
+                out = np.zeros((len(rates), n))
+                for i in range(len(rates)):
+                    out[i] = orbit(n, 0.2, rates[i])
+                return out
+            """, line=12),
         # a window clamped at the image's edges, through names bound per pixel
         Invalid("""
             import numpy as np

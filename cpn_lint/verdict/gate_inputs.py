@@ -101,9 +101,10 @@ def _scope_regions(scope: list[Item]) -> dict[str, list[tuple[int, int]]] | None
 def _time_share(scope: list[Item], projection: TimeProjection | None) -> float | None:
     """The share of the projected time that is out of scope: what runs in
     the regions the evidence covers (a recurrence loop and what it calls,
-    the functions handing data to a sparse or ML library), and the
-    sequential loops no finding names (a recurrence inside a compiled
-    kernel, reported as the kernel); None without a projection or regions."""
+    the functions handing data to a sparse or ML library), the sequential
+    loops no finding names (a recurrence inside a compiled kernel, reported
+    as the kernel) and every call into an out-of-scope library; None
+    without a projection or regions."""
     if projection is None or projection.total <= 0:
         return None
     regions = _scope_regions(scope)
@@ -111,7 +112,11 @@ def _time_share(scope: list[Item], projection: TimeProjection | None) -> float |
         return None
     inside = projection.seconds_within(regions)
     hidden = sum(site.seconds for site in _unreported_sequential(regions, projection))
-    return projection.fraction(inside + hidden)
+    # calls into an out-of-scope library outside every region (``model.fit``
+    # of an estimator the import's region did not cover) are its work too
+    library = sum(site.seconds for site in projection.sites if site.share == Share.LIBRARY.value
+                  and not any(a <= site.line <= b for a, b in regions.get(site.path, ())))
+    return projection.fraction(inside + hidden + library)
 
 
 def _unreported_sequential(regions: dict[str, list[tuple[int, int]]], projection: TimeProjection) -> list[TimedSite]:

@@ -263,3 +263,20 @@ def test_a_callback_handed_to_a_root_finder_takes_numbers() -> None:
     model = FileModel(ast.parse(source), source, "prog.py")
     names = [n for n in ast.walk(model.tree) if isinstance(n, ast.Name) and n.id == "s"]
     assert names and all(model.kind(n) is Kind.SCALAR for n in names)
+
+
+def test_training_passes_over_the_data_once_per_iteration() -> None:
+    """model.fit runs the training's epochs or iterations (a count the code
+    does not state); a prediction is one pass over the data."""
+    found = sites("""
+        import numpy as np
+        from sklearn.neural_network import MLPRegressor
+        X = np.random.rand(10000, 50)
+        y = X.sum(axis=1)
+        model = MLPRegressor(hidden_layer_sizes=(10, 10))
+        model.fit(X, y)
+        guess = model.predict(X)
+    """)
+    by_line = {s.line: s.seconds(Scale(), A100) for s in found if s.share == Share.LIBRARY.value}
+    assert {7, 8} <= set(by_line)
+    assert by_line[7] > 100 * by_line[8]
