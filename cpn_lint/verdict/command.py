@@ -425,6 +425,7 @@ def run(ns: argparse.Namespace) -> int:
     report = build_report(units, context, input_errors=input_errors, input_notes=notes, size_evidence=evidence,
                           doctor_findings=doctor_findings, manifest=manifest_note(), scope=scope,
                           suppressions=suppressions)
+    report.accepted = accepted_sites(units, suppressions)
     if ns.brief or ns.output:
         for error in report.input_errors:  # the report is not on the terminal: name what was not read
             warn(error)
@@ -465,6 +466,17 @@ def _suppress(units: list[Unit], settings: Flake8Settings, suppressions: Suppres
         unit.result.findings = sorted(kept + [h.finding for h in accepted], key=lambda f: f.sort_key())
         suppressions.accepted.extend(accepted)
         suppressions.declared.extend(declared)
+
+
+def accepted_sites(units: Sequence[Unit], suppressions: Suppressions) -> frozenset[tuple[str, int, int, str]]:
+    """The sites of the findings flake8's output would hide (accepted by a
+    ``# noqa``, its ignore settings or a baseline), keyed as the report's
+    items are (:func:`.report_items.site_key`)."""
+    from .report import codepoint_column
+
+    hidden = {id(s.finding) for s in suppressions.accepted}
+    return frozenset((unit.path, f.line, codepoint_column(unit.raw_line(f.line), f.col), f.code)
+                     for unit in units for f in unit.result.findings if id(f) in hidden)
 
 
 def _declare_false_alarms(units: list[Unit], alarms: list[FalseAlarm], config: Config,
