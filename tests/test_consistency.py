@@ -3,6 +3,8 @@ that show the same findings agree on them.
 
 * SARIF from flake8 (``--format=cpn-sarif``) and from ``cpn-verdict
   --format sarif`` list the same results with the same fingerprints.
+* ``cpn-verdict --from-flake8`` on flake8's output gives the report a
+  direct run gives on the same files.
 """
 
 from __future__ import annotations
@@ -87,3 +89,77 @@ def test_sarif_agrees_on_what_noqa_and_flake8_settings_hide(tmp_path):
     # still weighed by the verdict, and counted in the log
     properties = json.loads(proc.stdout)["runs"][0]["properties"]
     assert properties["acceptedLeftOut"] == 2
+
+
+# ------------------------------------------------------------- --from-flake8
+def verdict_json(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> dict:
+    proc = run_verdict(*args, "--format", "json", cwd=cwd, stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def without_input_notes(report: dict) -> dict:
+    """The report less what only says where the findings came from."""
+    report = json.loads(json.dumps(report))
+    report["inputs"]["notes"] = []
+    report["overview"]["excluded"] = {}
+    return report
+
+
+def sites(report: dict) -> set[tuple[str, str]]:
+    """(code, citation) of every site the report lists, what works included."""
+    out: set[tuple[str, str]] = set()
+    for key, section in report["sections"].items():
+        for name in ("items", "out_of_scope", "runtime_only"):
+            out |= {(i["code"], i["location"]["citation"]) for i in section.get(name, [])}
+        for group in section.get("groups", []):
+            out |= {(i["code"], i["location"]["citation"]) for i in group.get("items", [])}
+            out |= {(group["code"], citation) for citation in group.get("sites", [])}
+    return out
+
+
+@pytest.fixture(scope="module")
+def direct_fixtures() -> dict:
+    return verdict_json("fixtures", "--isolated", "--exclude", "*.ipynb")
+
+
+def test_from_flake8_cpn_json_gives_the_direct_report_on_the_fixtures(direct_fixtures):
+    log = flake8("--isolated", "--select", "CPN,E9", "--cpn-assessment", "--format", "cpn-json", "fixtures").stdout
+    via = verdict_json("--from-flake8", "-", "--isolated", stdin=log)
+    assert "read again" in " ".join(via["inputs"]["notes"])
+    assert without_input_notes(via) == without_input_notes(direct_fixtures)
+
+
+def test_from_flake8_text_gives_the_direct_report_on_the_fixtures(direct_fixtures):
+    log = flake8("--isolated", "--select", "CPN,E9", "--cpn-assessment", "fixtures").stdout
+    via = verdict_json("--from-flake8", "-", "--isolated", stdin=log)
+    assert without_input_notes(via) == without_input_notes(direct_fixtures)
+
+
+def test_from_flake8_default_text_gives_the_direct_verdict_on_the_fixtures(direct_fixtures):
+    """Without --cpn-assessment the text log names only the files with a
+    default code; the verdict, the gates and those files' sites are the
+    direct run's (the assessment codes are read from the files)."""
+    log = flake8("--isolated", "--select", "CPN,E9", "fixtures").stdout
+    via = verdict_json("--from-flake8", "-", "--isolated", stdin=log)
+    assert (via["verdict"], via["decision"]) == (direct_fixtures["verdict"], direct_fixtures["decision"])
+    statuses = lambda r: [g["status"] for g in r["sections"]["decision_framework"]["gates"]]  # noqa: E731
+    assert statuses(via) == statuses(direct_fixtures)
+    named = {line.split(":", 1)[0] for line in log.splitlines()}
+    assert sites(via) == {(code, cite) for code, cite in sites(direct_fixtures) if cite.split(":", 1)[0] in named}
+    assert any(code.startswith("CPN00") for code, _ in sites(via))  # what works, from the files
+
+
+def test_from_flake8_weighs_what_flake8_hid_as_a_direct_run_does(tmp_path):
+    root = make_project(tmp_path, PROJECT)
+    log = flake8("--select", "CPN,E9", "--format", "cpn-json", "pkg", cwd=root).stdout
+    assert '"CPN109"' not in log and log.count('"CPN102"') == 1
+    via = verdict_json("--from-flake8", "-", cwd=root, stdin=log)
+    direct = verdict_json("pkg", cwd=root)
+    assert without_input_notes(via) == without_input_notes(direct)
+    assert direct["overview"]["suppressed"]["by_code"] == {"CPN102": 1, "CPN109": 1}
+    # flake8 run with other options than the configuration's: still the same verdict
+    narrower = flake8("--select", "CPN,E9", "--extend-ignore", "CPN101", "--format", "cpn-json", "pkg", cwd=root).stdout
+    other = verdict_json("--from-flake8", "-", cwd=root, stdin=narrower)
+    assert (other["verdict"], sites(other)) == (direct["verdict"], sites(direct))
+    assert other["overview"]["suppressed"]["by_kind"]["flake8 output"] == 1

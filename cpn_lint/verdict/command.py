@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -24,12 +25,11 @@ from .. import __version__
 from ..cache import open_cache
 from ..engine import LintOptions
 from ..jobs import add_arguments as add_jobs_arguments
-from ..registry import Category
 from ..rules import load_rules
 from . import gates as g
 from .collect import Progress, Unit, assess_paths, discover_with_roots
 from .context import FROM_CLI, PATTERNS, Context
-from .from_flake8 import Flake8InputError, read_flake8_output
+from .from_flake8 import Flake8Input, Flake8InputError, Reread, join_analysis, read_flake8_output
 from .report import build_report
 from .report_items import ManifestNote
 from .scope import Scope, plan_scope
@@ -106,8 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or notebooks to assess (default: .)")
-    parser.add_argument("--from-flake8", metavar="FILE", help="assess this flake8 output instead of linting "
-                        "('-' reads stdin); flake8's default text format or --format=cpn-json")
+    parser.add_argument("--from-flake8", metavar="FILE", help="assess this flake8 output ('-' reads stdin; flake8's default "
+                        "text format or --format=cpn-json); the files it names are read again when they are here, "
+                        "so the report is the one a direct run gives")
     ctx = parser.add_argument_group("context (Step 1; defaults are stated in the report)")
     ctx.add_argument("--elements", type=count, metavar="N", help="hot-path array elements at runtime (default: 30-50 million)")
     ctx.add_argument("--gpus", type=positive, metavar="N", help="GPUs in the target run (default: 1-4)")
@@ -388,36 +389,43 @@ def run(ns: argparse.Namespace) -> int:
         raise UsageError("give paths to lint or --from-flake8, not both")
     doctor_findings = _load_doctor(ns.doctor) if ns.doctor else None
     select_manifest(ns.manifest)
-    settings = Flake8Settings() if ns.isolated or ns.from_flake8 else _flake8_settings()
+    settings = Flake8Settings() if ns.isolated else _flake8_settings()
 
     input_errors: list[str] = []
     notes: list[str] = []
-    scope = Scope(include_tests=bool(ns.include_tests))
     suppressions = Suppressions(settings=settings if settings.origin else None)
+    excludes = [*settings.exclude, *(ns.exclude or [])]
+    options = LintOptions(assessment=True, manifest_path=ns.manifest)
+    joined = None
     if ns.from_flake8:
-        # flake8 has applied # noqa and its own ignores already
-        units, flake8_errors, notes = _from_flake8(ns.from_flake8)
-        input_errors += flake8_errors
+        parsed = _read_flake8(ns.from_flake8)
+        input_errors += parsed.errors
+        # flake8 was given paths this log does not name: folder roles are judged below the working folder
+        found: list[tuple[str, str | None]] = [(u.path, os.curdir) for u in parsed.units]
+        files, scope = plan_scope(found, excludes, bool(ns.include_tests))
+        kept = set(files)
+        here = [path for path in files if path not in ("-", "stdin") and Path(path).is_file()]
+        fresh = {u.path: u for u in _assess(here, options, ns)}
+        joined = join_analysis([u for u in parsed.units if u.path in kept], fresh, _assessment_codes())
+        units = joined.units
+        notes = _flake8_notes(ns.from_flake8, parsed, joined)
     else:
         found, input_errors = discover_with_roots(ns.paths or ["."])
         missing = [e for e in input_errors if e.endswith(": no such file or directory")]
         if missing:
             raise UsageError(missing[0])
-        files, scope = plan_scope(found, [*settings.exclude, *(ns.exclude or [])], bool(ns.include_tests))
-        progress = Progress(len(files))
-        try:
-            units = assess_paths(files, LintOptions(assessment=True, manifest_path=ns.manifest), progress,
-                                 jobs=ns.jobs, cache=open_cache(ns.no_cache))
-        finally:
-            progress.close()
-        _suppress(units, settings, suppressions)
-        if config is not None and config.values.get("false_alarms"):
-            alarms = _convert(config.origin, "false_alarms", config.values["false_alarms"])
-            notes += _declare_false_alarms(units, alarms, config, suppressions)
-        real_paths = {id(unit): unit.path for unit in units}
-        units, scope = _displayed(units, scope, found)
-        if ns.baseline:
-            _apply_baseline(units, ns.baseline, suppressions, real_paths)
+        files, scope = plan_scope(found, excludes, bool(ns.include_tests))
+        units = _assess(files, options, ns)
+    _suppress(units, settings, suppressions)
+    if config is not None and config.values.get("false_alarms"):
+        alarms = _convert(config.origin, "false_alarms", config.values["false_alarms"])
+        notes += _declare_false_alarms(units, alarms, config, suppressions)
+    real_paths = {id(unit): unit.path for unit in units}
+    units, scope = _displayed(units, scope, found)
+    if ns.baseline:
+        _apply_baseline(units, ns.baseline, suppressions, real_paths)
+    if joined is not None:
+        _accept_unreported(units, joined.unreported, suppressions)
     no_verdict = _no_verdict_reason(units)
     if no_verdict is not None:
         return _emit_no_verdict(no_verdict, units, input_errors, ns)
@@ -438,6 +446,28 @@ def run(ns: argparse.Namespace) -> int:
     if ns.fail_on and report.verdict.rank >= g.Verdict.parse(ns.fail_on).rank:
         return 1
     return 0
+
+
+def _assess(files: Sequence[str], options: LintOptions, ns: argparse.Namespace) -> list[Unit]:
+    progress = Progress(len(files))
+    try:
+        return assess_paths(files, options, progress, jobs=ns.jobs, cache=open_cache(ns.no_cache))
+    finally:
+        progress.close()
+
+
+def _accept_unreported(units: Sequence[Unit], unreported: set[int], suppressions: Suppressions) -> None:
+    """The findings flake8's output did not show, and that no ``# noqa``,
+    ignore setting or baseline here explains (flake8 ran with other options):
+    accepted like those, and still weighed, so that the verdict is the one
+    a direct run gives."""
+    from .suppress import Suppressed
+
+    explained = {id(s.finding) for s in suppressions.accepted}
+    for unit in units:
+        for finding in unit.result.findings:
+            if id(finding) in unreported and id(finding) not in explained:
+                suppressions.accepted.append(Suppressed(unit.path, finding, "flake8 output"))
 
 
 def _flake8_settings() -> Flake8Settings:
@@ -750,23 +780,47 @@ def _read_input(name: str, what: str) -> str:
         raise UsageError(f"{what} not found: {name!r}") from None
 
 
-def _from_flake8(name: str):  # type: ignore[no-untyped-def]
+def _read_flake8(name: str) -> Flake8Input:
     origin = "stdin" if name == "-" else name
     try:
-        parsed = read_flake8_output(_read_input(name, "flake8 output"), origin)
+        return read_flake8_output(_read_input(name, "flake8 output"), origin)
     except Flake8InputError as exc:
         raise UsageError(str(exc)) from None
-    notes: list[str] = [f"Findings read from flake8 output ({origin}, {parsed.format} format) instead of linting."]
+
+
+def _assessment_codes() -> frozenset[str]:
+    """The codes flake8 shows only with --cpn-assessment."""
+    from ..registry import Default
+
+    return frozenset(c for c, r in load_rules().items() if r.default is Default.ASSESSMENT)
+
+
+def _flake8_notes(name: str, parsed: Flake8Input, joined: Reread) -> list[str]:
+    """What the report should say about resting on flake8's output."""
+    origin = "stdin" if name == "-" else name
+    notes = [f"Findings read from flake8 output ({origin}, {parsed.format} format) instead of linting."]
+    if joined.reread:
+        notes.append(f"The {joined.reread} file{'s' if joined.reread != 1 else ''} it names that are here were read "
+                     "again for what the verdict needs beyond the findings (functions, sizes, loops, the projected "
+                     "time); findings flake8 did not show are still weighed, as in a direct run.")
+    if joined.as_given:
+        notes.append(f"{joined.as_given} file{'s' if joined.as_given != 1 else ''} could not be read again here: "
+                     "their findings are taken as flake8 reported them.")
+    if joined.stale:
+        notes.append(f"{joined.stale} finding{'s' if joined.stale != 1 else ''} of the flake8 output "
+                     f"{'are' if joined.stale != 1 else 'is'} not in the files as they are now (did they change "
+                     "after flake8 ran?); kept as flake8 reported them.")
     if not parsed.complete_file_list:
         notes.append("flake8's text format lists only files with findings; clean files are not counted "
                      "(use `flake8 --format=cpn-json` for a complete picture).")
-    if not parsed.loop_context:
+    if not parsed.loop_context and joined.as_given:
         notes.append("Some API findings do not say whether they sit inside a loop (flake8 showed their one-line "
                      "headlines; run it with --cpn-verbose or --format=cpn-json), so they were not used for the "
                      "hot-path demotion.")
-    rules = load_rules()
-    assessment = {c for c, r in rules.items() if r.category in (Category.SCALES, Category.INFO)}
-    if not any(f.code in assessment for u in parsed.units for f in u.result.findings):
+    if joined.filled:
+        notes.append("The flake8 output has no assessment codes (flake8 ran without --cpn-assessment): what works "
+                     "and the cost notes come from reading the files.")
+    elif not any(f.code in _assessment_codes() for u in joined.units for f in u.result.findings):
         notes.append("No assessment codes in the input (What works, cost notes): run flake8 with "
                      "--cpn-assessment to include them.")
     if parsed.other_codes:
@@ -775,7 +829,7 @@ def _from_flake8(name: str):  # type: ignore[no-untyped-def]
     if parsed.unknown_codes:
         listed = ", ".join(f"{c} ×{n}" for c, n in sorted(parsed.unknown_codes.items()))
         notes.append(f"Codes this version of cpn-lint does not know were left out: {listed}.")
-    return parsed.units, parsed.errors, notes
+    return notes
 
 
 def _load_doctor(name: str):  # type: ignore[no-untyped-def]

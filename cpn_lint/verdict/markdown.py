@@ -216,7 +216,7 @@ FALSE_ALARMS_SHOWN = 10
 KIND_NAMES = {"analysis": "analysis scripts", "plotting": "plotting scripts", "logo": "logo scripts",
               "notebook": "notebooks beside the package"}
 KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings",
-              "baseline": "the baseline"}
+              "baseline": "the baseline", "flake8 output": "not in the flake8 output"}
 
 
 def _hotspot_table(what: str, spots: Sequence[Hotspot]) -> list[str]:
