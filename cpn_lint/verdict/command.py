@@ -654,9 +654,6 @@ def sarif_options(ns: argparse.Namespace):  # type: ignore[no-untyped-def]
                         docs_url=getattr(ns, "rule_docs_url", None) or None)
 
 
-BRIEF_ROWS = 10
-
-
 BRIEF_SUFFIXES = {"markdown": ".md", "json": ".json", "sarif": ".sarif", "html": ".html"}
 
 
@@ -678,50 +675,17 @@ def _emit_brief(report, ns: argparse.Namespace) -> int:  # type: ignore[no-untyp
     """The verdict, the summary and the top findings on stdout; the whole
     report, in the format asked for (Markdown by default), in a file whose
     path the last line names."""
-    from .markdown import render_markdown
+    from .markdown import render_brief
 
     fmt = ns.format or "markdown"
     target = ns.output or brief_report_path(fmt)
-    markdown = render_markdown(report)
-    _emit(markdown if fmt == "markdown" else render(report, fmt, sarif_options(ns)), target)
-    print(brief_text(markdown, target), end="")
+    _emit(render(report, fmt, sarif_options(ns)), target)
+    print(render_brief(report, target), end="")
     if report.input_errors:
         return 2
     if ns.fail_on and report.verdict.rank >= g.Verdict.parse(ns.fail_on).rank:
         return 1
     return 0
-
-
-def brief_text(full: str, target: str) -> str:
-    lines = full.splitlines()
-    title = lines[0] if lines else ""
-    verdict = _section(lines, "## 1. ", "## 2. ")
-    blocks = [line for line in _section(lines, "## 3. ", "## 4. ") if line.startswith("| `")][:BRIEF_ROWS]
-    while verdict and not verdict[0].strip():
-        verdict = verdict[1:]
-    out = [title, ""] + verdict
-    if blocks:
-        out += ["Top findings:", ""] + [f"- {_row_text(row)}" for row in blocks] + [""]
-    out.append(f"Full report: {target}")
-    return "\n".join(out) + "\n"
-
-
-def _section(lines: list[str], start: str, end: str) -> list[str]:
-    inside, taken = False, []
-    for line in lines:
-        if line.startswith(start):
-            inside = True
-            continue
-        if inside and line.startswith(end):
-            break
-        if inside:
-            taken.append(line)
-    return taken
-
-
-def _row_text(row: str) -> str:
-    cells = [c.strip() for c in row.strip("|").split(" | ")]
-    return f"{cells[0]} {cells[1].split()[0]}: {cells[2]}" if len(cells) >= 3 else row
 
 
 def render(report, fmt: str, sarif=None) -> str:  # type: ignore[no-untyped-def]
