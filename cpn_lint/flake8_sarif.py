@@ -32,6 +32,7 @@ from .rules import load_rules
 from .verdict.sarif import SARIF_SCHEMA_URI, SARIF_VERSION, SarifOptions, artifact_uri, driver_rules
 
 INPUT_CODES = frozenset({"E902", "E999"})
+_FROM_FILE = object()
 Spans = list[tuple[int, int, str]]
 
 
@@ -123,9 +124,11 @@ def finding_keys(findings: Sequence[Flake8Error]) -> list[str]:
     spans: dict[str, Spans] = {}
     keys = []
     for error in findings:
-        if error.filename not in spans:
-            spans[error.filename] = file_spans(error.filename)
-        function = function_at(spans[error.filename], int(error.line_number))
+        function = getattr(error, "function", _FROM_FILE)  # a caller that knows it (a notebook's cells) says so
+        if function is _FROM_FILE:
+            if error.filename not in spans:
+                spans[error.filename] = file_spans(error.filename)
+            function = function_at(spans[error.filename], int(error.line_number))
         keys.append(finding_key(error.code, report_path(error.filename), function, error.physical_line or ""))
     by_file: dict[str, list[int]] = {}
     for n, error in enumerate(findings):
