@@ -373,3 +373,27 @@ def test_sites_are_ranked_loops_first_and_never_repeated(project, capsys) -> Non
     assert rows and rows[0].startswith("- `b.py:8` (in `relax`)")
     gaps = out.split("## 6. API support gaps")[1].split("## 7.")[0]
     assert gaps.count("`a.py:5`") == 2  # two calls on one line: two sites, each once
+
+
+def test_false_alarms_name_a_line_a_function_or_a_whole_file(project, capsys) -> None:
+    two = STEPPED + ELEMENT_LOOP.replace("import numpy as np\n", "")
+    write(project, {"a.py": two, "b.py": ELEMENT_LOOP, "c.py": VECTORIZE})
+    (project / "pyproject.toml").write_text(
+        '[tool.cpn-lint]\nfalse-alarms = [\n'
+        '  "a.py::relax: CPN101 the sweep runs on three cells",\n'
+        '  "b.py: CPN101 a generated file, ported by hand",\n'
+        '  "c.py:3: CPN102 runs once at import",\n'
+        '  "a.py::nowhere: CPN101 gone",\n]\n')
+    status, out, _ = verdict(capsys, ".", "--format", "json")
+    document = json.loads(out)
+    declared = [(a["path"], a["line"], a["code"], a["reason"]) for a in document["overview"]["false_alarms"]]
+    assert declared == [("a.py", 8, "CPN101", "the sweep runs on three cells"),
+                        ("b.py", 6, "CPN101", "a generated file, ported by hand"),
+                        ("c.py", 3, "CPN102", "runs once at import")]
+    left = [i["location"]["citation"] for i in document["sections"]["what_blocks"]["items"]]
+    assert left == ["a.py:16"]  # smooth(), the other function of a.py, is still weighed
+    assert any("false-alarms entry 'a.py::nowhere: CPN101' names no finding" in n
+               for n in document["inputs"]["notes"])
+    (project / "pyproject.toml").write_text('[tool.cpn-lint]\nfalse-alarms = ["a.py::relax CPN101 no colon"]\n')
+    status, _, err = verdict(capsys, ".")
+    assert status == 2 and "'PATH::FUNCTION: CODE reason'" in err

@@ -57,9 +57,13 @@ CONFIG_KEYS = {
     "sarif-scales": "sarif_scales",
     "sarif-level": "sarif_level",
     "false-alarms": "false_alarms",
+    "new-only": "new_only",
 }
-# A configured false alarm: "PATH:LINE[:COL]: CODE reason", flake8's own line format plus the reason.
-FALSE_ALARM = re.compile(r"^\s*(?P<path>.+?):(?P<line>\d+)(?::\d+)?:\s*(?P<code>CPN\d{3})\s+(?P<reason>\S.*?)\s*$")
+# A configured false alarm, flake8's own line format plus the reason: "PATH:LINE[:COL]: CODE reason" for
+# one line, "PATH::NAME: CODE reason" for a function or method (NAME as `Class.method`, nested ones
+# included), "PATH: CODE reason" for a whole file.
+FALSE_ALARM = re.compile(r"^\s*(?P<path>.+?)(?::(?P<line>\d+)(?::\d+)?|::(?P<function>[A-Za-z_][\w.]*))?:"
+                         r"\s*(?P<code>CPN\d{3})\s+(?P<reason>\S.*?)\s*$")
 
 
 class UsageError(Exception):
@@ -127,7 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
                      "Markdown by default) goes to --output (default: a file in the system's temporary folder, "
                      "named on the last line)")
     out.add_argument("--baseline", metavar="FILE",
-                     help="report only findings not in this baseline ('cpn-lint baseline write -o FILE PATH...')")
+                     help="accept the findings this baseline lists ('cpn-lint baseline write -o FILE PATH...'): the "
+                     "verdict still weighs them and the summary counts them apart, unless --new-only")
+    out.add_argument("--new-only", action="store_true", default=None,
+                     help="with --baseline: leave the findings the baseline lists out of the report and of the "
+                     "verdict, which then rests on the new findings alone")
     sarif = parser.add_argument_group("SARIF (--format sarif)")
     sarif.add_argument("--sarif-scales", action="store_true", default=None,
                        help="include what scales (kind 'pass'); by default only problems are listed")
@@ -232,7 +240,7 @@ def _convert(origin: str, dest: str, value: Any) -> Any:
             if upper not in FAIL_ON:
                 raise argparse.ArgumentTypeError(f"fail-on must be one of {', '.join(FAIL_ON)}")
             return upper
-        if dest == "include_tests":
+        if dest in ("include_tests", "new_only"):
             return _boolean(dest, value)
         if dest in ("exclude", "sarif_level"):
             items = value if isinstance(value, list) else re.split(r"[,\n]+", str(value))
@@ -248,12 +256,30 @@ def _convert(origin: str, dest: str, value: Any) -> Any:
 
 @dataclass(frozen=True)
 class FalseAlarm:
-    """One finding the configuration states is wrong, and why."""
+    """Findings the configuration states are wrong, and why: one line's, a
+    function's (``function``) or a whole file's (neither)."""
 
     path: str
-    line: int
+    line: int | None
     code: str
     reason: str
+    function: str | None = None
+
+    @property
+    def where(self) -> str:
+        """The entry's place as written: ``path:12``, ``path::name`` or ``path``."""
+        if self.line is not None:
+            return f"{self.path}:{self.line}"
+        return f"{self.path}::{self.function}" if self.function else self.path
+
+    def names(self, line: int, function: str | None) -> bool:
+        """Whether a finding of the entry's file and code at ``line``, in
+        ``function``, is one this entry declares wrong."""
+        if self.line is not None:
+            return line == self.line
+        if self.function is not None:
+            return function is not None and (function == self.function or function.startswith(self.function + "."))
+        return True
 
 
 def _false_alarms(value: Any) -> list[FalseAlarm]:
@@ -265,8 +291,10 @@ def _false_alarms(value: Any) -> list[FalseAlarm]:
             continue
         match = FALSE_ALARM.match(text)
         if match is None:
-            raise argparse.ArgumentTypeError(f"{text!r} is not 'PATH:LINE: CODE reason' (the reason is required)")
-        alarms.append(FalseAlarm(match["path"], int(match["line"]), match["code"], match["reason"]))
+            raise argparse.ArgumentTypeError(f"{text!r} is not 'PATH:LINE: CODE reason', 'PATH::FUNCTION: CODE "
+                                             "reason' or 'PATH: CODE reason' (the reason is required)")
+        line = int(match["line"]) if match["line"] else None
+        alarms.append(FalseAlarm(match["path"], line, match["code"], match["reason"], match["function"]))
     return alarms
 
 
@@ -293,7 +321,8 @@ def make_context(ns: argparse.Namespace, config: Config | None) -> Context:
             merged.pop("compute_capability", None)
         for key, value in values.items():
             merged[key] = (value, origin)
-    for key in ("format", "fail_on", "manifest", "include_tests", "baseline", "rule_docs_url", "sarif_scales"):
+    for key in ("format", "fail_on", "manifest", "include_tests", "baseline", "rule_docs_url", "sarif_scales",
+                "new_only"):
         if key in merged:
             setattr(ns, key, merged[key][0])
     # excludes add up: the config's, then the command line's
@@ -422,8 +451,12 @@ def run(ns: argparse.Namespace) -> int:
         notes += _declare_false_alarms(units, alarms, config, suppressions)
     real_paths = {id(unit): unit.path for unit in units}
     units, scope = _displayed(units, scope, found)
+    if ns.new_only and not ns.baseline:
+        raise UsageError("--new-only needs --baseline FILE (or baseline = FILE in the configuration)")
     if ns.baseline:
         _apply_baseline(units, ns.baseline, suppressions, real_paths)
+        if ns.new_only:
+            notes.append(_leave_out_baselined(units, suppressions))
     if joined is not None:
         _accept_unreported(units, joined.unreported, suppressions)
     no_verdict = _no_verdict_reason(units)
@@ -516,23 +549,25 @@ def _declare_false_alarms(units: list[Unit], alarms: list[FalseAlarm], config: C
     from .suppress import Suppressed
 
     folder = config.folder or Path.cwd()
-    wanted = {((folder / a.path).resolve(), a.line, a.code): a for a in alarms}
-    used: set[tuple[Path, int, str]] = set()
+    by_file: dict[tuple[Path, str], list[FalseAlarm]] = {}
+    for alarm in alarms:
+        by_file.setdefault(((folder / alarm.path).resolve(), alarm.code), []).append(alarm)
+    used: set[int] = set()
     for unit in units:
         real = Path(unit.path).resolve()
         kept = []
         for finding in unit.result.findings:
-            key = (real, finding.line, finding.code)
-            alarm = wanted.get(key)
+            candidates = by_file.get((real, finding.code), [])
+            alarm = next((a for a in candidates if a.names(finding.line, unit.function_at(finding.line))), None)
             if alarm is None:
                 kept.append(finding)
                 continue
-            used.add(key)
+            used.add(id(alarm))
             suppressions.accepted = [s for s in suppressions.accepted if s.finding is not finding]
             suppressions.declared.append(Suppressed(unit.path, finding, "false-alarm list", alarm.reason))
         unit.result.findings = kept
-    return [f"{config.origin}: false-alarms entry '{a.path}:{a.line}: {a.code}' names no finding (did the code move?)"
-            for key, a in wanted.items() if key not in used]
+    return [f"{config.origin}: false-alarms entry '{a.where}: {a.code}' names no finding (did the code move?)"
+            for a in alarms if id(a) not in used]
 
 
 def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions, real_paths: dict[int, str]) -> None:
@@ -552,6 +587,18 @@ def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions, re
             if key in accepted and finding.code != "CPN000":
                 suppressions.accepted.append(Suppressed(unit.path, finding, "baseline"))
         # a baseline accepts findings for lint; the verdict still weighs them
+
+
+def _leave_out_baselined(units: Sequence[Unit], suppressions: Suppressions) -> str:
+    """``--new-only``: the baseline's findings leave the report and the
+    verdict; the note says how many."""
+    listed = {id(s.finding) for s in suppressions.accepted if s.by == "baseline"}
+    for unit in units:
+        unit.result.findings = [f for f in unit.result.findings if id(f) not in listed]
+    suppressions.accepted = [s for s in suppressions.accepted if id(s.finding) not in listed]
+    return (f"--new-only: the {len(listed)} finding{'s' if len(listed) != 1 else ''} the baseline lists "
+            f"{'are' if len(listed) != 1 else 'is'} left out of this report and of its verdict, which rests on "
+            "the new findings alone.")
 
 
 def _displayed(units: list[Unit], scope: Scope, found: Sequence[tuple[str, str | None]]) -> tuple[list[Unit], Scope]:
