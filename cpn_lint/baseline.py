@@ -4,9 +4,10 @@
 shows by default under the paths (default: the working folder) as a key
 (:mod:`cpn_lint.fingerprint`: code, file, function and the line's text with
 spacing normalised, so lines moving or code reformatted around a finding do
-not make it new). ``cpn-verdict --baseline FILE`` and ``flake8
---cpn-baseline FILE`` then leave those findings out; the verdict report
-counts them among the suppressed. Paths are recorded relative to the
+not make it new). ``flake8 --cpn-baseline FILE`` and ``cpn-lint check
+--baseline FILE`` then leave those findings out; ``cpn-verdict --baseline
+FILE`` still weighs them and counts them among the suppressed, unless
+``--new-only`` leaves them out of its report and verdict too. Paths are recorded relative to the
 baseline file's folder, so a baseline matches from any working folder.
 Writing follows :mod:`cpn_lint.safe_write`: only a new file or an existing
 baseline is replaced, atomically, and only once every input path exists.

@@ -13,7 +13,7 @@ from . import __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``cpn-lint rule CODE | rules | docs [DIR] | verdict ... | manifest ... | fix ... | noqa ... | cache ...``."""
+    """``cpn-lint check ... | rule CODE | rules | docs [DIR] | verdict ... | manifest ... | fix ... | noqa ... | cache ...``."""
     return _guarded("cpn-lint", _main, list(sys.argv[1:] if argv is None else argv))
 
 
@@ -26,6 +26,8 @@ def _main(args: list[str]) -> int:
         return _delegate("cpn_lint.fix.command", args[1:])
     if args and args[0] == "noqa":
         return _delegate("cpn_lint.noqa", args[1:])
+    if args and args[0] == "check":
+        return _delegate("cpn_lint.check", args[1:])
     if args and args[0] == "baseline":
         return _delegate("cpn_lint.baseline", args[1:])
     if args and args[0] == "cache":
@@ -38,6 +40,8 @@ def _main(args: list[str]) -> int:
     sub.add_parser("rules", help="list every rule")
     docs = sub.add_parser("docs", help="regenerate the rule pages")
     docs.add_argument("directory", nargs="?", default="docs/rules")
+    sub.add_parser("check", help="lint paths and print one line per finding, as ruff check does (see "
+                   "cpn-lint check --help)")
     sub.add_parser("verdict", help="assess paths and print the migration verdict (see cpn-verdict --help)")
     sub.add_parser("manifest", help="inspect or refresh the API support manifest")
     sub.add_parser("fix", help="rewrite the findings the model proves safe to change (see cpn-lint fix --help)")

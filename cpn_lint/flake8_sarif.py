@@ -7,6 +7,8 @@ code scanning alert whichever command made the file.
 
 * Files flake8 could not read or parse (E902, E999) are not results but
   tool execution notifications, and the run is marked unsuccessful.
+* Problems only, as ``cpn-verdict --format sarif`` lists them: what scales
+  (SCALES, shown with ``--cpn-assessment``) is left out.
 * Other plugins' codes are kept as results without a ``ruleIndex`` (the log
   does not describe their rules) at the level ``warning``.
 * A finding's function is read from each file's syntax tree, once per file,
@@ -30,6 +32,7 @@ from .rules import load_rules
 from .verdict.sarif import SARIF_SCHEMA_URI, SARIF_VERSION, SarifOptions, artifact_uri, driver_rules
 
 INPUT_CODES = frozenset({"E902", "E999"})
+_FROM_FILE = object()
 Spans = list[tuple[int, int, str]]
 
 
@@ -47,7 +50,7 @@ class Flake8Error(Protocol):
 def sarif_log(errors: Sequence[Flake8Error], options: SarifOptions = SarifOptions()) -> dict[str, Any]:
     """One SARIF log with one run for ``errors``."""
     problems = [e for e in errors if e.code in INPUT_CODES]
-    findings = sorted((e for e in errors if e.code not in INPUT_CODES),
+    findings = sorted((e for e in errors if e.code not in INPUT_CODES and not _scales(e.code)),
                       key=lambda e: (e.filename, e.line_number, e.column_number, e.code))
     driver = driver_rules(options)
     index = {rule["id"]: n for n, rule in enumerate(driver)}
@@ -64,6 +67,11 @@ def sarif_log(errors: Sequence[Flake8Error], options: SarifOptions = SarifOption
     return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
 
+def _scales(code: str) -> bool:
+    rule = load_rules().get(code)
+    return rule is not None and rule.category is Category.SCALES
+
+
 def _notification(error: Flake8Error) -> dict[str, Any]:
     return {"level": "error", "message": {"text": f"{error.filename}: {error.code} {error.text}"},
             "descriptor": {"id": "input-error"}}
@@ -71,11 +79,10 @@ def _notification(error: Flake8Error) -> dict[str, Any]:
 
 def _result(error: Flake8Error, key: str, index: dict[str, int], options: SarifOptions) -> dict[str, Any]:
     rule = load_rules().get(error.code)
-    scales = rule is not None and rule.category is Category.SCALES
     result: dict[str, Any] = {
         "ruleId": error.code,
-        "level": "none" if scales else options.level(rule.category if rule else None),
-        "kind": "pass" if scales else "fail",
+        "level": options.level(rule.category if rule else None),
+        "kind": "fail",
         "message": {"text": f"{error.code} {error.text}"},
         "locations": [{"physicalLocation": {"artifactLocation": _artifact(error.filename), "region": _region(error)}}],
         "partialFingerprints": {KEY_VERSION: key},
@@ -117,9 +124,11 @@ def finding_keys(findings: Sequence[Flake8Error]) -> list[str]:
     spans: dict[str, Spans] = {}
     keys = []
     for error in findings:
-        if error.filename not in spans:
-            spans[error.filename] = file_spans(error.filename)
-        function = function_at(spans[error.filename], int(error.line_number))
+        function = getattr(error, "function", _FROM_FILE)  # a caller that knows it (a notebook's cells) says so
+        if function is _FROM_FILE:
+            if error.filename not in spans:
+                spans[error.filename] = file_spans(error.filename)
+            function = function_at(spans[error.filename], int(error.line_number))
         keys.append(finding_key(error.code, report_path(error.filename), function, error.physical_line or ""))
     by_file: dict[str, list[int]] = {}
     for n, error in enumerate(findings):

@@ -38,6 +38,36 @@ SCHEMA = "cpn-lint/flake8-findings"
 SCHEMA_VERSION = 2
 
 
+def finding_entry(code: str, filename: str, row: int, column: int, message: str, physical_line: str | None,
+                  in_loop: bool | None = None, data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One finding of the document (``column`` 1-based, as flake8 prints it)."""
+    rule = load_rules().get(code)
+    return {
+        "code": code,
+        "name": rule.slug if rule else None,
+        "category": rule.category.value if rule else None,
+        "recipe": rule.recipe if rule else None,
+        "message": message,
+        "filename": filename,
+        "location": {"row": row, "column": column},
+        "physical_line": (physical_line or "").rstrip("\n") or None,
+        "in_loop": in_loop,
+        "data": data,
+    }
+
+
+def findings_json(files: list[str], findings: list[dict[str, Any]]) -> str:
+    """The whole document: ``flake8 --format=cpn-json`` and ``cpn-lint check --format json``."""
+    document = {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "cpn-lint", "version": __version__},
+        "files_scanned": sorted(set(files)),
+        "findings": findings,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False, default=str)
+
+
 class CpnJsonFormatter(BaseFormatter):
     """One JSON document: ``{schema, version, tool, files_scanned, findings}``."""
 
@@ -49,22 +79,8 @@ class CpnJsonFormatter(BaseFormatter):
         self._files.append(filename)
 
     def handle(self, error: Any) -> None:
-        rules = load_rules()
-        rule = rules.get(error.code)
-        self._findings.append(
-            {
-                "code": error.code,
-                "name": rule.slug if rule else None,
-                "category": rule.category.value if rule else None,
-                "recipe": rule.recipe if rule else None,
-                "message": error.text,
-                "filename": error.filename,
-                "location": {"row": error.line_number, "column": error.column_number},
-                "physical_line": (error.physical_line or "").rstrip("\n") or None,
-                "in_loop": None,
-                "data": None,
-            }
-        )
+        self._findings.append(finding_entry(error.code, error.filename, error.line_number, error.column_number,
+                                            error.text, error.physical_line))
 
     def _add_facts(self) -> None:
         """Fill ``in_loop``/``data`` from a second analysis of each file with findings."""
@@ -89,14 +105,7 @@ class CpnJsonFormatter(BaseFormatter):
 
     def stop(self) -> None:
         self._add_facts()
-        document = {
-            "schema": SCHEMA,
-            "schema_version": SCHEMA_VERSION,
-            "tool": {"name": "cpn-lint", "version": __version__},
-            "files_scanned": sorted(set(self._files)),
-            "findings": self._findings,
-        }
-        self._write(json.dumps(document, indent=2, ensure_ascii=False, default=str))
+        self._write(findings_json(self._files, self._findings))
         super().stop()  # closes --output-file; forgetting it loses the output
 
     def show_statistics(self, statistics: Any) -> None:  # statistics would corrupt the JSON

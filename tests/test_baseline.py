@@ -80,3 +80,22 @@ def test_unreadable_files_keep_their_entries_and_nothing_is_written_without_inpu
     document = json.loads((project / "base.json").read_text())
     assert sorted(e["path"] for e in document["findings"]) == ["src/other.py", "src/smooth.py"]
     assert "kept 1 entry of unreadable files" in capsys.readouterr().out
+
+
+def test_new_only_leaves_the_baseline_out_of_the_report_and_the_verdict(project: Path) -> None:
+    assert baseline_main(["write", "-o", "base.json", "src"]) == 0
+    everything = run_verdict("src", "--isolated", "--baseline", "base.json", "--format", "json", cwd=project)
+    assert json.loads(everything.stdout)["verdict"] == "LIGHT REFACTOR"  # the baseline's loop still weighs
+    only_new = run_verdict("src", "--isolated", "--baseline", "base.json", "--new-only", "--format", "json",
+                           cwd=project)
+    report = json.loads(only_new.stdout)
+    assert report["verdict"] == "READY" and report["sections"]["what_blocks"]["items"] == []
+    assert report["overview"]["suppressed"]["total"] == 0
+    assert any(n.startswith("--new-only: the 1 finding the baseline lists is left out") for n in report["inputs"]["notes"])
+    (project / "src" / "smooth.py").write_text(LOOP + NEW)
+    report = json.loads(run_verdict("src", "--isolated", "--baseline", "base.json", "--new-only", "--format", "json",
+                                    cwd=project).stdout)
+    assert [i["location"]["citation"] for i in report["sections"]["what_blocks"]["items"]] == ["src/smooth.py:13"]
+    assert report["verdict"] == "LIGHT REFACTOR"
+    alone = run_verdict("src", "--isolated", "--new-only", cwd=project)
+    assert alone.returncode == 2 and "--new-only needs --baseline" in alone.stderr

@@ -198,3 +198,20 @@ def test_console_script_and_module_entry(tmp_path: Path) -> None:
     assert fixed.returncode == 0 and path.read_text() == REBIND_FIXED
     usage = subprocess.run([*argv, "fix"], capture_output=True, text=True, timeout=300)
     assert usage.returncode == 2
+
+
+MIXED = REBIND + "a = np.arange(10.0)\nfor i in range(len(a)):\n    a[i] = a[i] * 2.0\n"
+
+
+def test_diff_ends_with_a_summary_and_quiet_prints_only_the_diff(write) -> None:
+    path = write("mixed.py", MIXED)
+    status, out, err = run("--diff", str(path))
+    assert status == 1 and "+    x += y\n" in out
+    left, summary = err.splitlines()
+    assert left.startswith(f"{path}:7:1: CPN101 left: no automatic fix")
+    assert summary == "Would fix 1 finding in 1 file; 1 left (CPN101; reasons above)."
+    assert run("--diff", "-q", str(path)) == (1, out, "")
+    quiet = run("--quiet", str(path))
+    assert quiet == (1, "", "") and "x += y" in path.read_text()  # fixed, nothing said
+    _, again, _ = run(str(path))
+    assert again.splitlines()[-1] == "Fixed 0 findings in 0 files; 1 left (CPN101; reasons above)."

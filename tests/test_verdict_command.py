@@ -13,7 +13,7 @@ from cpn_lint.verdict import command
 from cpn_lint.verdict.collect import Progress, discover, python_of_cell
 
 from .conftest import ROOT
-from .verdict_helpers import run_verdict
+from .verdict_helpers import run_verdict, unwrapped
 
 HEADINGS = [
     "## 1. Verdict", "## 2. What works", "## 3. What blocks", "## 4. What's fixable",
@@ -29,7 +29,7 @@ def verdict(capsys, *args: str) -> tuple[int, str, str]:
     """Run the command in process; (exit status, stdout, stderr)."""
     status = command.main(list(args))
     out, err = capsys.readouterr()
-    return status, out, err
+    return status, unwrapped(out) if out.startswith("#") else out, err
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from cpn_lint.verdict.report_items import SECTION_TITLES
 from cpn_lint.verdict.sarif import SarifOptions, artifact_uri, to_sarif
 
 from .conftest import ROOT, run_flake8
-from .verdict_helpers import finding, report_for, run_verdict, stand_in_rules
+from .verdict_helpers import finding, report_for, run_verdict, stand_in_rules, unwrapped
 
 PROJECTS = sorted(p.name for p in (ROOT / "fixtures" / "projects").iterdir() if p.is_dir())
 
@@ -69,7 +69,7 @@ def test_json_carries_the_same_content_as_markdown():
     with stand_in_rules():
         report = report_for({"a.py": [finding("CPN901", 3), finding("CPN911", 5), finding("CPN921", 7)]}, Context())
         document = to_dict(report)
-        markdown = render_markdown(report)
+        markdown = unwrapped(render_markdown(report))
     assert document["summary"] in markdown.replace("**", "")
     for gate in document["sections"]["decision_framework"]["gates"]:
         assert gate["reason"].split(";")[0] in markdown

@@ -9,7 +9,7 @@ from __future__ import annotations
 from cpn_lint.verdict.causes import peripheral_files, peripheral_kind
 from cpn_lint.verdict.gates import Verdict
 
-from .verdict_helpers import finding, report_for
+from .verdict_helpers import finding, report_for, unwrapped
 
 KERNEL = dict(function="flux", compiler="njit", callers=[["step", 40], ["<module>", 52]],
               folded={"CPN101": 1, "CPN105": 6, "CPN201": 1})
@@ -123,8 +123,8 @@ def test_every_recipe_id_is_explained_in_the_readme_and_under_what_blocks() -> N
     for recipe, words in RECIPES.items():
         assert f"| `{recipe}` | {words} |" in readme, recipe
     report = report_for({"a.py": [finding("CPN105", 3, in_loop=True)]})
-    assert "Recipes: **RR-converge** — test convergence on a Python bool updated every N steps (CPN105)" \
-        in render_markdown(report)
+    assert "- **RR-converge** — test convergence on a Python bool updated every N steps (CPN105)" \
+        in render_markdown(report).split("## 3. What blocks")[1]
 
 
 def test_a_kernel_is_named_with_its_callers_in_other_files(tmp_path, monkeypatch) -> None:
@@ -143,5 +143,5 @@ def test_a_kernel_is_named_with_its_callers_in_other_files(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "report.md"
     assert main(["solver", "--isolated", "-o", str(out)]) == 0
-    text = out.read_text()
+    text = unwrapped(out.read_text())
     assert "`flux` (solver/kernels.py:6), handed arrays by `advance` (solver/driver.py:8)" in text

@@ -29,6 +29,7 @@ from cpn_lint.verdict.scope import Role, matches, role_of
 from cpn_lint.verdict.suppress import noqa_codes, parse_per_file_ignores
 
 from .conftest import ROOT
+from .verdict_helpers import unwrapped
 
 def assert_schema(document: dict) -> None:
     schema = load_schema()
@@ -70,10 +71,12 @@ CLEAN = "import numpy as np\n\n\ndef scale(a):\n    return a * 2.0 + 1.0\n"
 VECTORIZE = "import numpy as np\n\nf = np.vectorize(lambda v: v + 1)\n"
 
 
-def verdict(capsys, *args: str) -> tuple[int, str, str]:
+def verdict(capsys, *args: str, raw: bool = False) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr); a Markdown report with its wrapped
+    lines joined unless ``raw``."""
     status = command.main(list(args))
     out, err = capsys.readouterr()
-    return status, out, err
+    return status, out if raw or not out.startswith("#") else unwrapped(out), err
 
 
 @pytest.fixture
@@ -199,7 +202,7 @@ def test_suppressions_apply_and_are_counted(project, capsys) -> None:
     status, out, _ = verdict(capsys, ".", "--fail-on", "LIGHT")
     assert status == 1 and "**LIGHT REFACTOR** — two blocking idioms (CPN101, CPN102)" in out
     assert "- **Accepted, still weighed:** 4 findings (flake8 ignore settings 2, `# flake8: noqa` 1, `# noqa` 1): " in out
-    golden("suppressions", out)
+    golden("suppressions", verdict(capsys, ".", raw=True)[1])
     status, out, _ = verdict(capsys, ".", "--isolated")
     assert "- **Accepted, still weighed:** 2 findings (`# flake8: noqa` 1, `# noqa` 1)" in out  # without config too
     document = json.loads(verdict(capsys, ".", "--format", "json")[1])
@@ -312,7 +315,7 @@ def test_gate4_weighs_the_share_of_work_not_the_file(project, capsys) -> None:
     )
     write(project, {"wave.py": dense})
     status, out, _ = verdict(capsys, ".")
-    assert "| 4. Compute pattern | partial | mixed: sparse matrices covering " in out
+    assert "- **4. Compute pattern** — partial: mixed: sparse matrices covering " in out
     assert "NOT RECOMMENDED" not in out.split("### Summary")[0]
 
 
@@ -347,9 +350,9 @@ def test_a_large_project_gives_a_short_report_with_capped_lists(project, capsys)
     for k in range(120):
         write(project, {f"pkg/mod{k:03d}.py": STEPPED + ELEMENT_LOOP.replace("def smooth", f"def smooth{k}")
                         + f"\n\ndef conv{k}(a):\n    return float(np.sum(a)) + np.vectorize(abs)(a).sum()\n"})
-    status, out, _ = verdict(capsys, ".")
+    status, out, _ = verdict(capsys, ".", raw=True)
     lines = out.splitlines()
-    assert len(lines) < 400 and max(len(line) for line in lines) <= 300
+    assert len(lines) < 400 and max(len(line) for line in lines) <= 200
     assert "… and " in out and "more CPN101" in out
     assert "- … and 100 more files (`--format json` lists every site)." in out
     assert "(in `relax`)" in out
@@ -366,7 +369,31 @@ def test_sites_are_ranked_loops_first_and_never_repeated(project, capsys) -> Non
                     "b.py": STEPPED})
     out = verdict(capsys, ".")[1]
     blocks = out.split("## 3. What blocks")[1].split("## 4.")[0]
-    rows = [line for line in blocks.splitlines() if line.startswith("| `")]
-    assert rows and rows[0].startswith("| `b.py:8` (in `relax`)")
+    rows = [line for line in blocks.splitlines() if line.startswith("- `")]
+    assert rows and rows[0].startswith("- `b.py:8` (in `relax`)")
     gaps = out.split("## 6. API support gaps")[1].split("## 7.")[0]
     assert gaps.count("`a.py:5`") == 2  # two calls on one line: two sites, each once
+
+
+def test_false_alarms_name_a_line_a_function_or_a_whole_file(project, capsys) -> None:
+    two = STEPPED + ELEMENT_LOOP.replace("import numpy as np\n", "")
+    write(project, {"a.py": two, "b.py": ELEMENT_LOOP, "c.py": VECTORIZE})
+    (project / "pyproject.toml").write_text(
+        '[tool.cpn-lint]\nfalse-alarms = [\n'
+        '  "a.py::relax: CPN101 the sweep runs on three cells",\n'
+        '  "b.py: CPN101 a generated file, ported by hand",\n'
+        '  "c.py:3: CPN102 runs once at import",\n'
+        '  "a.py::nowhere: CPN101 gone",\n]\n')
+    status, out, _ = verdict(capsys, ".", "--format", "json")
+    document = json.loads(out)
+    declared = [(a["path"], a["line"], a["code"], a["reason"]) for a in document["overview"]["false_alarms"]]
+    assert declared == [("a.py", 8, "CPN101", "the sweep runs on three cells"),
+                        ("b.py", 6, "CPN101", "a generated file, ported by hand"),
+                        ("c.py", 3, "CPN102", "runs once at import")]
+    left = [i["location"]["citation"] for i in document["sections"]["what_blocks"]["items"]]
+    assert left == ["a.py:16"]  # smooth(), the other function of a.py, is still weighed
+    assert any("false-alarms entry 'a.py::nowhere: CPN101' names no finding" in n
+               for n in document["inputs"]["notes"])
+    (project / "pyproject.toml").write_text('[tool.cpn-lint]\nfalse-alarms = ["a.py::relax CPN101 no colon"]\n')
+    status, _, err = verdict(capsys, ".")
+    assert status == 2 and "'PATH::FUNCTION: CODE reason'" in err

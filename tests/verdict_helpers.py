@@ -9,6 +9,7 @@ otherwise; the other stand-ins use the unused CPN9xx range.
 from __future__ import annotations
 
 import contextlib
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -118,3 +119,25 @@ def dated_lines_removed(report: str) -> str:
     kept = [line for i, line in enumerate(lines)
             if not line.startswith(STALE_WARNING) and not (i > 0 and lines[i - 1].startswith(STALE_WARNING))]
     return "\n".join(kept)
+
+
+_NEW_BLOCK = re.compile(r"^(- |\d+\. |#|\||```|>$)")
+
+
+def unwrapped(markdown: str) -> str:
+    """The Markdown report with each wrapped paragraph, list item and quote
+    on one line again, so that a test finds a phrase wherever the report's
+    lines broke (the report wraps prose near 100 columns)."""
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        if line.startswith("```"):
+            fenced = not fenced
+        previous = out[-1] if out else ""
+        continues = (not fenced and line.strip() and previous.strip() and not _NEW_BLOCK.match(line)
+                     and not previous.startswith(("#", "|", "```")) and line.startswith(">") == previous.startswith(">"))
+        if continues:
+            out[-1] = previous + " " + (line[2:] if line.startswith("> ") else line.strip())
+        else:
+            out.append(line)
+    return "\n".join(out)

@@ -1,9 +1,10 @@
 """``cpn-lint fix [--select CODES] [--diff] PATH...``
 
 Without ``--diff`` the files are rewritten in place and every fix is listed
-on stdout, then every finding left with the reason it was left. With
-``--diff`` a unified diff goes to stdout, the rest to stderr, and nothing is
-written.
+on stdout, then every finding left with the reason it was left, then a
+summary line. With ``--diff`` a unified diff goes to stdout, the findings
+left and the summary line to stderr after it, and nothing is written.
+``-q``/``--quiet`` prints nothing but the diff.
 
 Exit status, as ``ruff check --fix`` / ``--diff``: 0 when nothing is left to
 fix (or, with ``--diff``, nothing would change); 1 when findings are left
@@ -16,10 +17,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import Callable, Sequence, TextIO
 
 from ..cache import ResultCache, open_cache, register, transient
 from ..engine import LintOptions
@@ -46,7 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or notebooks to fix")
     parser.add_argument("--select", metavar="CODES",
                         help="comma-separated codes or prefixes to fix and report (default: the codes flake8 shows)")
-    parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files")
+    parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files; "
+                        "the findings left and a summary follow it on stderr")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print nothing but the diff (no list of fixes or findings left, no summary)")
     add_jobs_arguments(parser)
     return parser
 
@@ -90,8 +95,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         elif not ns.diff and outcome.new_bytes is not None:
             failed |= not _write(outcome, err)
     if ns.diff:
-        _report_diff(outcomes, out, err)
-    else:
+        _report_diff(outcomes, out, None if ns.quiet else err)
+    elif not ns.quiet:
         _report_fixed(outcomes, out)
     if failed:
         return 2
@@ -181,26 +186,35 @@ def _report_fixed(outcomes: list[FileFix], out: TextIO) -> None:
     for outcome in outcomes:
         for line in outcome.applied:
             print(f"{line.citation}: {line.code} fixed: {line.text}", file=out)
-    for outcome in outcomes:
-        for line in outcome.left:
-            print(f"{line.citation}: {line.code} left: {line.text}", file=out)
-    fixed = sum(len(o.applied) for o in outcomes)
-    changed = sum(1 for o in outcomes if o.applied)
-    left = sum(len(o.left) for o in outcomes)
-    print(f"Fixed {_count(fixed, 'finding')} in {_count(changed, 'file')}; {left} left.", file=out)
+    _report_left(outcomes, out)
+    print(summary_line(outcomes, "Fixed", lambda o: bool(o.applied)), file=out)
 
 
-def _report_diff(outcomes: list[FileFix], out: TextIO, err: TextIO) -> None:
+def _report_diff(outcomes: list[FileFix], out: TextIO, err: TextIO | None) -> None:
     for outcome in outcomes:
         if outcome.diff:
             out.write(outcome.diff)
+    if err is None:  # --quiet
+        return
+    out.flush()  # the summary comes after the diff on a terminal too
+    _report_left(outcomes, err)
+    print(summary_line(outcomes, "Would fix", lambda o: bool(o.diff)), file=err)
+
+
+def _report_left(outcomes: list[FileFix], out: TextIO) -> None:
     for outcome in outcomes:
         for line in outcome.left:
-            print(f"{line.citation}: {line.code} left: {line.text}", file=err)
-    fixable = sum(len(o.applied) for o in outcomes)
-    changed = sum(1 for o in outcomes if o.diff)
-    left = sum(len(o.left) for o in outcomes)
-    print(f"Would fix {_count(fixable, 'finding')} in {_count(changed, 'file')}; {left} left.", file=err)
+            print(f"{line.citation}: {line.code} left: {line.text}", file=out)
+
+
+def summary_line(outcomes: list[FileFix], verb: str, changed: Callable[[FileFix], bool]) -> str:
+    """``Would fix 3 findings in 2 files; 4 left (CPN201 ×3, CPN104; reasons above).``"""
+    fixes = sum(len(o.applied) for o in outcomes)
+    files = sum(1 for o in outcomes if changed(o))
+    left = Counter(line.code for o in outcomes for line in o.left)
+    codes = ", ".join(f"{code} ×{n}" if n > 1 else code for code, n in sorted(left.items()))
+    why = f" ({codes}; reasons above)" if left else ""
+    return f"{verb} {_count(fixes, 'finding')} in {_count(files, 'file')}; {sum(left.values())} left{why}."
 
 
 def _count(n: int, noun: str) -> str:

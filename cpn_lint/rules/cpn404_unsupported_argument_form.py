@@ -644,11 +644,11 @@ def _convolve_modes(model: FileModel) -> Iterator[Hit]:
             yield Hit(call, "mode='valid'", "NotImplementedError", _SAME_THEN_SLICE, equivalent=True)
         else:
             what = "mode='full' (the default)" if mode is None else f"mode={written!r}"
-            yield Hit(call, what, "NotImplementedError", f"np.pad(a, len(v) - 1), then {_SAME_THEN_SLICE}",
+            yield Hit(call, what, "NotImplementedError", "p = np.pad(a, len(v) - 1); mode='same' on p, then [len(v) // 2 : len(p) - (len(v) - 1) // 2]",
                       equivalent=written in (None, "full"))
 
 
-_SAME_THEN_SLICE = "mode='same' and slice [len(v) // 2 : len(a) - (len(v) - 1) // 2]"
+_SAME_THEN_SLICE = "mode='same', then slice [len(v) // 2 : len(a) - (len(v) - 1) // 2]"
 
 
 def _matrix_norms(model: FileModel) -> Iterator[Hit]:

@@ -128,8 +128,22 @@ def _kernel_names(items: Sequence[Item], limit: int = 3) -> str:
     return ", ".join(names) + (f" and {more} more" if more > 0 else "")
 
 
+def _away(causes: Sequence[Cause]) -> str:
+    """The sites of ``causes`` outside the main computation, which the
+    phrases do not cite but the summary's counts include."""
+    n = sum(len(c.items) - len(c.core) for c in causes if c.core)
+    return f", plus {n} outside the main computation" if n else ""
+
+
 def cause_phrase(cause: Cause) -> str:
     """One root cause in words, its sites in the main computation cited."""
+    return _cause_words(cause) + (_away([cause]) if cause.kind in ROOT_KINDS else "")
+
+
+ROOT_KINDS = ("kernel", "hot-loop", "element-loop", "recurrence")
+
+
+def _cause_words(cause: Cause) -> str:
     sites = list(cause.core) or list(cause.items)
     n = len(sites)
     if cause.kind == "kernel":
@@ -147,6 +161,9 @@ def cause_phrase(cause: Cause) -> str:
         if all(i.data.get("scan") for i in sites):
             return f"{_plural(n, 'running sum')} in a loop (CPN410: {_cites(sites)})"
         return f"{_plural(n, 'sequential recurrence')} (CPN410: {_cites(sites)})"
+    away = len(cause.items) - n if cause.core else 0
+    if away:  # the summary counts every site: say where the rest are
+        return f"{cause.code} ×{len(cause.items)} ({away} outside the main computation)"
     return f"{cause.code} ×{n}" if n > 1 else f"{cause.code} ({sites[0].citation})"
 
 
@@ -162,7 +179,7 @@ def _root_phrases(roots: Sequence[Cause]) -> list[str]:
             hot = [i for c in loops if c.kind == "hot-loop" for i in c.core]
             sites = hot + [i for c in loops if c.kind == "element-loop" for i in c.core]
             phrases.append(f"{_plural(len(sites), 'element loop')} (CPN101: {_cites(sites)}), {len(hot)} of them "
-                           "on every pass of an outer loop")
+                           f"on every pass of an outer loop{_away(loops)}")
     return phrases
 
 
@@ -290,10 +307,8 @@ def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scop
                                                  default=len(roots)),
                                              all(i.location.path in outside for i in grp.items)))
     for group in groups:
-        codes = sorted({i.code for i in group.items if i.code})
         title = f"Apply {group.recipe}" if group.recipe else "Restructure by hand"
-        n = len(group.items)
-        detail = f"{group.description} — {n} site{'s' if n > 1 else ''} ({', '.join(codes)})"
+        detail = f"{group.description} — {sites_text(group.items)}"
         if all(i.location.path in outside for i in group.items):
             kinds = sorted({outside[i.location.path] for i in group.items})
             detail += f", only in {' and '.join(KIND_WORDS.get(k, k) for k in kinds)}"
@@ -333,6 +348,16 @@ def add_next_steps(report: Report, context: Context, units: Sequence[Unit], scop
 
 
 KERNEL_CODE = "CPN112"
+
+
+def sites_text(items: Sequence[Item]) -> str:
+    """``5 sites (CPN101 ×3, CPN110 ×2)``: a site is a finding, so two on one
+    line count twice, and the text says so when lines are fewer."""
+    counts = Counter(i.code for i in items if i.code)
+    listed = ", ".join(f"{code} ×{n}" if len(counts) > 1 else code for code, n in sorted(counts.items()))
+    lines = len(_unique_cites(items))
+    on = f" on {lines} line{'s' if lines > 1 else ''}" if lines < len(items) else ""
+    return f"{_plural(len(items), 'site')}{on} ({listed})"
 
 
 def _unique_cites(items: Sequence[Item]) -> tuple[str, ...]:

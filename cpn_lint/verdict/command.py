@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -24,12 +25,11 @@ from .. import __version__
 from ..cache import open_cache
 from ..engine import LintOptions
 from ..jobs import add_arguments as add_jobs_arguments
-from ..registry import Category
 from ..rules import load_rules
 from . import gates as g
 from .collect import Progress, Unit, assess_paths, discover_with_roots
 from .context import FROM_CLI, PATTERNS, Context
-from .from_flake8 import Flake8InputError, read_flake8_output
+from .from_flake8 import Flake8Input, Flake8InputError, Reread, join_analysis, read_flake8_output
 from .report import build_report
 from .report_items import ManifestNote
 from .scope import Scope, plan_scope
@@ -57,9 +57,13 @@ CONFIG_KEYS = {
     "sarif-scales": "sarif_scales",
     "sarif-level": "sarif_level",
     "false-alarms": "false_alarms",
+    "new-only": "new_only",
 }
-# A configured false alarm: "PATH:LINE[:COL]: CODE reason", flake8's own line format plus the reason.
-FALSE_ALARM = re.compile(r"^\s*(?P<path>.+?):(?P<line>\d+)(?::\d+)?:\s*(?P<code>CPN\d{3})\s+(?P<reason>\S.*?)\s*$")
+# A configured false alarm, flake8's own line format plus the reason: "PATH:LINE[:COL]: CODE reason" for
+# one line, "PATH::NAME: CODE reason" for a function or method (NAME as `Class.method`, nested ones
+# included), "PATH: CODE reason" for a whole file.
+FALSE_ALARM = re.compile(r"^\s*(?P<path>.+?)(?::(?P<line>\d+)(?::\d+)?|::(?P<function>[A-Za-z_][\w.]*))?:"
+                         r"\s*(?P<code>CPN\d{3})\s+(?P<reason>\S.*?)\s*$")
 
 
 class UsageError(Exception):
@@ -106,8 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or notebooks to assess (default: .)")
-    parser.add_argument("--from-flake8", metavar="FILE", help="assess this flake8 output instead of linting "
-                        "('-' reads stdin); flake8's default text format or --format=cpn-json")
+    parser.add_argument("--from-flake8", metavar="FILE", help="assess this flake8 output ('-' reads stdin; flake8's default "
+                        "text format or --format=cpn-json); the files it names are read again when they are here, "
+                        "so the report is the one a direct run gives")
     ctx = parser.add_argument_group("context (Step 1; defaults are stated in the report)")
     ctx.add_argument("--elements", type=count, metavar="N", help="hot-path array elements at runtime (default: 30-50 million)")
     ctx.add_argument("--gpus", type=positive, metavar="N", help="GPUs in the target run (default: 1-4)")
@@ -126,7 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
                      "Markdown by default) goes to --output (default: a file in the system's temporary folder, "
                      "named on the last line)")
     out.add_argument("--baseline", metavar="FILE",
-                     help="report only findings not in this baseline ('cpn-lint baseline write -o FILE PATH...')")
+                     help="accept the findings this baseline lists ('cpn-lint baseline write -o FILE PATH...'): the "
+                     "verdict still weighs them and the summary counts them apart, unless --new-only")
+    out.add_argument("--new-only", action="store_true", default=None,
+                     help="with --baseline: leave the findings the baseline lists out of the report and of the "
+                     "verdict, which then rests on the new findings alone")
     sarif = parser.add_argument_group("SARIF (--format sarif)")
     sarif.add_argument("--sarif-scales", action="store_true", default=None,
                        help="include what scales (kind 'pass'); by default only problems are listed")
@@ -231,7 +240,7 @@ def _convert(origin: str, dest: str, value: Any) -> Any:
             if upper not in FAIL_ON:
                 raise argparse.ArgumentTypeError(f"fail-on must be one of {', '.join(FAIL_ON)}")
             return upper
-        if dest == "include_tests":
+        if dest in ("include_tests", "new_only"):
             return _boolean(dest, value)
         if dest in ("exclude", "sarif_level"):
             items = value if isinstance(value, list) else re.split(r"[,\n]+", str(value))
@@ -247,12 +256,30 @@ def _convert(origin: str, dest: str, value: Any) -> Any:
 
 @dataclass(frozen=True)
 class FalseAlarm:
-    """One finding the configuration states is wrong, and why."""
+    """Findings the configuration states are wrong, and why: one line's, a
+    function's (``function``) or a whole file's (neither)."""
 
     path: str
-    line: int
+    line: int | None
     code: str
     reason: str
+    function: str | None = None
+
+    @property
+    def where(self) -> str:
+        """The entry's place as written: ``path:12``, ``path::name`` or ``path``."""
+        if self.line is not None:
+            return f"{self.path}:{self.line}"
+        return f"{self.path}::{self.function}" if self.function else self.path
+
+    def names(self, line: int, function: str | None) -> bool:
+        """Whether a finding of the entry's file and code at ``line``, in
+        ``function``, is one this entry declares wrong."""
+        if self.line is not None:
+            return line == self.line
+        if self.function is not None:
+            return function is not None and (function == self.function or function.startswith(self.function + "."))
+        return True
 
 
 def _false_alarms(value: Any) -> list[FalseAlarm]:
@@ -264,8 +291,10 @@ def _false_alarms(value: Any) -> list[FalseAlarm]:
             continue
         match = FALSE_ALARM.match(text)
         if match is None:
-            raise argparse.ArgumentTypeError(f"{text!r} is not 'PATH:LINE: CODE reason' (the reason is required)")
-        alarms.append(FalseAlarm(match["path"], int(match["line"]), match["code"], match["reason"]))
+            raise argparse.ArgumentTypeError(f"{text!r} is not 'PATH:LINE: CODE reason', 'PATH::FUNCTION: CODE "
+                                             "reason' or 'PATH: CODE reason' (the reason is required)")
+        line = int(match["line"]) if match["line"] else None
+        alarms.append(FalseAlarm(match["path"], line, match["code"], match["reason"], match["function"]))
     return alarms
 
 
@@ -292,7 +321,8 @@ def make_context(ns: argparse.Namespace, config: Config | None) -> Context:
             merged.pop("compute_capability", None)
         for key, value in values.items():
             merged[key] = (value, origin)
-    for key in ("format", "fail_on", "manifest", "include_tests", "baseline", "rule_docs_url", "sarif_scales"):
+    for key in ("format", "fail_on", "manifest", "include_tests", "baseline", "rule_docs_url", "sarif_scales",
+                "new_only"):
         if key in merged:
             setattr(ns, key, merged[key][0])
     # excludes add up: the config's, then the command line's
@@ -388,36 +418,47 @@ def run(ns: argparse.Namespace) -> int:
         raise UsageError("give paths to lint or --from-flake8, not both")
     doctor_findings = _load_doctor(ns.doctor) if ns.doctor else None
     select_manifest(ns.manifest)
-    settings = Flake8Settings() if ns.isolated or ns.from_flake8 else _flake8_settings()
+    settings = Flake8Settings() if ns.isolated else _flake8_settings()
 
     input_errors: list[str] = []
     notes: list[str] = []
-    scope = Scope(include_tests=bool(ns.include_tests))
     suppressions = Suppressions(settings=settings if settings.origin else None)
+    excludes = [*settings.exclude, *(ns.exclude or [])]
+    options = LintOptions(assessment=True, manifest_path=ns.manifest)
+    joined = None
     if ns.from_flake8:
-        # flake8 has applied # noqa and its own ignores already
-        units, flake8_errors, notes = _from_flake8(ns.from_flake8)
-        input_errors += flake8_errors
+        parsed = _read_flake8(ns.from_flake8)
+        input_errors += parsed.errors
+        # flake8 was given paths this log does not name: folder roles are judged below the working folder
+        found: list[tuple[str, str | None]] = [(u.path, os.curdir) for u in parsed.units]
+        files, scope = plan_scope(found, excludes, bool(ns.include_tests))
+        kept = set(files)
+        here = [path for path in files if path not in ("-", "stdin") and Path(path).is_file()]
+        fresh = {u.path: u for u in _assess(here, options, ns)}
+        joined = join_analysis([u for u in parsed.units if u.path in kept], fresh, _assessment_codes())
+        units = joined.units
+        notes = _flake8_notes(ns.from_flake8, parsed, joined)
     else:
         found, input_errors = discover_with_roots(ns.paths or ["."])
         missing = [e for e in input_errors if e.endswith(": no such file or directory")]
         if missing:
             raise UsageError(missing[0])
-        files, scope = plan_scope(found, [*settings.exclude, *(ns.exclude or [])], bool(ns.include_tests))
-        progress = Progress(len(files))
-        try:
-            units = assess_paths(files, LintOptions(assessment=True, manifest_path=ns.manifest), progress,
-                                 jobs=ns.jobs, cache=open_cache(ns.no_cache))
-        finally:
-            progress.close()
-        _suppress(units, settings, suppressions)
-        if config is not None and config.values.get("false_alarms"):
-            alarms = _convert(config.origin, "false_alarms", config.values["false_alarms"])
-            notes += _declare_false_alarms(units, alarms, config, suppressions)
-        real_paths = {id(unit): unit.path for unit in units}
-        units, scope = _displayed(units, scope, found)
-        if ns.baseline:
-            _apply_baseline(units, ns.baseline, suppressions, real_paths)
+        files, scope = plan_scope(found, excludes, bool(ns.include_tests))
+        units = _assess(files, options, ns)
+    _suppress(units, settings, suppressions)
+    if config is not None and config.values.get("false_alarms"):
+        alarms = _convert(config.origin, "false_alarms", config.values["false_alarms"])
+        notes += _declare_false_alarms(units, alarms, config, suppressions)
+    real_paths = {id(unit): unit.path for unit in units}
+    units, scope = _displayed(units, scope, found)
+    if ns.new_only and not ns.baseline:
+        raise UsageError("--new-only needs --baseline FILE (or baseline = FILE in the configuration)")
+    if ns.baseline:
+        _apply_baseline(units, ns.baseline, suppressions, real_paths)
+        if ns.new_only:
+            notes.append(_leave_out_baselined(units, suppressions))
+    if joined is not None:
+        _accept_unreported(units, joined.unreported, suppressions)
     no_verdict = _no_verdict_reason(units)
     if no_verdict is not None:
         return _emit_no_verdict(no_verdict, units, input_errors, ns)
@@ -425,6 +466,7 @@ def run(ns: argparse.Namespace) -> int:
     report = build_report(units, context, input_errors=input_errors, input_notes=notes, size_evidence=evidence,
                           doctor_findings=doctor_findings, manifest=manifest_note(), scope=scope,
                           suppressions=suppressions)
+    report.accepted = accepted_sites(units, suppressions)
     if ns.brief or ns.output:
         for error in report.input_errors:  # the report is not on the terminal: name what was not read
             warn(error)
@@ -437,6 +479,28 @@ def run(ns: argparse.Namespace) -> int:
     if ns.fail_on and report.verdict.rank >= g.Verdict.parse(ns.fail_on).rank:
         return 1
     return 0
+
+
+def _assess(files: Sequence[str], options: LintOptions, ns: argparse.Namespace) -> list[Unit]:
+    progress = Progress(len(files))
+    try:
+        return assess_paths(files, options, progress, jobs=ns.jobs, cache=open_cache(ns.no_cache))
+    finally:
+        progress.close()
+
+
+def _accept_unreported(units: Sequence[Unit], unreported: set[int], suppressions: Suppressions) -> None:
+    """The findings flake8's output did not show, and that no ``# noqa``,
+    ignore setting or baseline here explains (flake8 ran with other options):
+    accepted like those, and still weighed, so that the verdict is the one
+    a direct run gives."""
+    from .suppress import Suppressed
+
+    explained = {id(s.finding) for s in suppressions.accepted}
+    for unit in units:
+        for finding in unit.result.findings:
+            if id(finding) in unreported and id(finding) not in explained:
+                suppressions.accepted.append(Suppressed(unit.path, finding, "flake8 output"))
 
 
 def _flake8_settings() -> Flake8Settings:
@@ -467,6 +531,17 @@ def _suppress(units: list[Unit], settings: Flake8Settings, suppressions: Suppres
         suppressions.declared.extend(declared)
 
 
+def accepted_sites(units: Sequence[Unit], suppressions: Suppressions) -> frozenset[tuple[str, int, int, str]]:
+    """The sites of the findings flake8's output would hide (accepted by a
+    ``# noqa``, its ignore settings or a baseline), keyed as the report's
+    items are (:func:`.report_items.site_key`)."""
+    from .report import codepoint_column
+
+    hidden = {id(s.finding) for s in suppressions.accepted}
+    return frozenset((unit.path, f.line, codepoint_column(unit.raw_line(f.line), f.col), f.code)
+                     for unit in units for f in unit.result.findings if id(f) in hidden)
+
+
 def _declare_false_alarms(units: list[Unit], alarms: list[FalseAlarm], config: Config,
                           suppressions: Suppressions) -> list[str]:
     """Take the configured false alarms out of the verdict; a note for each
@@ -474,23 +549,25 @@ def _declare_false_alarms(units: list[Unit], alarms: list[FalseAlarm], config: C
     from .suppress import Suppressed
 
     folder = config.folder or Path.cwd()
-    wanted = {((folder / a.path).resolve(), a.line, a.code): a for a in alarms}
-    used: set[tuple[Path, int, str]] = set()
+    by_file: dict[tuple[Path, str], list[FalseAlarm]] = {}
+    for alarm in alarms:
+        by_file.setdefault(((folder / alarm.path).resolve(), alarm.code), []).append(alarm)
+    used: set[int] = set()
     for unit in units:
         real = Path(unit.path).resolve()
         kept = []
         for finding in unit.result.findings:
-            key = (real, finding.line, finding.code)
-            alarm = wanted.get(key)
+            candidates = by_file.get((real, finding.code), [])
+            alarm = next((a for a in candidates if a.names(finding.line, unit.function_at(finding.line))), None)
             if alarm is None:
                 kept.append(finding)
                 continue
-            used.add(key)
+            used.add(id(alarm))
             suppressions.accepted = [s for s in suppressions.accepted if s.finding is not finding]
             suppressions.declared.append(Suppressed(unit.path, finding, "false-alarm list", alarm.reason))
         unit.result.findings = kept
-    return [f"{config.origin}: false-alarms entry '{a.path}:{a.line}: {a.code}' names no finding (did the code move?)"
-            for key, a in wanted.items() if key not in used]
+    return [f"{config.origin}: false-alarms entry '{a.where}: {a.code}' names no finding (did the code move?)"
+            for a in alarms if id(a) not in used]
 
 
 def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions, real_paths: dict[int, str]) -> None:
@@ -510,6 +587,18 @@ def _apply_baseline(units: list[Unit], path: str, suppressions: Suppressions, re
             if key in accepted and finding.code != "CPN000":
                 suppressions.accepted.append(Suppressed(unit.path, finding, "baseline"))
         # a baseline accepts findings for lint; the verdict still weighs them
+
+
+def _leave_out_baselined(units: Sequence[Unit], suppressions: Suppressions) -> str:
+    """``--new-only``: the baseline's findings leave the report and the
+    verdict; the note says how many."""
+    listed = {id(s.finding) for s in suppressions.accepted if s.by == "baseline"}
+    for unit in units:
+        unit.result.findings = [f for f in unit.result.findings if id(f) not in listed]
+    suppressions.accepted = [s for s in suppressions.accepted if id(s.finding) not in listed]
+    return (f"--new-only: the {len(listed)} finding{'s' if len(listed) != 1 else ''} the baseline lists "
+            f"{'are' if len(listed) != 1 else 'is'} left out of this report and of its verdict, which rests on "
+            "the new findings alone.")
 
 
 def _displayed(units: list[Unit], scope: Scope, found: Sequence[tuple[str, str | None]]) -> tuple[list[Unit], Scope]:
@@ -612,9 +701,6 @@ def sarif_options(ns: argparse.Namespace):  # type: ignore[no-untyped-def]
                         docs_url=getattr(ns, "rule_docs_url", None) or None)
 
 
-BRIEF_ROWS = 10
-
-
 BRIEF_SUFFIXES = {"markdown": ".md", "json": ".json", "sarif": ".sarif", "html": ".html"}
 
 
@@ -636,50 +722,17 @@ def _emit_brief(report, ns: argparse.Namespace) -> int:  # type: ignore[no-untyp
     """The verdict, the summary and the top findings on stdout; the whole
     report, in the format asked for (Markdown by default), in a file whose
     path the last line names."""
-    from .markdown import render_markdown
+    from .markdown import render_brief
 
     fmt = ns.format or "markdown"
     target = ns.output or brief_report_path(fmt)
-    markdown = render_markdown(report)
-    _emit(markdown if fmt == "markdown" else render(report, fmt, sarif_options(ns)), target)
-    print(brief_text(markdown, target), end="")
+    _emit(render(report, fmt, sarif_options(ns)), target)
+    print(render_brief(report, target), end="")
     if report.input_errors:
         return 2
     if ns.fail_on and report.verdict.rank >= g.Verdict.parse(ns.fail_on).rank:
         return 1
     return 0
-
-
-def brief_text(full: str, target: str) -> str:
-    lines = full.splitlines()
-    title = lines[0] if lines else ""
-    verdict = _section(lines, "## 1. ", "## 2. ")
-    blocks = [line for line in _section(lines, "## 3. ", "## 4. ") if line.startswith("| `")][:BRIEF_ROWS]
-    while verdict and not verdict[0].strip():
-        verdict = verdict[1:]
-    out = [title, ""] + verdict
-    if blocks:
-        out += ["Top findings:", ""] + [f"- {_row_text(row)}" for row in blocks] + [""]
-    out.append(f"Full report: {target}")
-    return "\n".join(out) + "\n"
-
-
-def _section(lines: list[str], start: str, end: str) -> list[str]:
-    inside, taken = False, []
-    for line in lines:
-        if line.startswith(start):
-            inside = True
-            continue
-        if inside and line.startswith(end):
-            break
-        if inside:
-            taken.append(line)
-    return taken
-
-
-def _row_text(row: str) -> str:
-    cells = [c.strip() for c in row.strip("|").split(" | ")]
-    return f"{cells[0]} {cells[1].split()[0]}: {cells[2]}" if len(cells) >= 3 else row
 
 
 def render(report, fmt: str, sarif=None) -> str:  # type: ignore[no-untyped-def]
@@ -738,23 +791,47 @@ def _read_input(name: str, what: str) -> str:
         raise UsageError(f"{what} not found: {name!r}") from None
 
 
-def _from_flake8(name: str):  # type: ignore[no-untyped-def]
+def _read_flake8(name: str) -> Flake8Input:
     origin = "stdin" if name == "-" else name
     try:
-        parsed = read_flake8_output(_read_input(name, "flake8 output"), origin)
+        return read_flake8_output(_read_input(name, "flake8 output"), origin)
     except Flake8InputError as exc:
         raise UsageError(str(exc)) from None
-    notes: list[str] = [f"Findings read from flake8 output ({origin}, {parsed.format} format) instead of linting."]
+
+
+def _assessment_codes() -> frozenset[str]:
+    """The codes flake8 shows only with --cpn-assessment."""
+    from ..registry import Default
+
+    return frozenset(c for c, r in load_rules().items() if r.default is Default.ASSESSMENT)
+
+
+def _flake8_notes(name: str, parsed: Flake8Input, joined: Reread) -> list[str]:
+    """What the report should say about resting on flake8's output."""
+    origin = "stdin" if name == "-" else name
+    notes = [f"Findings read from flake8 output ({origin}, {parsed.format} format) instead of linting."]
+    if joined.reread:
+        notes.append(f"The {joined.reread} file{'s' if joined.reread != 1 else ''} it names that are here were read "
+                     "again for what the verdict needs beyond the findings (functions, sizes, loops, the projected "
+                     "time); findings flake8 did not show are still weighed, as in a direct run.")
+    if joined.as_given:
+        notes.append(f"{joined.as_given} file{'s' if joined.as_given != 1 else ''} could not be read again here: "
+                     "their findings are taken as flake8 reported them.")
+    if joined.stale:
+        notes.append(f"{joined.stale} finding{'s' if joined.stale != 1 else ''} of the flake8 output "
+                     f"{'are' if joined.stale != 1 else 'is'} not in the files as they are now (did they change "
+                     "after flake8 ran?); kept as flake8 reported them.")
     if not parsed.complete_file_list:
         notes.append("flake8's text format lists only files with findings; clean files are not counted "
                      "(use `flake8 --format=cpn-json` for a complete picture).")
-    if not parsed.loop_context:
+    if not parsed.loop_context and joined.as_given:
         notes.append("Some API findings do not say whether they sit inside a loop (flake8 showed their one-line "
                      "headlines; run it with --cpn-verbose or --format=cpn-json), so they were not used for the "
                      "hot-path demotion.")
-    rules = load_rules()
-    assessment = {c for c, r in rules.items() if r.category in (Category.SCALES, Category.INFO)}
-    if not any(f.code in assessment for u in parsed.units for f in u.result.findings):
+    if joined.filled:
+        notes.append("The flake8 output has no assessment codes (flake8 ran without --cpn-assessment): what works "
+                     "and the cost notes come from reading the files.")
+    elif not any(f.code in _assessment_codes() for u in joined.units for f in u.result.findings):
         notes.append("No assessment codes in the input (What works, cost notes): run flake8 with "
                      "--cpn-assessment to include them.")
     if parsed.other_codes:
@@ -763,7 +840,7 @@ def _from_flake8(name: str):  # type: ignore[no-untyped-def]
     if parsed.unknown_codes:
         listed = ", ".join(f"{c} ×{n}" for c, n in sorted(parsed.unknown_codes.items()))
         notes.append(f"Codes this version of cpn-lint does not know were left out: {listed}.")
-    return parsed.units, parsed.errors, notes
+    return notes
 
 
 def _load_doctor(name: str):  # type: ignore[no-untyped-def]

@@ -14,6 +14,10 @@ whether the call sits in a loop, and the API or workload kind. Where the input
 does not carry them they are read back from the message through the rule's
 own message template (its ``where`` field says "inside the loop at line N").
 
+When the files the input names are still here, :func:`join_analysis`
+replaces each with a fresh analysis (``cpn-verdict`` then reports what a
+direct run reports); the facts above matter for the files that are not.
+
 Nothing is dropped silently: a line that is neither raises
 :class:`Flake8InputError` naming it; codes of other plugins are counted and
 reported; flake8's own E902 (file not readable) and E999 (does not parse)
@@ -248,3 +252,46 @@ def _fields(item: Any, index: int, origin: str) -> tuple[str, str, int, int, str
     if not re.fullmatch(r"[A-Z][A-Z0-9]*\d", code):  # type: ignore[arg-type]
         raise Flake8InputError(f"{where}: {code!r} is not a flake8 code")
     return code, path, row, column, message, item  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------- reading again
+@dataclass
+class Reread:
+    """The flake8 input joined with a fresh analysis of the files still here."""
+
+    units: list[Unit]
+    unreported: set[int] = field(default_factory=set)  # ids of findings flake8's output did not show
+    stale: int = 0  # findings of the input no longer in the files as they are now
+    reread: int = 0  # files read again
+    as_given: int = 0  # files taken as the input gave them (not here, or unreadable now)
+    filled: bool = False  # the assessment codes came from the files, not from the input
+
+
+def join_analysis(given: list[Unit], fresh: dict[str, Unit], assessment: frozenset[str]) -> Reread:
+    """Each unit of ``given`` (from flake8's output) whose file was analysed
+    again (``fresh``, by path) becomes the fresh unit: the same findings,
+    functions, sizes and loops a direct run has. What flake8 showed decides
+    nothing about what the code is: findings it did not show (a ``# noqa``,
+    an ignore setting, ``--extend-ignore``) are still weighed, as in a
+    direct run, and are named in ``unreported``. When the input has no
+    assessment code at all (flake8 ran without ``--cpn-assessment``), they
+    are taken from the files."""
+    filled = not any(f.code in assessment for u in given for f in u.result.findings)
+    joined = Reread(units=[], filled=filled and bool(fresh))
+    for unit in given:
+        again = fresh.get(unit.path)
+        if again is None or again.result.error is not None:
+            joined.units.append(unit)
+            joined.as_given += 1
+            continue
+        shown = {(f.code, f.line, f.col) for f in unit.result.findings}
+        have = {(f.code, f.line, f.col) for f in again.result.findings}
+        for finding in again.result.findings:
+            if (finding.code, finding.line, finding.col) not in shown and not (filled and finding.code in assessment):
+                joined.unreported.add(id(finding))
+        missing = [f for f in unit.result.findings if (f.code, f.line, f.col) not in have]
+        joined.stale += len(missing)
+        again.result.findings = sorted(again.result.findings + missing, key=Finding.sort_key)
+        joined.units.append(again)
+        joined.reread += 1
+    return joined

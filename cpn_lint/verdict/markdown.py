@@ -7,11 +7,15 @@ what was left out); every list of sites is ranked (see
 the JSON report; an appendix lists the sites per file. A message is never
 cut: the report is where the whole of it belongs (a long section lists
 fewer sites, with "and N more", instead).
+
+It stays readable in a terminal too: no line is longer than
+:data:`LINE_LIMIT`. Prose is wrapped near :data:`WRAP` columns, after a
+sentence or a clause where it can be, never inside an inline code span;
+findings are list items, whose lines can wrap, rather than table rows,
+which cannot; the cells of the tables that remain are short.
 """
 
 from __future__ import annotations
-
-import textwrap
 
 from typing import Iterable, Sequence
 
@@ -24,8 +28,15 @@ PER_CODE = 10  # sites shown per code in a section
 PER_SECTION = 20  # sites shown per section (each code keeps at least MIN_PER_CODE)
 MIN_PER_CODE = 3
 APPENDIX_FILES = 20
+APPENDIX_LINES = 12  # line numbers shown per code and file in the appendix
 INPUT_ERRORS_SHOWN = 20
 STEP_CITATIONS = 3  # sites a next step names
+LINE_LIMIT = 200  # no line of the report is longer
+WRAP = 100  # prose is wrapped near this width
+PATH_LIMIT = 80  # a path in a table cell
+QUOTE_LIMIT = 60  # a quoted line in a table cell
+EXAMPLE_LIMIT = 90  # a quoted line under "What works"
+CODES_SHOWN = 6  # codes in a hotspot row
 
 
 def render_markdown(report: Report) -> str:
@@ -47,6 +58,36 @@ def render_markdown(report: Report) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+# ------------------------------------------------------------------ brief
+BRIEF_LINES = 40  # --brief fits a terminal screen
+BRIEF_FINDINGS = 10
+BRIEF_MIN_FINDINGS = 5
+BRIEF_LINE = 120  # a top finding's line
+
+
+def render_brief(report: Report, target: str) -> str:
+    """``--brief``: the verdict, the summary's counts and the top findings in
+    at most BRIEF_LINES lines; the last names the full report's file."""
+    head = [f"# cuPyNumeric migration readiness: {report.verdict.value}", "", *paragraph(report.summary), ""]
+    notes = _quotes(report.verdict_notes)
+    summary = ["### Summary", "", *_overview(report)[2:4], ""]
+    tail = ["", f"Full report: {target}"]
+    room = BRIEF_LINES - len(head) - len(summary) - len(tail) - 2  # "Top findings:" and its blank line
+    if notes and room - len(notes) - 1 >= BRIEF_MIN_FINDINGS:  # the notes only when enough findings fit after them
+        head += notes + [""]
+        room -= len(notes) + 1
+    top = [_brief_line(item) for item in report.what_blocks[: max(min(room, BRIEF_FINDINGS), 0)]]
+    body = ["Top findings:", "", *top] if top else []
+    lines = head + summary + body + tail
+    return "\n".join(lines[:BRIEF_LINES - 1] + lines[-1:] if len(lines) > BRIEF_LINES else lines) + "\n"
+
+
+def _brief_line(item: Item) -> str:
+    """One finding on one line: where, the code and the message's first clause."""
+    first = item.message.split("; ", 1)[0]
+    return "- " + _shorten(f"{code(item.citation)} {item.code or item.name}: {cell(first)}", BRIEF_LINE - 2)
+
+
 # ------------------------------------------------------------------ helpers
 def cell(text: str, limit: int | None = None) -> str:
     """Text safe inside a Markdown table cell (cut to ``limit`` characters)."""
@@ -66,10 +107,133 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}".replace("|", "\\|")
 
 
+def short_path(path: str, limit: int = PATH_LIMIT) -> str:
+    """A path for a table cell: its end, which names the file, when it is long."""
+    return path if len(path) <= limit else "…" + path[-(limit - 1):]
+
+
+def words(text: str) -> list[str]:
+    """``text`` split at spaces, an inline code span always one word."""
+    out: list[str] = []
+    current: list[str] = []
+    fence = 0  # the length of the backtick run that opened the code span we are in
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "`":
+            run = len(text[i:]) - len(text[i:].lstrip("`"))
+            fence = run if fence == 0 else (0 if run == fence else fence)
+            current.append("`" * run)
+            i += run
+            continue
+        if char.isspace() and fence == 0:
+            if current:
+                out.append("".join(current))
+                current = []
+        else:
+            current.append(char)
+        i += 1
+    if current:
+        out.append("".join(current))
+    return out
+
+
+# A wrapped line must not start with what Markdown reads as a new block.
+_BLOCK_STARTS = ("-", "+", "*", ">", "#", "|", "=")
+
+
+def _starts_block(word: str) -> bool:
+    return word.startswith(_BLOCK_STARTS) or (word[:-1].isdigit() and word[-1:] in ".)")
+
+
+def _ends_clause(word: str) -> bool:
+    return word.endswith((".", ";", ":", ",")) or word == "—"
+
+
+def wrap(text: str, first: str = "", rest: str | None = None, width: int = WRAP) -> list[str]:
+    """``text`` as lines near ``width`` characters, ``first`` before the first
+    (a list marker, ``> ``) and ``rest`` before the others. A line ends after
+    a sentence or a clause when one ends in its second half, else at a word;
+    an inline code span is never broken (a longer one stands alone)."""
+    rest = first if rest is None else rest
+    tokens = words(text)
+    lines: list[str] = []
+    while tokens:
+        prefix = rest if lines else first
+        take = _line_length(tokens, width - len(prefix))
+        lines.append(prefix + " ".join(tokens[:take]))
+        tokens = tokens[take:]
+    return lines or [first.rstrip()]
+
+
+def _line_length(tokens: list[str], room: int) -> int:
+    """How many of ``tokens`` the next line takes."""
+    used, fit = -1, 0
+    for token in tokens:
+        if fit and used + 1 + len(token) > room:
+            break
+        used += 1 + len(token)
+        fit += 1
+    if fit == len(tokens):
+        return fit
+    lengths = [len(t) for t in tokens[:fit]]
+    clause = [n + 1 for n in range(fit) if _ends_clause(tokens[n]) and sum(lengths[: n + 1]) + n >= room // 2]
+    for take in [*reversed(clause), *range(fit, 0, -1)]:
+        if not _starts_block(tokens[take]):
+            return take
+    return fit
+
+
+def _quotes(notes: Sequence[str]) -> list[str]:
+    """Notes as one block quote, a paragraph each."""
+    lines: list[str] = []
+    for note in notes:
+        lines += ([">"] if lines else []) + paragraph(note, "> ")
+    return lines
+
+
+def paragraph(text: str, first: str = "", rest: str | None = None) -> list[str]:
+    return wrap(text, first, rest)
+
+
+def item_lines(text: str, marker: str = "- ") -> list[str]:
+    """A list item: its continuation lines are indented under the text."""
+    return wrap(text, marker, " " * len(marker))
+
+
 def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return lines
+    return lines + ["| " + " | ".join(_fit(row)) + " |" for row in rows]
+
+
+def _fit(row: Sequence[str]) -> list[str]:
+    """A table row cannot wrap: past LINE_LIMIT, its longest cells are cut
+    (every cell is bounded where it is made; this is the last guard)."""
+    cells = list(row)
+    while sum(len(c) + 3 for c in cells) + 1 > LINE_LIMIT:
+        longest = max(range(len(cells)), key=lambda n: len(cells[n]))
+        excess = sum(len(c) + 3 for c in cells) + 1 - LINE_LIMIT
+        cut = _shorten(cells[longest], max(len(cells[longest]) - excess, 8))
+        if cut == cells[longest]:
+            break
+        cells[longest] = cut
+    return cells
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, ending in "…", cut between
+    words so that no code span is left open."""
+    if len(text) <= limit:
+        return text
+    if text.startswith("`") and text.endswith("`") and len(words(text)) == 1:
+        inner = text.strip("`").strip()
+        return code(_shorten(inner, limit - 4))
+    kept: list[str] = []
+    for word in words(text):
+        if len(" ".join([*kept, word])) + 2 > limit:
+            break
+        kept.append(word)
+    return " ".join(kept) + " …" if kept else text[: max(limit - 1, 1)] + "…"
 
 
 def _location(item: Item) -> str:
@@ -79,7 +243,7 @@ def _location(item: Item) -> str:
     return text
 
 
-def _sites(citations: Sequence[str], limit: int = PER_CODE) -> str:
+def _sites(citations: Sequence[str], limit: int = PER_CODE) -> str:  # wrapped by the caller
     shown = ", ".join(code(c) for c in citations[:limit])
     more = len(citations) - limit
     return shown + (f" and {more} more" if more > 0 else "")
@@ -106,7 +270,7 @@ def _more_rows(left: dict[str, int]) -> list[str]:
     if not left:
         return []
     parts = ", ".join(f"{n} more {c}" for c, n in sorted(left.items()))
-    return ["", f"… and {parts} (every site: the appendix below and `--format json`)."]
+    return ["", *paragraph(f"… and {parts} (every site: the appendix below and `--format json`).")]
 
 
 # ------------------------------------------------------------------ sections
@@ -115,46 +279,57 @@ def _context(out: list[str], report: Report) -> None:
     out.append("")
     out.append("Step 1 values the verdict rests on; correct any default that does not match your runs.")
     out.append("")
-    out += _table(("Item", "Value", "Source"), ((r.label, cell(r.value), r.source) for r in report.context))
+    rows, details = [], []
+    for r in report.context:
+        value = cell(r.value)
+        if len(value) > CONTEXT_VALUE_LIMIT:  # the table names it; the whole value follows it
+            details += item_lines(f"**{r.label}:** {value}")
+            value = cell(r.value.split(" (", 1)[0].split(":", 1)[0], CONTEXT_VALUE_LIMIT - 12) + " (see below)"
+        rows.append((r.label, value, r.source))
+    out += _table(("Item", "Value", "Source"), rows)
     out.append("")
+    if details:
+        out += details + [""]
     if report.input_errors:
-        out.append(f"**Inputs not assessed ({len(report.input_errors)}):** the verdict rests on the files that "
-                   "could be read.")
+        out += paragraph(f"**Inputs not assessed ({len(report.input_errors)}):** the verdict rests on the files "
+                         "that could be read.")
         out.append("")
-        out += [f"- {cell(e)}" for e in report.input_errors[:INPUT_ERRORS_SHOWN]]
+        for error in report.input_errors[:INPUT_ERRORS_SHOWN]:
+            out += item_lines(cell(error))
         if len(report.input_errors) > INPUT_ERRORS_SHOWN:
             out.append(f"- … and {len(report.input_errors) - INPUT_ERRORS_SHOWN} more (see `--format json`)")
         out.append("")
     if report.internal_errors:
         out.append("**cpn-lint could not finish every check** (please report; other findings are unaffected):")
         out.append("")
-        out += [f"- {code(i.citation)}: {cell(i.message)}" for i in report.internal_errors]
+        for item in report.internal_errors:
+            out += item_lines(f"{code(item.citation)}: {cell(item.message)}")
         out.append("")
     for note in report.input_notes:
-        out.append(f"> {note}")
+        out += paragraph(note, "> ")
         out.append("")
+
+
+CONTEXT_VALUE_LIMIT = 100
 
 
 def _verdict(report: Report) -> list[str]:
-    notes = [f"> {note}" for note in report.verdict_notes]
-    return [report.summary, ""] + (notes + [""] if notes else []) + _overview(report) + _where_time_goes(report)
+    notes = _quotes(report.verdict_notes)
+    return [*paragraph(report.summary), ""] + (notes + [""] if notes else []) + _overview(report) + \
+        _where_time_goes(report)
 
 
 def _where_time_goes(report: Report) -> list[str]:
     projection = report.time
     if projection is None or projection.total <= 0:
         return []
-    lines = ["", "### Where the time would go (projected)", "", headline(projection), "",
-             f"By kind of work: {shares_text(projection)}.", ""]
+    lines = ["", "### Where the time would go (projected)", "", *paragraph(headline(projection)), "",
+             *paragraph(f"By kind of work: {shares_text(projection)}."), ""]
     lines += _table(("Site", "Code", "Projected time", "Share", "Tasks + round trips", "Kind"),
-                    ((code(r.citation), code(_cut(r.quote, QUOTE_LIMIT)), r.duration, r.percent, r.steps, r.what)
-                     for r in time_rows(projection)))
-    lines += ["", *textwrap.wrap(assumptions_text(projection), WRAP)]
+                    ((code(short_path(r.citation)), code(_cut(r.quote, QUOTE_LIMIT)), r.duration, r.percent, r.steps,
+                      r.what) for r in time_rows(projection)))
+    lines += ["", *paragraph(assumptions_text(projection))]
     return lines
-
-
-QUOTE_LIMIT = 60
-WRAP = 100  # prose lines of the report
 
 
 def _cut(text: str, limit: int) -> str:
@@ -170,42 +345,44 @@ def _overview(report: Report) -> list[str]:
         read += f", {o.files_deciding} of them the program's own source, which decides the verdict"
     if o.unreadable:
         read += f"; {o.unreadable} could not be read (listed at the top of this report)"
-    lines.append(f"- **Files:** {read}.")
+    lines += item_lines(f"**Files:** {read}.")
     if o.per_family:
         families = ", ".join(f"{family} {n}" for family, n in sorted(o.per_family.items(), key=lambda kv: -kv[1]))
-        lines.append(f"- **Findings per family:** {families}.")
+        lines += item_lines(f"**Findings per family:** {families}.")
     outside = [f"{x.role} {x.files} file{'s' if x.files != 1 else ''} ({x.findings} finding{'s' if x.findings != 1 else ''}"
                f"{f', {x.blocking} blocking' if x.blocking else ''})" for x in o.outside]
     if outside:
-        lines.append(f"- **Read but not in the verdict:** {', '.join(outside)}; `--include-tests` counts them.")
+        lines += item_lines(f"**Read but not in the verdict:** {', '.join(outside)}; `--include-tests` counts them.")
     if o.excluded:
         excluded = ", ".join(f"{code(glob)} ({n})" for glob, n in sorted(o.excluded.items()))
-        lines.append(f"- **Excluded, not read:** {sum(o.excluded.values())} files by {excluded}.")
+        lines += item_lines(f"**Excluded, not read:** {sum(o.excluded.values())} files by {excluded}.")
     if o.suppressed:
         kinds = ", ".join(f"{KIND_WORDS.get(k, k)} {n}" for k, n in sorted(o.suppressed_by_kind.items()))
         codes = ", ".join(f"{c} ×{n}" for c, n in o.suppressed_by_code.items())
         where = ", ".join(f"{code(p)} ({n})" for p, n in o.suppressed_files[:5])
         origin = f"; settings from {code(o.flake8_config)}" if o.flake8_config else ""
-        lines.append(f"- **Accepted, still weighed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} "
-                     f"({kinds}): {codes}; most in {where}{origin} (`# noqa: CODE reason` takes a wrong one out).")
+        lines += item_lines(f"**Accepted, still weighed:** {o.suppressed} finding{'s' if o.suppressed != 1 else ''} "
+                            f"({kinds}): {codes}; most in {where}{origin} (`# noqa: CODE reason` takes a wrong one "
+                            "out).")
     if o.false_alarms:
         shown = "; ".join(f"{code(f'{path}:{line}')} {c}: {cell(reason)}"
                           for path, line, c, reason, _ in o.false_alarms[:FALSE_ALARMS_SHOWN])
         more = len(o.false_alarms) - FALSE_ALARMS_SHOWN
-        lines.append(f"- **Declared false alarms, not weighed:** {len(o.false_alarms)}: {shown}"
-                     + (f"; and {more} more (see `--format json`)" if more > 0 else "") + ".")
+        lines += item_lines(f"**Declared false alarms, not weighed:** {len(o.false_alarms)}: {shown}"
+                            + (f"; and {more} more (see `--format json`)" if more > 0 else "") + ".")
     if o.per_code:
         lines += ["", *_table(("Code", "Family", "Sites", "In loops"),
-                              ((f"{c.code} {c.name}", c.family, str(c.count), str(c.in_loops)) for c in o.per_code))]
+                              ((f"{c.code} {c.name}", c.family, str(c.count), str(c.in_loops)) for c in o.per_code)),
+                  "", "A site is one finding: a line with two findings counts twice, here and below."]
     if o.top_files:
         periphery = ""
         if o.peripheral:
             kinds = sorted({kind for _, kind in o.peripheral})
             periphery = (f"; the {len(o.peripheral)} file{'s' if len(o.peripheral) > 1 else ''} outside the main "
                          f"computation ({', '.join(KIND_NAMES.get(k, k) for k in kinds)}) weigh a quarter")
-        lines += ["", "Where the blocking work is (BLOCKS weigh 3, API calls that stop the program 2, fixes 1; "
-                  "doubled inside loops; the findings folded into a compiled kernel or an element loop count as "
-                  f"findings in a loop{periphery}):", ""]
+        lines += ["", *paragraph("Where the blocking work is (BLOCKS weigh 3, API calls that stop the program 2, "
+                                 "fixes 1; doubled inside loops; the findings folded into a compiled kernel or an "
+                                 f"element loop count as findings in a loop{periphery}):"), ""]
         lines += _hotspot_table("File", o.top_files)
     if o.top_functions:
         lines += [""] + _hotspot_table("Function", o.top_functions)
@@ -216,12 +393,18 @@ FALSE_ALARMS_SHOWN = 10
 KIND_NAMES = {"analysis": "analysis scripts", "plotting": "plotting scripts", "logo": "logo scripts",
               "notebook": "notebooks beside the package"}
 KIND_WORDS = {"noqa": "`# noqa`", "file noqa": "`# flake8: noqa`", "config": "flake8 ignore settings",
-              "baseline": "the baseline"}
+              "baseline": "the baseline", "flake8 output": "not in the flake8 output"}
 
 
 def _hotspot_table(what: str, spots: Sequence[Hotspot]) -> list[str]:
     return _table((what, "Weight", "BLOCKS", "Other", "Codes"),
-                  ((code(s.where), str(s.weight), str(s.blocks), str(s.fixes), ", ".join(s.codes)) for s in spots))
+                  ((code(short_path(s.where)), str(s.weight), str(s.blocks), str(s.fixes), _codes_cell(s.codes))
+                   for s in spots))
+
+
+def _codes_cell(codes: Sequence[str]) -> str:
+    more = len(codes) - CODES_SHOWN
+    return ", ".join(codes[:CODES_SHOWN]) + (f" and {more} more" if more > 0 else "")
 
 
 def _what_works(report: Report) -> list[str]:
@@ -231,41 +414,43 @@ def _what_works(report: Report) -> list[str]:
     for group in report.what_works:
         n = len(group.items)
         lines.append("")
-        lines.append(f"**{group.code} {group.name}** — {group.summary} ({n} site{'s' if n > 1 else ''})")
+        lines += paragraph(f"**{group.code} {group.name}** — {group.summary} ({n} site{'s' if n > 1 else ''})")
         lines.append("")
         for example in group.examples:
-            lines.append(f"- {_location(example)}: {code(cell(example.quote, 120))}")
+            lines += item_lines(f"{_location(example)}: {code(cell(example.quote, EXAMPLE_LIMIT))}")
         rest = [i.citation for i in group.items if i not in group.examples]
         if rest:
-            lines.append(f"- also at {_sites(rest)}")
+            lines += item_lines(f"also at {_sites(rest)}")
     return lines
 
 
-def _finding_rows(items: Sequence[Item], with_recipe: bool = True, cap: bool = True) -> list[str]:
-    """A capped table of ``items`` (ranked), with a line for what it leaves out."""
+def _finding_rows(items: Sequence[Item], with_recipe: bool = True, cap: bool = True,
+                  where: bool = False) -> list[str]:
+    """A capped list of ``items`` (ranked), one item each, with a line for
+    what it leaves out. ``where``: say whether the site is inside a loop."""
     shown, left = capped(items) if cap else (list(items), {})
-    header = ["Location", "Code", "What was found"] + (["Recipe"] if with_recipe else [])
-    rows = []
+    lines: list[str] = []
     for item in shown:
-        row = [_location(item), f"{item.code} {item.name}" if item.code else item.name, cell(item.message)]
-        if with_recipe:
-            row.append(item.recipe or "—")
-        rows.append(row)
-    return _table(header, rows) + _more_rows(left)
+        name = f"{item.code} {item.name}" if item.code else item.name
+        place = (" inside a loop" if item.in_loop else " outside loops") if where else ""
+        recipe = f" ({item.recipe})" if with_recipe and item.recipe and f"({item.recipe})" not in item.message else ""
+        lines += item_lines(f"{_location(item)} {name}{place}: {cell(item.message)}{recipe}")
+    return lines + _more_rows(left)
 
 
-def _recipe_legend(items: Sequence[Item]) -> str:
-    """What each recipe id of a table means, and where its worked example is."""
+def _recipe_legend(items: Sequence[Item]) -> list[str]:
+    """What each recipe id of a list means, and where its worked example is."""
     used: dict[str, list[str]] = {}
     for item in items:
         if item.recipe and item.code:
             codes = used.setdefault(item.recipe, [])
             if item.code not in codes:
                 codes.append(item.code)
-    parts = [f"**{recipe}** — {RECIPES.get(recipe, '')} ({', '.join(sorted(codes))})"
-             for recipe, codes in sorted(used.items(), key=lambda kv: recipe_rank(kv[0]))]
-    return ("Recipes: " + "; ".join(parts) + ". Each rule's page shows its recipe on an example, under "
-            "\"Use instead\" (`cpn-lint rule CODE`, or docs/rules/CODE.md).")
+    lines = [*paragraph("Recipes (each rule's page shows its recipe on an example, under \"Use instead\": "
+                        "`cpn-lint rule CODE`, or docs/rules/CODE.md):"), ""]
+    for recipe, codes in sorted(used.items(), key=lambda kv: recipe_rank(kv[0])):
+        lines += item_lines(f"**{recipe}** — {RECIPES.get(recipe, '')} ({', '.join(sorted(codes))})")
+    return lines
 
 
 def _what_blocks(report: Report) -> list[str]:
@@ -274,11 +459,12 @@ def _what_blocks(report: Report) -> list[str]:
         lines.append("Idioms that stop the code from scaling; each must go before the port pays off.")
         lines.append("")
         lines += _finding_rows(report.what_blocks)
-        lines += ["", _recipe_legend(report.what_blocks)]
+        lines += ["", *_recipe_legend(report.what_blocks)]
     if report.out_of_scope:
         if lines:
             lines.append("")
-        lines.append("**Out-of-scope workload (Gate 4 evidence)** — not recipe-fixable: this work belongs to another tool.")
+        lines += paragraph("**Out-of-scope workload (Gate 4 evidence)** — not recipe-fixable: this work belongs to "
+                           "another tool.")
         lines.append("")
         lines += _finding_rows(report.out_of_scope, with_recipe=False)
     if report.runtime_blocks:
@@ -300,7 +486,7 @@ def _fixable(report: Report) -> list[str]:
         if lines:
             lines.append("")
         n = len(group.items)
-        lines.append(f"**{group.recipe or 'No recipe'}** — {group.description} ({n} site{'s' if n > 1 else ''})")
+        lines += paragraph(f"**{group.recipe or 'No recipe'}** — {group.description} ({n} site{'s' if n > 1 else ''})")
         lines.append("")
         rows = [i for i in group.items if id(i) in kept]
         lines += _finding_rows(rows, with_recipe=False, cap=False) if rows else ["(sites listed in the appendix)"]
@@ -318,34 +504,31 @@ def _notes(report: Report) -> list[str]:
 def _api_gaps(report: Report) -> list[str]:
     lines: list[str] = []
     if report.api_gaps:
-        shown, left = capped(report.api_gaps)
-        rows = []
-        for item in shown:
-            where = "inside a loop" if item.in_loop else "outside loops"
-            rows.append([_location(item), f"{item.code} {item.name}", where, cell(item.message)])
-        lines += _table(("Location", "Code", "Where", "What the manifest says"), rows) + _more_rows(left)
+        lines += _finding_rows(report.api_gaps, with_recipe=False, where=True)
         if report.api_note:
-            lines += ["", report.api_note]
+            lines += ["", *paragraph(report.api_note)]
     return lines
 
 
 def _gates(report: Report) -> list[str]:
-    rows = [(f"{gate.number}. {gate.name}", gate.status.value, cell(gate.reason)
-             + (f" ({_sites(gate.evidence, 5)})" if gate.evidence else ""))
-            for gate in report.gates]
-    return _table(("Gate", "Status", "Reason"), rows)
+    lines: list[str] = []
+    for gate in report.gates:
+        evidence = f" ({_sites(gate.evidence, 5)})" if gate.evidence else ""
+        lines += item_lines(f"**{gate.number}. {gate.name}** — {gate.status.value}: {cell(gate.reason)}{evidence}")
+    return lines
 
 
 def _next_steps(report: Report) -> list[str]:
     lines: list[str] = []
     for number, step in enumerate(report.next_steps, start=1):
-        text = f"{number}. **{step.title}** — {step.detail}"
+        text = f"**{step.title}** — {step.detail}"
         if step.citations:
             text += f": {_sites(step.citations, STEP_CITATIONS)}"
-        lines.append(text + ("" if text.endswith(".") else "."))
+        lines += item_lines(text + ("" if text.endswith(".") else "."), f"{number}. ")
     if report.doctor_command:
         lines += ["", "```bash", report.doctor_command, "```", "", "What to look for in its output:", ""]
-        lines += [f"- {item}" for item in report.doctor_look_for]
+        for item in report.doctor_look_for:
+            lines += item_lines(item)
     return lines
 
 
@@ -361,15 +544,18 @@ def _appendix(report: Report) -> list[str]:
     if not per_file:
         return []
     lines = ["## Appendix: sites by file", "",
-             "Every site the sections above count, except what scales (the JSON report has each with its message).", ""]
+             *paragraph("Every site the sections above count, except what scales (the JSON report has each with its "
+                        "message); a line is listed once per finding on it."), ""]
     ordered = sorted(per_file.items(), key=lambda kv: (-sum(len(v) for v in kv[1].values()), kv[0]))
     for path, codes in ordered[:APPENDIX_FILES]:
         parts = []
         for code_, numbers in sorted(codes.items()):
-            numbers = sorted(set(numbers))
-            shown = ", ".join(text for _, text in numbers[:12]) + (f", … ({len(numbers)} in all)" if len(numbers) > 12 else "")
+            numbers = sorted(numbers)
+            shown = ", ".join(text for _, text in numbers[:APPENDIX_LINES])
+            if len(numbers) > APPENDIX_LINES:
+                shown += f", … ({len(numbers)} in all)"
             parts.append(f"{code_} ({shown})")
-        lines.append(f"- {code(path)}: " + "; ".join(parts))
+        lines += item_lines(f"{code(path)}: " + "; ".join(parts))
     if len(ordered) > APPENDIX_FILES:
         lines.append(f"- … and {len(ordered) - APPENDIX_FILES} more files (`--format json` lists every site).")
     lines.append("")

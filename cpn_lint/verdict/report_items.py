@@ -151,6 +151,10 @@ class Report:
     verdict_notes: list[str] = field(default_factory=list)
     # Where the time would go: the cost model's projection at the context (None: no model, flake8 input)
     time: "TimeProjection | None" = None
+    # Sites a `# noqa`, flake8's ignore settings or a baseline accepted: still
+    # weighed, but left out of the lists lint tools show (SARIF), as flake8
+    # leaves them out. Keys as :func:`site_key` makes them.
+    accepted: frozenset[tuple[str, int, int, str]] = frozenset()
     schema: str = REPORT_SCHEMA
     schema_version: int = REPORT_SCHEMA_VERSION
     tool_version: str = __version__
@@ -170,6 +174,11 @@ class Report:
         return items
 
 
+
+
+def site_key(item: Item) -> tuple[str, int, int, str]:
+    """What tells one finding's site from another: file, line, column, code."""
+    return (item.location.path, item.location.line, item.location.column, item.code or "")
 
 
 def by_position(items: Iterable[Item]) -> list[Item]:

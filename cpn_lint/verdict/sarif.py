@@ -6,7 +6,10 @@
   ``helpUri`` only when a documentation URL is given (a relative link would
   be dead from the user's repository).
 * One result per problem: what scales (SCALES) is left out unless asked for
-  (then ``kind: "pass"``). Levels fit code review: BLOCKS and SCOPE are
+  (then ``kind: "pass"``), and so are the findings a ``# noqa``, flake8's
+  ignore settings or a baseline accepted, which ``flake8 --format=cpn-sarif``
+  does not list either (the verdict still weighs them; the run's
+  ``properties.acceptedLeftOut`` counts them). Levels fit code review: BLOCKS and SCOPE are
   ``warning``, REFACTOR, API and INFO ``note``, internal errors ``error``;
   each can be changed per category.
 * ``partialFingerprints`` (:mod:`cpn_lint.fingerprint`) survive lines moving.
@@ -29,7 +32,7 @@ from ..fingerprint import KEY_VERSION, finding_key, numbered
 from ..registry import Category
 from ..rules import load_rules
 from .ipynb_lines import notebook_line
-from .report_items import Item, Report
+from .report_items import Item, Report, site_key
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -170,7 +173,8 @@ def to_sarif(report: Report, options: SarifOptions = SarifOptions()) -> dict[str
     rules = load_rules()
     driver = driver_rules(options)
     index = {r["id"]: i for i, r in enumerate(driver)}
-    items = [i for i in report.all_items() + report.internal_errors if options.scales or i.category != Category.SCALES.value]
+    listed = [i for i in report.all_items() + report.internal_errors if options.scales or i.category != Category.SCALES.value]
+    items = [i for i in listed if site_key(i) not in report.accepted]
     results = [_result(item, index, rules, options, key) for item, key in zip(items, fingerprints(items))]
     notifications = [
         {"level": "error", "message": {"text": error}, "descriptor": {"id": "input-error"}}
@@ -194,6 +198,7 @@ def to_sarif(report: Report, options: SarifOptions = SarifOptions()) -> dict[str
             "summary": report.summary.replace("**", ""),
             "verdictNotes": list(report.verdict_notes),
             "decisionRule": report.decision.rule,
+            "acceptedLeftOut": len(listed) - len(items),
             "gates": [
                 {"number": gate.number, "name": gate.name, "status": gate.status.value, "reason": gate.reason}
                 for gate in report.gates
