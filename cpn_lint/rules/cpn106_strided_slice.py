@@ -31,8 +31,12 @@ class StridedSlice(Rule):
     partitioning has no notion of "every k-th element". cuPyNumeric 26.6.1
     raises `NotImplementedError: Unsupported slice` on any stepped slice,
     read or written, reversals (`a[::-1]`) included (checked under the
-    runtime oracle, `tests/test_oracle_slices.py`); releases that accept one
-    take it off the distributed path.
+    runtime oracle, `tests/test_oracle_slices.py`), with one worse
+    exception: a negative step between bounds whose start is not below its
+    stop (`a[:0:-1]`, `a[-1:0:-1]`, `a[8:2:-2]`) returns an empty array
+    without any error, so the program runs on with wrong data; the message
+    says which of the two the slice gets. Releases that accept stepped
+    slices take them off the distributed path.
 
     ## Example
     ```python
@@ -75,11 +79,8 @@ class StridedSlice(Rule):
     category = Category.BLOCKS
     recipe = "RR-strided"
     summary = "Slice with a non-unit step of a NumPy array"
-    message = (
-        "{subscript} slices array '{array}' with {step}: {version} rejects stepped slices "
-        "(NotImplementedError); {fix} (RR-strided)"
-    )
-    short = "{subscript} is a strided slice: {fix_short} (RR-strided)"
+    message = "{subscript} slices array '{array}' with {step}: {version} {effect}; {fix} (RR-strided)"
+    short = "{subscript} {effect_short}: {fix_short} (RR-strided)"
 
     valid = (
         Valid("""
@@ -129,6 +130,12 @@ class StridedSlice(Rule):
             """),
     )
     invalid = (
+        # no error here: the runtime hands back an empty array
+        Invalid("""
+            import numpy as np
+            x = np.linspace(0.0, 1.0, 8)
+            tail = x[:0:-1]
+            """, line=3, contains="returns an empty array here, without an error (silently wrong)"),
         Invalid("""
             import numpy as np
             arr = np.arange(10)
@@ -203,6 +210,7 @@ class StridedSlice(Rule):
             if position in reported:  # a[::2][::2]: both subscripts start here; report once
                 continue
             reported.add(position)
+            effect = _effect(model, subscript)
             yield self.finding(
                 subscript,
                 in_loop=model.in_loop(subscript),
@@ -210,6 +218,9 @@ class StridedSlice(Rule):
                 array=model.segment(subscript.value, 24),
                 step=_steps_text(list(dict.fromkeys(described))),
                 version=version_text(),
+                effect=_EFFECT_TEXT[effect],
+                effect_short="returns an empty array on cuPyNumeric" if effect == "empty" else "is a strided slice",
+                data={"effect": effect},
                 **_advice(model, subscript),
             )
 
@@ -263,6 +274,46 @@ def _owning_subscript(model: FileModel, part: ast.expr) -> ast.Subscript | None:
     if isinstance(parent, ast.Subscript) and parent.slice is part:
         return parent
     return None
+
+
+# What cuPyNumeric 26.6.1 does with a stepped slice (tests/test_oracle_slices.py):
+# it raises, except a negative step between bounds whose start is not below
+# its stop once normalised (a[:0:-1], a[8:2:-2]): that returns an empty array.
+_EFFECT_TEXT = {
+    "raises": "rejects stepped slices (NotImplementedError)",
+    "empty": "returns an empty array here, without an error (silently wrong)",
+    "either": "rejects stepped slices (NotImplementedError) or, with some bounds, returns an empty array",
+}
+
+
+def _effect(model: FileModel, subscript: ast.Subscript) -> str:
+    """"raises", "empty" (silently wrong) or "either" when the bounds are
+    not known; an empty result of any axis empties the whole selection."""
+    parts = list(subscript.slice.elts) if isinstance(subscript.slice, ast.Tuple) else [subscript.slice]
+    effects = {_slice_effect(model, p) for p in parts if isinstance(p, ast.Slice) and p.step is not None}
+    for found in ("empty", "either"):
+        if found in effects:
+            return found
+    return "raises"
+
+
+def _slice_effect(model: FileModel, part: ast.Slice) -> str:
+    if part.upper is None:
+        return "raises"  # the stop is the length, past any start
+    step = model.const_int(part.step)
+    if step is None:
+        return "either"
+    if step >= 0:
+        return "raises"
+    start = 0 if part.lower is None else model.const_int(part.lower)
+    stop = model.const_int(part.upper)
+    if start is None or stop is None:
+        return "either"
+    if (start < 0) == (stop < 0):
+        return "empty" if start >= stop else "raises"
+    if start < 0 and stop == 0:
+        return "empty"  # a[-1:0:-1]: the start counts back from the end, past 0
+    return "either"  # one bound counts from the end: it depends on the length
 
 
 def _describe_step(model: FileModel, part: ast.expr) -> str | None:

@@ -34,6 +34,18 @@ def stepped_write():
     return a
 
 
+def bounded_reversal_to_zero():
+    return np.arange(10.0)[:0:-1]  # NumPy: 9 elements
+
+
+def bounded_reversal_from_the_end():
+    return np.arange(10.0)[-1:0:-1]  # NumPy: 9 elements
+
+
+def bounded_step_back_by_two():
+    return np.arange(10.0)[8:2:-2]  # NumPy: 3 elements
+
+
 def recipe_flip_vector():
     return np.flip(np.arange(10.0))
 
@@ -54,6 +66,8 @@ def recipe_host_built_mask():
 CASES = [every_second_element, every_second_element_from_one, reversed_vector, reversed_columns,
          reversed_range_builder, stepped_write, recipe_flip_vector, recipe_flip_columns, recipe_descending_linspace,
          recipe_host_built_mask]
+# forms that run but whose size is the point: the outcome records it
+SIZED = [bounded_reversal_to_zero, bounded_reversal_from_the_end, bounded_step_back_by_two]
 
 
 def main():
@@ -65,6 +79,8 @@ def main():
             outcomes[case.__name__] = "ok"
         except Exception as exc:  # the outcome is the point
             outcomes[case.__name__] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    for case in SIZED:
+        outcomes[case.__name__] = f"ok, {int(case().size)} elements"
     print(json.dumps(outcomes))
 
 
