@@ -45,6 +45,10 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "range_of_a_0d_array": None,
     "index_with_a_0d_array": None,
     "convolve_default_mode": ("NotImplementedError", "Only support mode='same'"),
+    "scipy_special_ufunc_of_array": (
+        "NotImplementedError", "cuPyNumeric has not implemented jv.__call__. This ufunc method is not available."),
+    "scipy_special_ufunc_of_0d_value": (
+        "NotImplementedError", "cuPyNumeric has not implemented gamma.__call__. This ufunc method is not available."),
     "matmul_with_keyword": None,
     "norm_of_order_two": ("NotImplementedError", "2-norm requires SVD decomposition"),
     "matrix_power_negative": ("NotImplementedError", "Negative exponent in matrix_power"),
@@ -86,6 +90,7 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "recipe_convolve_same_on_padded_input": None,
     "recipe_where_instead_of_ufunc_where": None,
     "recipe_convolve_valid_by_slicing_same": None,
+    "recipe_scipy_special_ufunc_of_host_copy": None,
     "recipe_convolve_full_by_padding_then_slicing": None,
 }
 # recipes that check their own answer against a plain-Python reference
@@ -196,3 +201,18 @@ def test_which_probed_names_cupynumeric_has(venv: Path) -> None:
     outcomes = json.loads(next(line for line in run.stdout.splitlines() if line.startswith("{")))
     assert {name for name, result in outcomes.items() if result == "present"} == PRESENT_IN_CUPYNUMERIC
     assert {result for name, result in outcomes.items() if result != "present"} == {"AttributeError"}
+
+
+def test_the_shipped_scipy_ufunc_list_names_scipy_ufuncs() -> None:
+    """Every name in cpn_lint/data/scipy-special-ufuncs.json is a ufunc of
+    the installed SciPy (the list was read from SciPy; a release may add more)."""
+    special = pytest.importorskip("scipy.special")
+    import numpy
+
+    from cpn_lint.rules._api_support import scipy_special_ufuncs
+
+    names = scipy_special_ufuncs()
+    assert len(names) > 100
+    present = [n for n in names if hasattr(special, n)]
+    assert len(present) >= 0.9 * len(names)
+    assert all(isinstance(getattr(special, n), numpy.ufunc) for n in present)

@@ -17,6 +17,9 @@ as soon as it runs.
 from __future__ import annotations
 
 import ast
+import functools
+import json
+from importlib import resources
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
@@ -136,6 +139,26 @@ class ApiCall:
 
 def manifest() -> Manifest:
     return active()
+
+
+@functools.lru_cache(maxsize=1)
+def scipy_special_ufuncs() -> frozenset[str]:
+    """scipy.special's ufuncs (shipped list, cpn_lint/data/scipy-special-ufuncs.json):
+    a cuPyNumeric array handed to one raises NotImplementedError."""
+    text = (resources.files("cpn_lint") / "data" / "scipy-special-ufuncs.json").read_text(encoding="utf-8")
+    return frozenset(json.loads(text)["ufuncs"])
+
+
+def device_arguments(model: FileModel, call: ast.Call) -> list[ast.expr]:
+    """The arguments of ``call`` that are device arrays or 0-d device values
+    (``x.__array__()`` is a host copy)."""
+    found = []
+    for argument in [*call.args, *(k.value for k in call.keywords)]:
+        if isinstance(argument, ast.Call) and isinstance(argument.func, ast.Attribute) and argument.func.attr == "__array__":
+            continue
+        if model.kind(argument) in (Kind.DEVICE, Kind.DEVICE_SCALAR):
+            found.append(argument)
+    return found
 
 
 def api_calls(model: FileModel) -> list[ApiCall]:

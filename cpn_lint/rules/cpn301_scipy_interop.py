@@ -8,6 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..registry import Category, Default, Invalid, Rule, Valid
+from ._api_support import device_arguments, scipy_special_ufuncs
 from ._context import loop_context, loop_place
 from ._info import call_text
 
@@ -68,6 +69,9 @@ class ScipyInterop(Rule):
     ## Known false alarms
     * A SciPy call on data that never becomes a cuPyNumeric array is still
       reported; it is a host touchpoint for Gate 5 all the same.
+    * A device array handed to one of `scipy.special`'s ufuncs (`jv`,
+      `erf`, `gamma`) is not a round trip: the call raises, and CPN404
+      reports it.
     * Calls through objects SciPy returned (`interp = interp1d(x, y);
       interp(x_new)`) are not traced; only the constructing call is reported.
     """
@@ -182,6 +186,9 @@ class ScipyInterop(Rule):
             arguments = list(call.args) + [kw.value for kw in call.keywords]
             if not arguments or all(_passes_nothing(model, a) for a in arguments):
                 continue
+            if name.rpartition(".")[2] in scipy_special_ufuncs() and name.startswith("scipy.special.") \
+                    and device_arguments(model, call):
+                continue  # a SciPy ufunc of a device array raises: CPN404, not a round trip
             module = ".".join(name.split(".")[:2]) if name.count(".") >= 2 else name
             devices = list(dict.fromkeys(model.segment(a, 24) for a in arguments if model.is_array(a)))
             if devices:

@@ -13,7 +13,7 @@ from ..model.shapes import rank
 from ..model.syntax import positional_or_keyword
 from ..model.unit_values import one_element_draw
 from ..registry import Category, Invalid, Rule, Valid
-from ._api_support import hot_loop, manifest, on_data_path, version_text
+from ._api_support import device_arguments, hot_loop, manifest, on_data_path, scipy_special_ufuncs, version_text
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,11 @@ class UnsupportedArgumentForm(Rule):
       `int(np.random.uniform(0, n))`, `math.exp(draw)` and `"%.3f" % draw`
       raise, and so do `x[i] += np.random.normal(0, s)` into one element and
       `x[k] = np.random.random()` through a 0-d index `k`;
+    * a device array, or one element of one, handed to a `scipy.special`
+      ufunc (`jv(1, x)`, `erf(x)`, `gamma(x[i])`): the ufunc passes the call
+      to cuPyNumeric, which has not implemented it (NotImplementedError).
+      SciPy functions that are not ufuncs (`softmax`, `logsumexp`) convert
+      their input to host NumPy and run (CPN301 notes the round trip);
     * `where=` on a ufunc, `np.convolve` in any mode but `'same'`,
       `np.linalg.norm` of order 2, -2 or `'nuc'` of a matrix,
       `np.linalg.matrix_power` with a negative exponent, `np.unique` with
@@ -133,6 +138,16 @@ class UnsupportedArgumentForm(Rule):
     short = "{call}: cuPyNumeric rejects {form} (RR-host-fallback)"
 
     valid = (
+        # host copies, and SciPy functions that are not ufuncs
+        Valid("""
+            import numpy as np
+            from scipy import special
+
+            x = np.linspace(0.1, 1.0, 5)
+            a = special.gamma(float(x[1]))
+            b = special.logsumexp(x)
+            c = special.gamma(2.5)
+            """),
         Valid("""
             import numpy as np
             x = np.random.normal(0.0, 1.0, size=100)
@@ -247,6 +262,13 @@ class UnsupportedArgumentForm(Rule):
             """),
     )
     invalid = (
+        Invalid("""
+            import numpy as np
+            from scipy import special
+
+            r = np.linspace(0.1, 10.0, 1000)
+            field = special.jv(0, r) * np.exp(-r)
+            """, line=5, contains="special.jv(...): a device array argument raises NotImplementedError"),
         # a Bernoulli trial: the comparison keeps the draw's shape (1,)
         Invalid("""
             import numpy as np
@@ -651,6 +673,21 @@ def _convolve_modes(model: FileModel) -> Iterator[Hit]:
 _SAME_THEN_SLICE = "mode='same', then slice [len(v) // 2 : len(a) - (len(v) - 1) // 2]"
 
 
+def _scipy_ufuncs_on_device(model: FileModel) -> Iterator[Hit]:
+    """A device array (or 0-d device value) handed to one of SciPy's special
+    ufuncs (``scipy.special.jv(1, x)``): the ufunc hands the call to
+    cuPyNumeric, which has not implemented it."""
+    names = scipy_special_ufuncs()
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func) or ""
+        if not qualname.startswith("scipy.special.") or qualname.rpartition(".")[2] not in names:
+            continue
+        if device_arguments(model, call):
+            name = qualname.rpartition(".")[2]
+            yield Hit(call, "a device array argument", "NotImplementedError",
+                      f"hand {name} a host copy (host NumPy's asarray; float() of one value)")
+
+
 def _matrix_norms(model: FileModel) -> Iterator[Hit]:
     for call in _numpy_calls(model, "numpy.linalg.norm"):
         order = _argument(call, 1, "ord")
@@ -763,6 +800,8 @@ FORMS: tuple[Form, ...] = (
          _draws_stored_through_zero_d_index),
     Form("ufunc-where", ("ufunc_where_keyword",), _ufunc_where),
     Form("convolve-mode", ("convolve_default_mode",), _convolve_modes),
+    Form("scipy-ufunc-on-device", ("scipy_special_ufunc_of_array", "scipy_special_ufunc_of_0d_value"),
+         _scipy_ufuncs_on_device),
     Form("matrix-norm-order", ("norm_of_order_two", "norm_nuclear"), _matrix_norms),
     Form("negative-matrix-power", ("matrix_power_negative",), _negative_matrix_powers),
     Form("unique-options", ("unique_with_return_index",), _unique_options),

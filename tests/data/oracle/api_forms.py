@@ -104,6 +104,26 @@ def index_with_a_0d_array():
     return float(a[i])
 
 
+def scipy_special_ufunc_of_array():
+    import scipy.special
+
+    return scipy.special.jv(1, np.linspace(0.1, 1.0, 5))
+
+
+def scipy_special_ufunc_of_0d_value():
+    import scipy.special
+
+    x = np.linspace(0.1, 1.0, 5)
+    return scipy.special.gamma(x[1])
+
+
+def recipe_scipy_special_ufunc_of_host_copy():
+    import scipy.special
+
+    x = np.linspace(0.1, 1.0, 5)
+    return scipy.special.jv(1, x.__array__()) + scipy.special.gamma(float(x[1]))
+
+
 def convolve_default_mode():
     return np.convolve(np.ones(8), np.ones(3))
 
@@ -322,6 +342,7 @@ CASES = [
     recipe_uniform_onto_array_bounds, recipe_int_of_0d_bound, recipe_singular_values_for_spectral_norm,
     recipe_bincount_for_unique_counts, recipe_convolve_same_on_padded_input, recipe_where_instead_of_ufunc_where,
     recipe_convolve_valid_by_slicing_same, recipe_convolve_full_by_padding_then_slicing,
+    scipy_special_ufunc_of_array, scipy_special_ufunc_of_0d_value, recipe_scipy_special_ufunc_of_host_copy,
 ]
 
 
