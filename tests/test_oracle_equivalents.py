@@ -46,6 +46,8 @@ def _numpy_value(name: str) -> list:
         "fft.fftfreq": numpy.fft.fftfreq(n, d),
         "fft.rfftfreq": numpy.fft.rfftfreq(n, d),
         "fromfunction": numpy.fromfunction(lambda x, y: (x - 2) ** 2 + y < 5, (3, 4)),
+        "trapezoid": numpy.trapezoid(a[1], a[1] * a[1]),
+        "trapz": numpy.trapezoid(a[1], a[1] * a[1]),
     }[name]
     if isinstance(reference, tuple):
         return [int(v) for v in reference]
@@ -59,7 +61,8 @@ def test_every_listed_name_is_missing_under_the_runtime(runtime: dict) -> None:
 
 
 @pytest.mark.parametrize("name", ["size", "around", "atan2", "pow", "fix", "std", "ptp", "ascontiguousarray",
-                                  "asanyarray", "fft.fftfreq", "fft.rfftfreq", "fromfunction"])
+                                  "asanyarray", "fft.fftfreq", "fft.rfftfreq", "fromfunction",
+                                  "trapezoid", "trapz"])
 def test_the_equivalent_computes_what_numpy_does(runtime: dict, name: str) -> None:
     assert runtime["values"][name] == pytest.approx(_numpy_value(name), rel=1e-12, abs=1e-12)
 

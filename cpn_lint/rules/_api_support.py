@@ -60,6 +60,8 @@ ONE_LINE_EQUIVALENTS: dict[str, str] = {
     "numpy.fft.fftfreq": "np.concatenate((np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0))) / (d * n)",
     "numpy.fft.rfftfreq": "np.arange(n // 2 + 1) / (d * n)",
     "numpy.fromfunction": "f(*np.indices(shape, dtype=float))",
+    "numpy.trapezoid": "np.diff(x)@(y[1:]+y[:-1])/2",
+    "numpy.trapz": "np.diff(x)@(y[1:]+y[:-1])/2",
     # the same distribution (cuPyNumeric's random streams differ from NumPy's anyway: CPN304)
     "numpy.random.standard_normal": "np.random.normal(0.0, 1.0, size)",
     "numpy.random.Generator.standard_normal": "rng.normal(0.0, 1.0, size)",
@@ -193,8 +195,42 @@ def _find(model: FileModel, table: Manifest) -> list[ApiCall]:
             continue  # not a NumPy name: passed over
         if entry.api in LOOP_ITERATORS and _judged_as_loop(model, call):
             continue
+        if guarded(model, call, entry.api):
+            continue
         found.append(ApiCall(call, entry, hot_loop(model, call)))
     return found
+
+
+_BROAD = frozenset({"Exception", "BaseException"})  # handlers that catch whatever a missing name raises
+
+
+def guarded(model: FileModel, node: ast.AST, api: str, caught: frozenset[str] = frozenset({"AttributeError"})) -> bool:
+    """Is the use of ``api`` one the program already guards: in the branch
+    of ``if hasattr(np, "trapz"):`` (which cuPyNumeric never takes), or in
+    the body of a ``try`` whose handler catches the AttributeError?"""
+    attribute = api.rpartition(".")[2]
+    child: ast.AST = node
+    for parent in model.ancestors(node):
+        if isinstance(parent, ast.If) and any(child is s for s in parent.body) and _tests_hasattr(parent.test, attribute):
+            return True
+        if isinstance(parent, ast.Try) and any(child is s for s in parent.body) and any(_catches(h, caught) for h in parent.handlers):
+            return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return False
+        child = parent
+    return False
+
+
+def _tests_hasattr(test: ast.expr, attribute: str) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "hasattr" and len(n.args) == 2
+               and isinstance(n.args[1], ast.Constant) and n.args[1].value == attribute for n in ast.walk(test))
+
+
+def _catches(handler: ast.ExceptHandler, errors: frozenset[str]) -> bool:
+    if handler.type is None:
+        return True
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(c, ast.Name) and (c.id in _BROAD or c.id in errors) for c in caught)
 
 
 def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
@@ -210,10 +246,10 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
         if not isinstance(node.ctx, ast.Load) or not _is_reference(model, node):
             continue
         name = resolved_name(model, node, table, lacking)
-        if name is not None and name not in COVERED_ELSEWHERE and lacking(name):
+        if name is not None and name not in COVERED_ELSEWHERE and lacking(name) and not guarded(model, node, name):
             found.append(ApiCall(node, lookup(table, name), hot_loop(model, node), called=False))  # type: ignore[arg-type]
     for alias, name in _imported_names(model):
-        if name not in COVERED_ELSEWHERE and lacking(name):
+        if name not in COVERED_ELSEWHERE and lacking(name) and not guarded(model, alias, name, frozenset({"ImportError"})):
             found.append(ApiCall(alias, lookup(table, name), None, called=False))  # type: ignore[arg-type]
     return found
 

@@ -70,6 +70,10 @@ class ApiNotImplemented(ApiSupportRule):
     NumPy 2 spelling when cuPyNumeric has it (`np.product` -> `np.prod`).
 
     ## Known false alarms
+    * A use the program guards is not reported: inside `if hasattr(np,
+      "trapz"):` (cuPyNumeric never takes that branch; its `else` is
+      judged as usual) or in a `try` whose handler catches the
+      AttributeError (ImportError for `from numpy import ...`).
     * The manifest is a dated snapshot (`cpn-lint manifest show`); a name
       implemented since then is still reported until the manifest is
       refreshed (`cpn-lint manifest refresh`).
@@ -98,6 +102,23 @@ class ApiNotImplemented(ApiSupportRule):
     short = "{call} is unsupported on cuPyNumeric: {hint} (RR-host-fallback)"
 
     valid = (
+        # guarded by the program itself: cuPyNumeric never takes the branch,
+        # and the handler catches the AttributeError
+        Valid("""
+            import numpy as np
+            if hasattr(np, "trapz"):
+                integrate = np.trapz
+            else:
+                integrate = None
+            try:
+                legacy = np.trapz
+            except AttributeError:
+                legacy = None
+            try:
+                from numpy import trapz
+            except ImportError:
+                trapz = None
+            """),
         Valid("""
             import numpy as np
             x = np.linspace(0.0, 1.0, 50)

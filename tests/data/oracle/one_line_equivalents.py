@@ -32,6 +32,8 @@ values = {
     "fft.fftfreq": np.concatenate((np.arange((n - 1) // 2 + 1), np.arange(-(n // 2), 0))) / (d * n),
     "fft.rfftfreq": np.arange(n // 2 + 1) / (d * n),
     "fromfunction": (lambda x, y: (x - 2) ** 2 + y < 5)(*np.indices((3, 4), dtype=float)),
+    "trapezoid": np.diff(a[1] * a[1]) @ (a[1][1:] + a[1][:-1]) / 2,
+    "trapz": np.diff(a[1] * a[1]) @ (a[1][1:] + a[1][:-1]) / 2,
 }
 rng = np.random.default_rng(7)
 draws = {"random.standard_normal": np.random.normal(0.0, 1.0, (2, 3)).shape,
