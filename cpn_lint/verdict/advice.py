@@ -97,7 +97,14 @@ def summary_sentence(
             why += f", plus {len(refactor)} mechanical fix{'es' if len(refactor) > 1 else ''}"
     elif rule == "refactor-only":
         recipes = sorted({i.recipe for i in refactor if i.recipe}, key=recipe_rank)
-        why = f"nothing blocks scaling; {len(refactor)} mechanical fix{'es' if len(refactor) > 1 else ''} ({', '.join(recipes)}) will remove avoidable overhead"
+        replaced = sum(i.category == "API" for i in refactor)
+        if replaced == len(refactor):
+            why = (f"nothing blocks scaling; {_plural(replaced, 'use')} of what cuPyNumeric lacks "
+                   f"{'needs its' if replaced == 1 else 'need their'} one-line equivalent (see What breaks first)")
+        else:
+            why = f"nothing blocks scaling; {len(refactor)} mechanical fix{'es' if len(refactor) > 1 else ''} ({', '.join(recipes)}) will remove avoidable overhead"
+            if replaced:
+                why += f" ({replaced} of them {'replaces a name or form' if replaced == 1 else 'replace names or forms'} cuPyNumeric lacks)"
     elif decision.demoted:
         why = "no idiom blocks scaling and nothing needs a mechanical fix"
     elif plain_python:

@@ -15,6 +15,7 @@ from collections import Counter
 from html import escape
 from typing import Iterable, Sequence
 
+from .breaks import summary_line
 from .markdown import STEP_CITATIONS, capped
 from .report_items import SECTION_TITLES, Item, Report
 from .time_projection import assumptions_text, headline, time_rows
@@ -88,7 +89,8 @@ def render_html(report: Report) -> str:
     parts += _context(report)
     empty = report.empty_note()
     notes = [_text(note) for note in report.verdict_notes]
-    parts += _section(1, [_text(report.summary), *notes] + _summary(report) + _time_chart(report), empty)
+    parts += _section(1, [_text(report.summary), *notes] + _breaks(report) + _summary(report) + _time_chart(report),
+                      empty)
     parts += _section(2, _what_works(report), empty)
     parts += _section(3, _items_table(report.what_blocks) + _scope_and_runtime(report), empty)
     parts += _section(4, _fixable(report), empty)
@@ -166,6 +168,13 @@ def _context(report: Report) -> list[str]:
         parts.append("</ul></details>")
     parts += [f"<p>{escape(note)}</p>" for note in report.input_notes]
     return parts
+
+
+def _breaks(report: Report) -> list[str]:
+    """What breaks first: the summary line and every break, met-first first."""
+    rows = "".join(f"<li><code>{escape(b.item.citation)}</code> ({escape(b.when)}): <code>{escape(b.subject)}</code> "
+                   f"{escape(b.effect)} ({escape(b.item.code or '')})</li>" for b in report.breaks)
+    return ["<h3>What breaks first</h3>", f"<p>{escape(summary_line(report.breaks))}</p>"] + ([f"<ul>{rows}</ul>"] if rows else [])
 
 
 def _summary(report: Report) -> list[str]:

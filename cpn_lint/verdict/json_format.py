@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
+from .breaks import summary_line
 from .report_items import REPORT_SCHEMA, REPORT_SCHEMA_VERSION, SECTION_TITLES, Item, Report
 from .summary import Hotspot, Overview
 from .time_projection import SHARE_ORDER, assumptions_text
@@ -132,7 +133,9 @@ def to_dict(report: Report) -> dict[str, Any]:
 
     plain_summary = report.summary.replace("**", "")
     sections = {
-        "verdict": section(0, True, text=plain_summary, notes=list(report.verdict_notes)),
+        "verdict": section(0, True, text=plain_summary, notes=list(report.verdict_notes),
+                           breaks_first={"summary": summary_line(report.breaks),
+                                         "items": [b.as_dict() for b in report.breaks]}),
         "what_works": section(
             1,
             bool(report.what_works),

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from ..registry import RECIPES, recipe_rank
+from .breaks import SHOWN, summary_line
 from .report_items import SECTION_TITLES, Item, Report
 from .time_projection import assumptions_text, headline, shares_text, time_rows
 from .summary import Hotspot
@@ -70,7 +71,7 @@ def render_brief(report: Report, target: str) -> str:
     at most BRIEF_LINES lines; the last names the full report's file."""
     head = [f"# cuPyNumeric migration readiness: {report.verdict.value}", "", *paragraph(report.summary), ""]
     notes = _quotes(report.verdict_notes)
-    summary = ["### Summary", "", *_overview(report)[2:4], ""]
+    summary = ["### Summary", "", *_overview(report)[2:4], *paragraph(summary_line(report.breaks), "- "), ""]
     tail = ["", f"Full report: {target}"]
     room = BRIEF_LINES - len(head) - len(summary) - len(tail) - 2  # "Top findings:" and its blank line
     if notes and room - len(notes) - 1 >= BRIEF_MIN_FINDINGS:  # the notes only when enough findings fit after them
@@ -315,8 +316,29 @@ CONTEXT_VALUE_LIMIT = 100
 
 def _verdict(report: Report) -> list[str]:
     notes = _quotes(report.verdict_notes)
-    return [*paragraph(report.summary), ""] + (notes + [""] if notes else []) + _overview(report) + \
-        _where_time_goes(report)
+    return [*paragraph(report.summary), ""] + (notes + [""] if notes else []) + _breaks_first(report) + \
+        _overview(report) + _where_time_goes(report)
+
+
+def _breaks_first(report: Report) -> list[str]:
+    """What stops the ported program, before any scaling question: the
+    first SHOWN, those met first first."""
+    lines = ["### What breaks first", "", *paragraph(summary_line(report.breaks)), ""]
+    if not report.breaks:
+        return lines
+    for found in report.breaks[:SHOWN]:
+        item = found.item
+        lines += item_lines(f"{code(short_path(item.citation))} ({found.when}): {code(found.subject)} {found.effect} "
+                            f"({item.code}); {_fix_of(item)}")
+    if len(report.breaks) > SHOWN:
+        lines.append(f"- and {len(report.breaks) - SHOWN} more (the JSON report lists every one)")
+    return lines + [""]
+
+
+def _fix_of(item: Item) -> str:
+    """The recipe part of a finding's message (after its last ';'), or its recipe id."""
+    head, _, fix = item.message.rpartition("; ")
+    return fix if head and fix else (f"recipe {item.recipe}" if item.recipe else "see the rule page")
 
 
 def _where_time_goes(report: Report) -> list[str]:

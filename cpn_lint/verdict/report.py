@@ -17,6 +17,7 @@ from ..registry import Category
 from ..rules import load_rules
 from . import gates as g
 from .advice import DOCTOR_MEANINGS, add_next_steps, kernels_text, main_work_text, summary_sentence
+from .breaks import breaks_first
 from .causes import Cause, peripheral_files, root_causes
 from .collect import Unit
 from .context import Context, format_count
@@ -261,7 +262,8 @@ def build_report(
         verdict=decision.verdict,
         decision=decision,
         summary=summary_sentence(decision, gate1, gate2, gate4, scope_facts, size_evidence, blocks + runtime_blocks,
-                         refactor + runtime_refactor, hot_apis, gates[4], causes),
+                         refactor + runtime_refactor + [i for i in api if _has_equivalent(i)], hot_apis, gates[4],
+                         causes),
         context=_context_rows(context, units, scope_facts, len(all_units) - len(units)),
         files=[u.path for u in all_units],
         input_errors=list(input_errors) + [e for u in all_units for e in u.errors],
@@ -286,6 +288,7 @@ def build_report(
         verdict_notes=_verdict_notes(context, size_evidence, gate2, decision, causes),
         time=time,
     )
+    report.breaks = breaks_first(items)
     report.overview = build_overview(report.all_items(), all_units, file_scope, suppressions, peripheral)
     if file_scope.fallback:
         report.input_notes.append("No file of the program's own source uses NumPy, so the tests, docs and examples "

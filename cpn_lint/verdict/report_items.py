@@ -14,6 +14,7 @@ from .gates import Decision, Gate, Verdict
 from .summary import Overview
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .breaks import Break
     from .time_projection import TimeProjection
 
 REPORT_SCHEMA = "cpn-lint/verdict-report"
@@ -155,6 +156,8 @@ class Report:
     # weighed, but left out of the lists lint tools show (SARIF), as flake8
     # leaves them out. Keys as :func:`site_key` makes them.
     accepted: frozenset[tuple[str, int, int, str]] = frozenset()
+    # What stops or corrupts the ported program before any scaling question (see :mod:`.breaks`)
+    breaks: "list[Break]" = field(default_factory=list)
     schema: str = REPORT_SCHEMA
     schema_version: int = REPORT_SCHEMA_VERSION
     tool_version: str = __version__

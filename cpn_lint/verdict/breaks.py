@@ -1,0 +1,97 @@
+"""What breaks first: the findings that stop (or silently corrupt) the
+ported program, before any question of scaling.
+
+A name cuPyNumeric lacks raises AttributeError where it is used; an argument
+form it rejects raises the error the oracle recorded; a stepped slice raises
+NotImplementedError or, with some bounds, hands back an empty array. Uses at
+module level fail as soon as the module is loaded, so they come first; then
+those on the data path and in loops, then the rest. Uses the program guards
+(``if hasattr(np, ...)``, ``try``/``except AttributeError``) are never
+findings, so they never appear here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .report_items import Item, by_position
+
+BREAKING_CODES = ("CPN401", "CPN404", "CPN106")
+SHOWN = 8  # breaks listed in the report; the JSON report has them all
+
+# When each break happens, in the order a user meets them.
+ON_LOAD = "on load"
+ON_DATA_PATH = "on the data path"
+IN_LOOP = "in a loop"
+WHEN_CALLED = "when its code runs"
+_ORDER = {ON_LOAD: 0, IN_LOOP: 1, ON_DATA_PATH: 2, WHEN_CALLED: 3}
+
+
+@dataclass(frozen=True)
+class Break:
+    item: Item
+    effect: str  # "raises AttributeError", "returns an empty array, without an error"
+    when: str  # ON_LOAD, IN_LOOP, ON_DATA_PATH or WHEN_CALLED
+    silent: bool  # the program runs on with wrong data
+
+    @property
+    def subject(self) -> str:
+        """What breaks, as the message names it: ``np.trapz(...)``, ``xb[::-1]``."""
+        head = self.item.message.split(": ", 1)[0]
+        return head.split(" slices array ", 1)[0]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.item.code, "path": self.item.location.path, "line": self.item.location.line,
+                "subject": self.subject, "effect": self.effect, "when": self.when, "silent": self.silent,
+                "message": self.item.message}
+
+
+def breaks_first(items: list[Item]) -> list[Break]:
+    """The findings that stop or corrupt the ported program, those met first first."""
+    found = [b for item in by_position(items) if (b := _break(item)) is not None]
+    return sorted(found, key=lambda b: (_ORDER[b.when], not b.silent))
+
+
+def _break(item: Item) -> Break | None:
+    if item.code not in BREAKING_CODES or item.source != "static":
+        return None
+    effect, silent = _effect(item)
+    return Break(item, effect, _when(item), silent)
+
+
+def _effect(item: Item) -> tuple[str, bool]:
+    if item.code == "CPN401":
+        return "raises AttributeError", False
+    if item.code == "CPN404":
+        return f"raises {item.data.get('error') or 'an error'}", False
+    effect = item.data.get("effect")
+    if effect == "empty":
+        return "returns an empty array, without an error", True
+    if effect == "either":
+        return "raises NotImplementedError, or returns an empty array", False
+    return "raises NotImplementedError", False
+
+
+def _when(item: Item) -> str:
+    if item.function is None:
+        return ON_LOAD
+    if item.in_loop:
+        return IN_LOOP
+    if item.data.get("data_path"):
+        return ON_DATA_PATH
+    return WHEN_CALLED
+
+
+def summary_line(breaks: list[Break]) -> str:
+    """'5 uses break the ported program before any scaling question (2 on load, ...).'"""
+    if not breaks:
+        return ("Nothing found that stops the ported program: the names, argument forms and slices it uses "
+                "all run under cuPyNumeric.")
+    counts: dict[str, int] = {}
+    for b in breaks:
+        counts[b.when] = counts.get(b.when, 0) + 1
+    parts = [f"{n} {when}" for when, n in sorted(counts.items(), key=lambda kv: _ORDER[kv[0]])]
+    silent = sum(b.silent for b in breaks)
+    tail = f"; {silent} of them give wrong results without an error" if silent else ""
+    noun = "use breaks" if len(breaks) == 1 else "uses break"
+    return f"{len(breaks)} {noun} the ported program before any scaling question ({', '.join(parts)}){tail}."
