@@ -45,6 +45,9 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "range_of_a_0d_array": None,
     "index_with_a_0d_array": None,
     "convolve_default_mode": ("NotImplementedError", "Only support mode='same'"),
+    "ndim_of_a_string": ("TypeError", "cuPyNumeric does not support dtype=<U2"),
+    "array_of_strings": ("TypeError", "cuPyNumeric does not support dtype=<U1"),
+    "where_choosing_strings": ("TypeError", "cuPyNumeric does not support dtype=<U3"),
     "scipy_special_ufunc_of_array": (
         "NotImplementedError", "cuPyNumeric has not implemented jv.__call__. This ufunc method is not available."),
     "scipy_special_ufunc_of_0d_value": (
@@ -91,6 +94,7 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "recipe_where_instead_of_ufunc_where": None,
     "recipe_convolve_valid_by_slicing_same": None,
     "recipe_scipy_special_ufunc_of_host_copy": None,
+    "recipe_strings_kept_in_a_list": None,
     "recipe_convolve_full_by_padding_then_slicing": None,
 }
 # recipes that check their own answer against a plain-Python reference

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ..findings import Finding
-from ..model import FileModel, Kind
+from ..model import BindKind, FileModel, Kind
 from ..model import numpy_api as api
 from ..model.shapes import rank
 from ..model.syntax import positional_or_keyword
@@ -71,6 +71,9 @@ class UnsupportedArgumentForm(Rule):
       to cuPyNumeric, which has not implemented it (NotImplementedError).
       SciPy functions that are not ufuncs (`softmax`, `logsumexp`) convert
       their input to host NumPy and run (CPN301 notes the round trip);
+    * strings handed to NumPy as data (`np.array(["a", "b"])`,
+      `np.ndim("bs")`, `np.where(m, "big", "small")`, `np.unique(labels)`
+      of a list of strings): cuPyNumeric has no string dtype (TypeError);
     * `where=` on a ufunc, `np.convolve` in any mode but `'same'`,
       `np.linalg.norm` of order 2, -2 or `'nuc'` of a matrix,
       `np.linalg.matrix_power` with a negative exponent, `np.unique` with
@@ -138,6 +141,11 @@ class UnsupportedArgumentForm(Rule):
     short = "{call}: cuPyNumeric rejects {form} (RR-host-fallback)"
 
     valid = (
+        # an object array of strings is CPN107's
+        Valid("""
+            import numpy as np
+            tags = np.array(["a", "b"], dtype=object)
+            """),
         # host copies, and SciPy functions that are not ufuncs
         Valid("""
             import numpy as np
@@ -262,6 +270,12 @@ class UnsupportedArgumentForm(Rule):
             """),
     )
     invalid = (
+        Invalid("""
+            import numpy as np
+
+            labels = ["cat", "dog", "cat"]
+            classes = np.unique(labels)
+            """, line=4, contains="strings as data raises TypeError"),
         Invalid("""
             import numpy as np
             from scipy import special
@@ -673,6 +687,43 @@ def _convolve_modes(model: FileModel) -> Iterator[Hit]:
 _SAME_THEN_SLICE = "mode='same', then slice [len(v) // 2 : len(a) - (len(v) - 1) // 2]"
 
 
+# NumPy functions that make an array from the data they are handed, and the
+# positions of that data: given strings, cuPyNumeric has no dtype for them.
+_DATA_POSITIONS = {
+    "numpy.array": (0,), "numpy.asarray": (0,), "numpy.asanyarray": (0,), "numpy.unique": (0,),
+    "numpy.isin": (0, 1), "numpy.in1d": (0, 1), "numpy.ndim": (0,), "numpy.shape": (0,), "numpy.size": (0,),
+    "numpy.full": (1,), "numpy.full_like": (1,), "numpy.where": (1, 2), "numpy.sort": (0,), "numpy.argsort": (0,),
+}
+
+
+def _string_data(model: FileModel) -> Iterator[Hit]:
+    """Strings handed to NumPy as data (``np.array(["a", "b"])``,
+    ``np.ndim("bs")``, ``np.where(m, "big", "small")``): cuPyNumeric has no
+    string dtype and raises TypeError."""
+    for name, positions in _DATA_POSITIONS.items():
+        for call in _numpy_calls(model, name):
+            if any(k.arg == "dtype" for k in call.keywords) or (name == "numpy.array" and len(call.args) > 1):
+                continue  # a dtype of its own (dtype=object is CPN107's)
+            if any(position < len(call.args) and _strings(model, call.args[position]) for position in positions):
+                yield Hit(call, "strings as data", "TypeError", "keep strings in Python lists (or host NumPy)")
+
+
+def _strings(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
+    """A string, a list or tuple written out with a string in it, a
+    comprehension that makes strings, or a name every binding of which is one."""
+    if isinstance(expr, ast.JoinedStr) or (isinstance(expr, ast.Constant) and isinstance(expr.value, str)):
+        return True
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        return any(_strings(model, e, depth) for e in expr.elts)
+    if isinstance(expr, (ast.ListComp, ast.GeneratorExp)):
+        return _strings(model, expr.elt, depth)
+    if isinstance(expr, ast.Name) and depth < 3:
+        bindings = model.reaching_bindings(expr)
+        return bool(bindings) and all(b.kind is BindKind.VALUE and b.value is not None and _strings(model, b.value, depth + 1)
+                                      for b in bindings)
+    return False
+
+
 def _scipy_ufuncs_on_device(model: FileModel) -> Iterator[Hit]:
     """A device array (or 0-d device value) handed to one of SciPy's special
     ufuncs (``scipy.special.jv(1, x)``): the ufunc hands the call to
@@ -800,6 +851,7 @@ FORMS: tuple[Form, ...] = (
          _draws_stored_through_zero_d_index),
     Form("ufunc-where", ("ufunc_where_keyword",), _ufunc_where),
     Form("convolve-mode", ("convolve_default_mode",), _convolve_modes),
+    Form("string-data", ("ndim_of_a_string", "array_of_strings", "where_choosing_strings"), _string_data),
     Form("scipy-ufunc-on-device", ("scipy_special_ufunc_of_array", "scipy_special_ufunc_of_0d_value"),
          _scipy_ufuncs_on_device),
     Form("matrix-norm-order", ("norm_of_order_two", "norm_nuclear"), _matrix_norms),

@@ -104,6 +104,23 @@ def index_with_a_0d_array():
     return float(a[i])
 
 
+def ndim_of_a_string():
+    return np.ndim("bs")
+
+
+def array_of_strings():
+    return np.array(["a", "b"])
+
+
+def where_choosing_strings():
+    return np.where(np.arange(3) > 1, "big", "small")
+
+
+def recipe_strings_kept_in_a_list():
+    labels = ["a", "b", "a"]
+    return np.array([labels.index(x) for x in labels])
+
+
 def scipy_special_ufunc_of_array():
     import scipy.special
 
@@ -343,6 +360,7 @@ CASES = [
     recipe_bincount_for_unique_counts, recipe_convolve_same_on_padded_input, recipe_where_instead_of_ufunc_where,
     recipe_convolve_valid_by_slicing_same, recipe_convolve_full_by_padding_then_slicing,
     scipy_special_ufunc_of_array, scipy_special_ufunc_of_0d_value, recipe_scipy_special_ufunc_of_host_copy,
+    ndim_of_a_string, array_of_strings, where_choosing_strings, recipe_strings_kept_in_a_list,
 ]
 
 
