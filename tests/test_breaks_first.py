@@ -88,3 +88,14 @@ def test_code_that_runs_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     (tmp_path / "ok.py").write_text("import numpy as np\n\n\ndef scale(a):\n    return np.flip(a) * 2.0\n")
     command.main(["ok.py"])
     assert "Nothing found that stops the ported program" in unwrapped(capsys.readouterr().out)
+
+
+def test_a_failed_import_is_the_one_break_for_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "quad.py").write_text(
+        "import numpy as np\nfrom numpy.polynomial.legendre import leggauss as nodes\n\n\n"
+        "def integrate(f, n):\n    x, w = nodes(n)\n    return np.sum(w * f(x))\n")
+    command.main(["quad.py", "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["sections"]["verdict"]["breaks_first"]["items"]
+    assert [(b["line"], b["effect"], b["when"]) for b in found] == [(2, "raises ImportError", "on load")]

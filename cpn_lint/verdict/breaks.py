@@ -49,7 +49,18 @@ class Break:
 def breaks_first(items: list[Item]) -> list[Break]:
     """The findings that stop or corrupt the ported program, those met first first."""
     found = [b for item in by_position(items) if (b := _break(item)) is not None]
+    found = [b for b in found if not _after_failed_import(b, found)]
     return sorted(found, key=lambda b: (_ORDER[b.when], not b.silent))
+
+
+def _after_failed_import(candidate: Break, found: list[Break]) -> bool:
+    """A use of a name whose ``from numpy import name`` already fails: the
+    program never gets that far, so the import is the one break."""
+    if candidate.effect != "raises AttributeError":
+        return False
+    api = candidate.item.data.get("api")
+    return api is not None and any(b.effect == "raises ImportError" and b.item.data.get("api") == api
+                                   and b.item.location.path == candidate.item.location.path for b in found)
 
 
 def _break(item: Item) -> Break | None:
@@ -61,7 +72,8 @@ def _break(item: Item) -> Break | None:
 
 def _effect(item: Item) -> tuple[str, bool]:
     if item.code == "CPN401":
-        return "raises AttributeError", False
+        # ``from numpy import name`` fails at the import itself
+        return ("raises ImportError" if "(ImportError)" in item.message else "raises AttributeError"), False
     if item.code == "CPN404":
         return f"raises {item.data.get('error') or 'an error'}", False
     effect = item.data.get("effect")
