@@ -531,6 +531,11 @@ class FileModel:
         time stepping, or none of these (see :mod:`.dependence`)."""
         return self.derived(DependenceAnalysis, DependenceAnalysis).role(frame)
 
+    def draws_one_at_a_time(self, frame: LoopFrame) -> list[ast.Call]:
+        """The draws without ``size`` that make ``frame`` an element loop (see
+        :meth:`.dependence.DependenceAnalysis.draws_one_at_a_time`)."""
+        return self.derived(DependenceAnalysis, DependenceAnalysis).draws_one_at_a_time(frame)
+
     def relaxation_sweep(self, frame: LoopFrame) -> bool:
         """Is the nest an in-place Gauss-Seidel/SOR sweep (see :mod:`.dependence`)?"""
         return self.derived(DependenceAnalysis, DependenceAnalysis).relaxation_sweep(frame)

@@ -113,9 +113,11 @@ class DependenceAnalysis:
         if frame.iter_kind is IterKind.SMALL_CONSTANT:
             return Role.ELEMENT_LOOP if self._small_element_nest(frame) else Role.OTHER
         if not self._may_matter(frame):
-            return Role.OTHER
+            return Role.ELEMENT_LOOP if self.draws_one_at_a_time(frame) else Role.OTHER
         if self.recurrences(frame):
             return Role.RECURRENCE
+        if self.draws_one_at_a_time(frame):
+            return Role.ELEMENT_LOOP
         if frame.iter_kind is IterKind.OTHER or not model.loop_varying(frame) & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
             return Role.TIME_STEP if self.carries_slab(frame) else Role.OTHER  # nothing the loop varies picks an element
         work = model.work(frame)
@@ -131,6 +133,21 @@ class DependenceAnalysis:
         if self._steps_around_element_loops(frame):
             return Role.OTHER
         return Role.ELEMENT_LOOP
+
+    def draws_one_at_a_time(self, frame: "LoopFrame") -> list[ast.Call]:
+        """The draws without ``size`` each pass of ``frame`` (itself, not a
+        loop inside it) makes, when the pass does no work on whole arrays
+        (``x = np.random.normal()`` then ``S *= 1 + c * x``): every number is
+        a task of its own, and drawing them all at once (``size=``) turns
+        the loop into whole-array work. Empty for any other loop."""
+        model = self.model
+        if frame.iter_kind is IterKind.SMALL_CONSTANT or frame.is_comprehension:
+            return []
+        draws = [call for call in model.nodes_in_loop(frame, ast.Call)
+                 if model.loop_of(call) is frame and model.unit_draw(call) is call]
+        if not draws or self.carries_slab(frame) or model.work(frame).work not in (Work.NONE, Work.ELEMENT):
+            return []
+        return draws
 
     def _runs_sequences_per_item(self, frame: "LoopFrame") -> bool:
         """Does each pass hand its own item (``r[i]``) to a helper of the file

@@ -20,7 +20,11 @@ class ElementLoopIndexing(Rule):
     body computes from it or draws (`j = rng.integers(n); v[j]`), and the
     body works on no whole array. One finding per loop nest, at the `for`
     (or `while`) of the outermost such loop, naming the arrays it picks from;
-    a row loop gets the broadcasting recipe.
+    a row loop gets the broadcasting recipe. A loop that indexes nothing
+    but draws its numbers one at a time (`x = np.random.normal()` every
+    pass, used in arithmetic) and does no whole-array work is an element
+    loop too: each number is a task of its own until they are drawn at once
+    with `size=`.
 
     Spatial loops count too: the pieces an index picks include a prefix
     along an axis it walks (`L[i, :i] @ x[:i]` in forward substitution, LU
@@ -142,8 +146,8 @@ class ElementLoopIndexing(Rule):
     category = Category.BLOCKS
     recipe = "RR-loop"
     summary = "Python loop indexing arrays element by element"
-    message = "{loop} indexes {arrays} one {unit} at a time; {fix}{folded} (RR-loop)"
-    short = "{loop} indexes {arrays} {unit} by {unit} (RR-loop)"
+    message = "{loop} {what} one {unit} at a time; {fix}{folded} (RR-loop)"
+    short = "{loop} {what} {unit} by {unit} (RR-loop)"
 
     valid = (
         # the loop picks rows of a 9 x 2 table written out in the file: its
@@ -466,6 +470,18 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # one Monte Carlo path step by step, one drawn number per pass
+        Invalid("""
+            import numpy as np
+
+            payoffs = []
+            for run in range(100000):
+                price = 40.0
+                for step in range(100):
+                    shock = np.random.normal()
+                    price *= 1.0 + 0.0004 + 0.02 * shock
+                payoffs.append(max(price - 42.0, 0.0))
+            """, line=6, contains="draws np.random.normal() one element at a time; draw them all at once"),
         # one independent sequence per parameter value: vectorised across
         # the values, each step of the map advances all of them at once
         Invalid("""
@@ -964,11 +980,17 @@ class ElementLoopIndexing(Rule):
             fix = "broadcast over the rows instead" if rows else "vectorise the body"
             if sweep:
                 fix = "it sweeps in place: switch to Jacobi or red-black updates, then vectorise"
+            what = f"indexes {shown}"
+            draws = model.draws_one_at_a_time(frame) if not names else []
+            if draws:
+                # nothing indexed: the pass works on numbers it draws one at a time
+                what = f"draws {model.segment(draws[0].func, 30)}()"
+                fix = "draw them all at once with size= and vectorise the body"
             yield self.finding(
                 frame.node,
                 in_loop=True,
                 loop=_describe(model, frame),
-                arrays=shown,
+                what=what,
                 unit="row" if rows else "element",
                 fix=fix,
                 folded=folded_text(folded),
