@@ -99,3 +99,14 @@ def test_a_failed_import_is_the_one_break_for_its_name(tmp_path: Path, monkeypat
     command.main(["quad.py", "--format", "json"])
     found = json.loads(capsys.readouterr().out)["sections"]["verdict"]["breaks_first"]["items"]
     assert [(b["line"], b["effect"], b["when"]) for b in found] == [(2, "raises ImportError", "on load")]
+
+
+def test_a_scripts_main_block_breaks_when_run_not_on_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "demo.py").write_text(
+        "import numpy as np\n\ngrid = np.fromfunction(lambda i: i, (3,))\n\n"
+        "if __name__ == \"__main__\":\n    print(np.int(3))\n")
+    command.main(["demo.py", "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["sections"]["verdict"]["breaks_first"]["items"]
+    assert [(b["line"], b["when"]) for b in found] == [(3, "on load"), (6, "when run as a script")]

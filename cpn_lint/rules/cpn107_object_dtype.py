@@ -39,9 +39,11 @@ class ObjectDtype(Rule):
     ## Why it does not scale on cuPyNumeric
     An object array holds pointers to Python objects, and only the Python
     interpreter can work on those. cuPyNumeric arrays hold numbers: an object
-    array cannot be split across GPUs or handed to a GPU kernel, so such code
-    either runs on the host through plain NumPy, one thread and no
-    parallelism, or fails, depending on the call and the version.
+    array cannot be split across GPUs or handed to a GPU kernel: cuPyNumeric
+    26.6.1 refuses every object-dtype array it is asked to make with
+    `TypeError: cuPyNumeric does not support dtype=object` (checked under the
+    runtime oracle, `tests/test_oracle_object_dtype.py`), so the ported
+    program stops there; the report lists it under "What breaks first".
 
     ## Example
     ```python

@@ -3,7 +3,8 @@ ported program, before any question of scaling.
 
 A name cuPyNumeric lacks raises AttributeError where it is used; an argument
 form it rejects raises the error the oracle recorded; a stepped slice raises
-NotImplementedError or, with some bounds, hands back an empty array. Uses at
+NotImplementedError or, with some bounds, hands back an empty array; an
+object-dtype array raises TypeError. Uses at
 module level fail as soon as the module is loaded, so they come first; then
 those on the data path and in loops, then the rest. Uses the program guards
 (``if hasattr(np, ...)``, ``try``/``except AttributeError``) are never
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from .report_items import Item, by_position
 
-BREAKING_CODES = ("CPN401", "CPN404", "CPN106")
+BREAKING_CODES = ("CPN401", "CPN404", "CPN106", "CPN107")
 SHOWN = 8  # breaks listed in the report; the JSON report has them all
 
 # When each break happens, in the order a user meets them.
@@ -24,7 +25,8 @@ ON_LOAD = "on load"
 ON_DATA_PATH = "on the data path"
 IN_LOOP = "in a loop"
 WHEN_CALLED = "when its code runs"
-_ORDER = {ON_LOAD: 0, IN_LOOP: 1, ON_DATA_PATH: 2, WHEN_CALLED: 3}
+AS_SCRIPT = "when run as a script"  # the `if __name__ == "__main__":` block, never on import
+_ORDER = {ON_LOAD: 0, IN_LOOP: 1, ON_DATA_PATH: 2, WHEN_CALLED: 3, AS_SCRIPT: 4}
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ def _effect(item: Item) -> tuple[str, bool]:
         return ("raises ImportError" if "(ImportError)" in item.message else "raises AttributeError"), False
     if item.code == "CPN404":
         return f"raises {item.data.get('error') or 'an error'}", False
+    if item.code == "CPN107":
+        return "raises TypeError", False  # no object dtype (tests/test_oracle_object_dtype.py)
     effect = item.data.get("effect")
     if effect == "empty":
         return "returns an empty array, without an error", True
@@ -85,6 +89,8 @@ def _effect(item: Item) -> tuple[str, bool]:
 
 
 def _when(item: Item) -> str:
+    if item.data.get("main_block"):
+        return AS_SCRIPT
     if item.function is None:
         return ON_LOAD
     if item.in_loop:

@@ -48,6 +48,17 @@ _MAGIC_ASSIGN = re.compile(r"^\s*[\w.,\s\[\]()]+=\s*[%!]")
 _HELP_LINE = re.compile(r"^\s*(\?\??[\w.]+|[\w.]+\?\??)\s*$")
 
 
+
+def main_block_spans(tree: ast.Module) -> list[tuple[int, int]]:
+    """The lines of each module-level ``if __name__ == "__main__":`` body."""
+    spans = []
+    for node in tree.body:
+        test = node.test if isinstance(node, ast.If) else None
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" \
+                and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators):
+            spans.append((node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno))
+    return spans
+
 @dataclass
 class Unit:
     """One assessed input: a Python file or a notebook."""
@@ -68,6 +79,9 @@ class Unit:
     # (first line, last line, qualified name) of every function and method,
     # so that a citation can name the function it is in
     functions: list[tuple[int, int, str]] = field(default_factory=list)
+    # (first line, last line) of the module's `if __name__ == "__main__":`
+    # blocks: they run when the file is run as a script, never on import
+    main_blocks: list[tuple[int, int]] = field(default_factory=list)
     fixable: list[tuple[int, str]] = field(default_factory=list)  # (line, code) `cpn-lint fix` can rewrite
     # calls of functions imported from the project's own modules: (qualified
     # name, line, calling function), so a compiled kernel's callers in other
@@ -89,6 +103,7 @@ class Unit:
             self.imported_roots = frozenset(model.imports.imported_roots())
             self.sizes = self._size_evidence(model)
             self.functions = function_spans(model)
+            self.main_blocks = main_block_spans(model.tree)
             self.fixable = _fixable(model, self.result.findings)
             self.imported_calls = imported_calls(model)
             self.loops, self.array_loops = loop_counts(model)
@@ -105,6 +120,11 @@ class Unit:
         from ..fingerprint import function_at
 
         return function_at(self.functions, line)
+
+    def in_main_block(self, line: int) -> bool:
+        """Is ``line`` in the script's ``if __name__ == "__main__":`` block,
+        outside every function (it runs when the file is run, not imported)?"""
+        return self.function_at(line) is None and any(first <= line <= last for first, last in self.main_blocks)
 
     def _size_evidence(self, model: FileModel) -> SizeEvidence:
         """Gate 2 evidence from the model's hot-path arrays: the ones with a

@@ -63,7 +63,7 @@ def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[Ru
         location=location,
         quote=unit.quote(finding.line),
         in_loop=finding.in_loop,
-        data=_cited_data(unit, finding.data),
+        data={**_cited_data(unit, finding.data), **({"main_block": True} if unit.in_main_block(finding.line) else {})},
         runtime=runtime,
         function=unit.function_at(finding.line),
         span=max(1, (finding.end_line or finding.line) - finding.line + 1),
