@@ -79,7 +79,7 @@ def _effect(item: Item) -> tuple[str, bool]:
     if item.code == "CPN404":
         return f"raises {item.data.get('error') or 'an error'}", False
     if item.code == "CPN107":
-        return "raises TypeError", False  # no object dtype (tests/test_oracle_object_dtype.py)
+        return "raises TypeError (ValueError for ragged input)", False  # no object dtype (tests/test_oracle_object_dtype.py)
     effect = item.data.get("effect")
     if effect == "empty":
         return "returns an empty array, without an error", True
