@@ -74,6 +74,10 @@ class UnsupportedArgumentForm(Rule):
     * strings handed to NumPy as data (`np.array(["a", "b"])`,
       `np.ndim("bs")`, `np.where(m, "big", "small")`, `np.unique(labels)`
       of a list of strings): cuPyNumeric has no string dtype (TypeError);
+    * a 0-d device value (`a[0]`, `x.max()`) handed to matplotlib where it
+      needs a number: `plt.xlim`/`ylim`, `ax.set_xlim`/`set_ylim`,
+      `axhline`/`axvline`, `arrow`, the corner of a `Circle`, `Rectangle` or
+      `Ellipse` (IndexError inside matplotlib; `float()` it first);
     * `where=` on a ufunc, `np.convolve` in any mode but `'same'`,
       `np.linalg.norm` of order 2, -2 or `'nuc'` of a matrix,
       `np.linalg.matrix_power` with a negative exponent, `np.unique` with
@@ -270,6 +274,14 @@ class UnsupportedArgumentForm(Rule):
             """),
     )
     invalid = (
+        Invalid("""
+            import numpy as np
+            import matplotlib.pyplot as plt
+
+            t = np.linspace(0.0, 10.0, 500)
+            plt.plot(t, np.sin(t))
+            plt.xlim(t[0], t[-1])
+            """, line=6, contains="a 0-d device value (t[0]) raises IndexError"),
         Invalid("""
             import numpy as np
 
@@ -724,6 +736,33 @@ def _strings(model: FileModel, expr: ast.expr, depth: int = 0) -> bool:
     return False
 
 
+# matplotlib calls that take coordinates as numbers: a 0-d device value there
+# raises IndexError ("tuple index out of range") inside matplotlib.
+_PLOT_COORDINATE_METHODS = frozenset({"set_xlim", "set_ylim", "axhline", "axvline", "arrow"})
+_PLOT_COORDINATE_CALLS = frozenset({
+    "matplotlib.pyplot.xlim", "matplotlib.pyplot.ylim", "matplotlib.pyplot.axhline", "matplotlib.pyplot.axvline",
+    "matplotlib.pyplot.arrow", "matplotlib.pyplot.Circle", "matplotlib.pyplot.Rectangle",
+    "matplotlib.patches.Circle", "matplotlib.patches.Rectangle", "matplotlib.patches.Ellipse",
+})
+
+
+def _zero_d_values_to_matplotlib(model: FileModel) -> Iterator[Hit]:
+    """A 0-d device value (``a[0]``, ``x.max()``) handed to matplotlib where it
+    needs a number: limits, reference lines, arrows, a patch's corner."""
+    for call in model.nodes(ast.Call):
+        func = call.func
+        qualname = model.qualname(func) or ""
+        method = isinstance(func, ast.Attribute) and func.attr in _PLOT_COORDINATE_METHODS \
+            and not qualname.startswith(("numpy.", "cupynumeric."))
+        if qualname not in _PLOT_COORDINATE_CALLS and not method:
+            continue
+        values = [e for a in call.args for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a])]
+        zero_d = next((v for v in values if model.kind(v) is Kind.DEVICE_SCALAR), None)
+        if zero_d is not None:
+            yield Hit(call, f"a 0-d device value ({model.segment(zero_d, 20)})", "IndexError",
+                      f"pass float({model.segment(zero_d, 20)})")
+
+
 def _scipy_ufuncs_on_device(model: FileModel) -> Iterator[Hit]:
     """A device array (or 0-d device value) handed to one of SciPy's special
     ufuncs (``scipy.special.jv(1, x)``): the ufunc hands the call to
@@ -851,6 +890,8 @@ FORMS: tuple[Form, ...] = (
          _draws_stored_through_zero_d_index),
     Form("ufunc-where", ("ufunc_where_keyword",), _ufunc_where),
     Form("convolve-mode", ("convolve_default_mode",), _convolve_modes),
+    Form("zero-d-to-matplotlib", ("matplotlib_limits_of_0d_values", "matplotlib_patch_at_0d_point"),
+         _zero_d_values_to_matplotlib),
     Form("string-data", ("ndim_of_a_string", "array_of_strings", "where_choosing_strings"), _string_data),
     Form("scipy-ufunc-on-device", ("scipy_special_ufunc_of_array", "scipy_special_ufunc_of_0d_value"),
          _scipy_ufuncs_on_device),

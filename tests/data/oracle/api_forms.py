@@ -104,6 +104,37 @@ def index_with_a_0d_array():
     return float(a[i])
 
 
+def _headless():
+    import matplotlib
+
+    matplotlib.use("Agg")
+
+
+def matplotlib_limits_of_0d_values():
+    _headless()
+    import matplotlib.pyplot as plt
+
+    a = np.linspace(0.0, 1.0, 5)
+    return plt.xlim(a[0], a[-1])
+
+
+def matplotlib_patch_at_0d_point():
+    _headless()
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle
+
+    a = np.linspace(0.0, 1.0, 5)
+    return plt.subplots()[1].add_patch(Circle((a[1], a[2]), 0.1))
+
+
+def recipe_matplotlib_limits_of_floats():
+    _headless()
+    import matplotlib.pyplot as plt
+
+    a = np.linspace(0.0, 1.0, 5)
+    return plt.xlim(float(a[0]), float(a[-1]))
+
+
 def ndim_of_a_string():
     return np.ndim("bs")
 
@@ -361,6 +392,7 @@ CASES = [
     recipe_convolve_valid_by_slicing_same, recipe_convolve_full_by_padding_then_slicing,
     scipy_special_ufunc_of_array, scipy_special_ufunc_of_0d_value, recipe_scipy_special_ufunc_of_host_copy,
     ndim_of_a_string, array_of_strings, where_choosing_strings, recipe_strings_kept_in_a_list,
+    matplotlib_limits_of_0d_values, matplotlib_patch_at_0d_point, recipe_matplotlib_limits_of_floats,
 ]
 
 
