@@ -90,23 +90,25 @@ def test_code_that_runs_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert "Nothing found that stops the ported program" in unwrapped(capsys.readouterr().out)
 
 
+def _breaks_of(source: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+               capsys: pytest.CaptureFixture[str]) -> list[dict]:
+    """The JSON report's breaks for one file holding ``source``."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "prog.py").write_text(source)
+    command.main(["prog.py", "--format", "json"])
+    return json.loads(capsys.readouterr().out)["sections"]["verdict"]["breaks_first"]["items"]
+
+
 def test_a_failed_import_is_the_one_break_for_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "quad.py").write_text(
-        "import numpy as np\nfrom numpy.polynomial.legendre import leggauss as nodes\n\n\n"
-        "def integrate(f, n):\n    x, w = nodes(n)\n    return np.sum(w * f(x))\n")
-    command.main(["quad.py", "--format", "json"])
-    found = json.loads(capsys.readouterr().out)["sections"]["verdict"]["breaks_first"]["items"]
+    found = _breaks_of("import numpy as np\nfrom numpy.polynomial.legendre import leggauss as nodes\n\n\n"
+                       "def integrate(f, n):\n    x, w = nodes(n)\n    return np.sum(w * f(x))\n",
+                       tmp_path, monkeypatch, capsys)
     assert [(b["line"], b["effect"], b["when"]) for b in found] == [(2, "raises ImportError", "on load")]
 
 
 def test_a_scripts_main_block_breaks_when_run_not_on_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "demo.py").write_text(
-        "import numpy as np\n\ngrid = np.fromfunction(lambda i: i, (3,))\n\n"
-        "if __name__ == \"__main__\":\n    print(np.int(3))\n")
-    command.main(["demo.py", "--format", "json"])
-    found = json.loads(capsys.readouterr().out)["sections"]["verdict"]["breaks_first"]["items"]
+    found = _breaks_of("import numpy as np\n\ngrid = np.fromfunction(lambda i: i, (3,))\n\n"
+                       "if __name__ == \"__main__\":\n    print(np.int(3))\n", tmp_path, monkeypatch, capsys)
     assert [(b["line"], b["when"]) for b in found] == [(3, "on load"), (6, "when run as a script")]
