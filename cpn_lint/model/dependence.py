@@ -139,14 +139,19 @@ class DependenceAnalysis:
         loop inside it) makes, when the pass does no work on whole arrays
         (``x = np.random.normal()`` then ``S *= 1 + c * x``): every number is
         a task of its own, and drawing them all at once (``size=``) turns
-        the loop into whole-array work. Empty for any other loop."""
+        the loop into whole-array work. Empty for any other loop, a ``while``
+        (it runs until the state it changes says stop) and a loop holding a
+        recurrence."""
         model = self.model
-        if frame.iter_kind is IterKind.SMALL_CONSTANT or frame.is_comprehension:
+        # a `while` runs until the state it changes says stop: not independent passes
+        if frame.iter_kind is IterKind.SMALL_CONSTANT or not isinstance(frame.node, (ast.For, ast.AsyncFor)):
             return []
         draws = [call for call in model.nodes_in_loop(frame, ast.Call)
                  if model.loop_of(call) is frame and model.unit_draw(call) is call]
         if not draws or self.carries_slab(frame) or model.work(frame).work not in (Work.NONE, Work.ELEMENT):
             return []
+        if any(self.recurrences(inner) for inner in model.loops_within(frame)):
+            return []  # a chain inside each pass (a walker per particle) stays the chain it is
         return draws
 
     def _runs_sequences_per_item(self, frame: "LoopFrame") -> bool:

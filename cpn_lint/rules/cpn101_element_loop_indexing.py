@@ -150,6 +150,23 @@ class ElementLoopIndexing(Rule):
     short = "{loop} {what} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # one particle per pass, each walking until it sticks: the walk is a
+        # chain (CPN410), and the passes depend on the particles stuck before
+        Valid("""
+            import numpy as np
+            stuck = [[0.0, 0.0]]
+            radius = 1.0
+            while radius < 20.0:
+                angle = np.random.uniform(0.0, 2.0 * np.pi)
+                x, y = np.ceil(radius * np.cos(angle)), np.ceil(radius * np.sin(angle))
+                while np.hypot(x, y) <= 2 * radius:
+                    if [x + 1, y] in stuck or [x - 1, y] in stuck:
+                        stuck.append([x, y])
+                        radius = radius + 1
+                        break
+                    step = np.random.uniform()
+                    x = x + 1 if step < 0.5 else x - 1
+            """),
         # the loop picks rows of a 9 x 2 table written out in the file: its
         # trips are bounded by the table, not by the data
         Valid("""
