@@ -655,18 +655,21 @@ class DependenceAnalysis:
         """The values the same iteration stored, earlier in the loop body, at
         exactly the element a read picks (``step[i, j] = argmin(...)`` then
         ``... step[i, j] ...``): what the read returns is what was stored."""
-        model = self.model
-        stores = self._element_stores(frame)
-        if not stores:
+        if not self._element_stores(frame):
             return []
-        found: list[ast.expr] = []
-        for read in reads:
-            if not (isinstance(read, ast.Subscript) and isinstance(read.ctx, ast.Load) and isinstance(read.value, ast.Name)):
-                continue
-            for stmt in stores.get((read.value.id, ast.dump(read.slice)), ()):
-                if (stmt.lineno, stmt.col_offset) < (read.lineno, read.col_offset) and model.loop_of(stmt) is model.loop_of(read):
-                    found.append(stmt.value)
-        return found
+        return [stmt.value for read in reads
+                if isinstance(read, ast.Subscript) and isinstance(read.ctx, ast.Load)
+                for stmt in self._stores_before(frame, read)]
+
+    def _stores_before(self, frame: "LoopFrame", read: ast.Subscript) -> list[ast.Assign]:
+        """The stores ``X[index] = ...`` of the element ``read`` picks
+        (``X[index]``, the same index written the same way) that come before
+        it in the same pass of the same loop."""
+        if not isinstance(read.value, ast.Name):
+            return []
+        loop = self.model.loop_of(read)
+        return [stmt for stmt in self._element_stores(frame).get((read.value.id, ast.dump(read.slice)), ())
+                if (stmt.lineno, stmt.col_offset) < (read.lineno, read.col_offset) and self.model.loop_of(stmt) is loop]
 
     def _element_stores(self, frame: "LoopFrame") -> dict[tuple[str, str], list[ast.Assign]]:
         """``X[index]`` stores of the loop by array name and index (memoised)."""
@@ -732,17 +735,14 @@ class DependenceAnalysis:
         element carried to the next iteration through the array. Keyed by
         the id of the rebinding statement."""
         model = self.model
-        stores = self._element_stores(frame)
         found: dict[int, list[str]] = {}
         for stmt in model.nodes_in_loop(frame, ast.Assign):
             target, value = (stmt.targets[0] if len(stmt.targets) == 1 else None), stmt.value
-            if not (isinstance(target, ast.Name) and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
+            if not (isinstance(target, ast.Name) and isinstance(value, ast.Subscript)):
                 continue
             if model.kind(value) is not Kind.DEVICE_SCALAR:
                 continue
-            earlier = [s for s in stores.get((value.value.id, ast.dump(value.slice)), ())
-                       if s.lineno < stmt.lineno and model.loop_of(s) is model.loop_of(stmt)]
-            if earlier and any(target.id in names_in(s.value) for s in earlier):
+            if any(target.id in names_in(earlier.value) for earlier in self._stores_before(frame, value)):
                 found.setdefault(id(stmt), []).append(target.id)
         return found
 

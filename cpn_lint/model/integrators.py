@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .scopes import BindKind, Scope
+from .syntax import callback_args
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -47,7 +48,7 @@ def ode_integration(model: "FileModel", call: ast.Call) -> OdeIntegration | None
     size = _state_size(model, _initial_state(call, position))
     if size is None or size > SMALL_ODE_STATE:
         return None
-    callbacks = (model.calls.function(arg) for arg in _callback_args(call))
+    callbacks = (model.calls.function(arg) for arg in callback_args(call, _CALLBACK_KEYWORDS))
     return OdeIntegration(call, size, tuple(scope for scope in callbacks if scope is not None))
 
 
@@ -56,11 +57,6 @@ def _initial_state(call: ast.Call, position: int) -> ast.expr | None:
     if keyword is not None:
         return keyword
     return call.args[position] if len(call.args) > position else None
-
-
-def _callback_args(call: ast.Call) -> list[ast.expr]:
-    args = list(call.args[:1]) + [kw.value for kw in call.keywords if kw.arg in _CALLBACK_KEYWORDS]
-    return [a for a in args if isinstance(a, (ast.Name, ast.Attribute))]
 
 
 def _state_size(model: "FileModel", state: ast.expr | None, depth: int = 0) -> int | None:

@@ -81,6 +81,13 @@ def positional_or_keyword(call: ast.Call, position: int | None, *names: str) -> 
     return None
 
 
+def callback_args(call: ast.Call, keywords: tuple[str, ...]) -> list[ast.expr]:
+    """The functions a routine is handed by name (``minimize(cost, x0)``,
+    ``odeint(func=deriv, ...)``): its first argument and those ``keywords``."""
+    args = list(call.args[:1]) + [kw.value for kw in call.keywords if kw.arg in keywords]
+    return [a for a in args if isinstance(a, (ast.Name, ast.Attribute))]
+
+
 def dotted_name(expr: ast.expr) -> str | None:
     """``u``, ``self.u``, ``state.grid.u``: the name a chain of attributes
     spells; None for anything else (``f().x``, ``a[0].x``)."""

@@ -2006,13 +2006,18 @@ class ValueEngine:
         if isinstance(expr, ast.Name):
             bindings = self.model.reaching_bindings(expr)
             return bool(bindings) and all(b.kind is BindKind.VALUE and self.written_out(b.value, _depth + 1) for b in bindings)
-        if not (isinstance(expr, ast.Call) and expr.args and self.model.call_api(expr) in api.CONVERSIONS):
+        if not (isinstance(expr, ast.Call) and self.model.call_api(expr) in api.CONVERSIONS):
             return False
-        values = expr.args[0]
-        if not isinstance(values, (ast.List, ast.Tuple, ast.ListComp)):
-            return False
-        size = shapes.literal_size(self._array_shape(values))
+        size = self._written_size(expr)
         return size is not None and size <= SMALL_ARRAY
+
+    def _written_size(self, conversion: ast.Call) -> int | None:
+        """The elements of ``np.array([...])`` when its values are written out
+        (a list or tuple display, or a comprehension over literal containers)."""
+        values = conversion.args[0] if conversion.args else None
+        if not isinstance(values, (ast.List, ast.Tuple, ast.ListComp)):
+            return None
+        return shapes.literal_size(self._array_shape(values))
 
     def _evaluate_small(self, variable: object) -> "_Small":
         if isinstance(variable, Binding):
@@ -2109,7 +2114,7 @@ class ValueEngine:
         if tail in api.JOINERS:
             return _Small.NO  # what is joined may grow without bound
         if tail in api.CONVERSIONS and call.args and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp)):
-            size = shapes.literal_size(self._array_shape(call.args[0]))
+            size = self._written_size(call)
             return _Small.YES if size is not None and size <= SMALL_ARRAY else _Small.NO
         if tail in api.SHAPE_FIRST or tail in api.SQUARE or tail.startswith("random.") or tail in api.SPACES:
             arguments = self._size_arguments(tail, call)

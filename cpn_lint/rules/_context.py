@@ -51,6 +51,11 @@ def loop_context(model: FileModel, node: ast.AST, *, through_calls: bool = True)
     return LoopContext(loop, None, call, model.scope_of(node).function_like().name)
 
 
+def runs_once(model: FileModel, frame: LoopFrame) -> bool:
+    """Does no loop repeat ``frame``: none around it, none calling its function?"""
+    return frame.parent is None and model.calling_loop(frame.node) is None
+
+
 def where_text(context: LoopContext) -> str:
     """``inside the loop at line 12`` / ``in 'step', called every iteration of the loop at line 30``."""
     noun = "comprehension" if context.loop.is_comprehension else "loop"

@@ -9,6 +9,7 @@ from ..findings import Finding
 from ..model import BindKind, FileModel, IterKind, LoopFrame
 from ..registry import Category, Invalid, Rule, Valid
 from ..model.loops import walked_arrays
+from ._context import runs_once
 from ._roots import unfolded
 
 # NumPy ranges that people iterate as if they were Python ranges.
@@ -253,9 +254,7 @@ def _table_walked_once(model: FileModel, frame: LoopFrame, arrays: list[ast.expr
     """A loop no other loop repeats over arrays of a few literal elements (a
     9 x 2 table of lattice directions walked once while setting up): a
     handful of round trips in all, not a cost that grows with the data."""
-    if frame.parent is not None or model.calling_loop(frame.node) is not None:
-        return False
-    return all(model.values.written_out(a) for a in arrays)
+    return runs_once(model, frame) and all(model.values.written_out(a) for a in arrays)
 
 
 def _is_numpy_range(model: FileModel, expr: ast.expr) -> bool:

@@ -11,7 +11,7 @@ from ..model.file_loops import walks_input_files
 from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, NoFix, Rule, Valid
 from ._roots import unfolded
-from ._context import LoopContext, loop_context, where_text
+from ._context import LoopContext, loop_context, runs_once, where_text
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
 _CONVERTING_BUILTINS = frozenset({"float", "int", "bool", "complex"})
@@ -378,8 +378,7 @@ def _table_set_up_once(model: FileModel, value: ast.expr, context: LoopContext) 
     """A conversion of a table the code writes out (``c.tolist()`` of nine
     lattice directions) in a loop no other loop repeats: setting up, a
     handful of round trips in all."""
-    loop = context.loop
-    if context.call is not None or loop.parent is not None or model.calling_loop(loop.node) is not None:
+    if context.call is not None or not runs_once(model, context.loop):
         return False
     arrays = [n for n in ast.walk(value) if isinstance(n, ast.Name) and model.is_array(n)]
     return bool(arrays) and all(model.values.written_out(n) for n in arrays)

@@ -12,7 +12,7 @@ from ..model.dependence import Recurrence, offset_of, scan_form
 from ..model.integrators import ode_integration
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.scopes import BindKind
-from ..model.syntax import names_in
+from ..model.syntax import callback_args, names_in
 from ..registry import Category, Invalid, Rule, Valid
 from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
 from ._api_support import hot_loop
@@ -1104,7 +1104,7 @@ def _optimiser_training(model: FileModel) -> Iterator[_Evidence]:
     for call in model.nodes(ast.Call):
         if (model.qualname(call.func) or "") not in _MINIMISERS:
             continue
-        callbacks = [model.calls.function(arg) for arg in _callback_args(call)]
+        callbacks = [model.calls.function(arg) for arg in callback_args(call, _CALLBACK_KEYWORDS)]
         functions = [scope for scope in callbacks if scope is not None]
         layer = next((f for f in functions if _applies_activation_to_product(model, f.node)), None)
         if layer is None:
@@ -1134,12 +1134,6 @@ def _ode_integrations(model: FileModel) -> Iterator[_Evidence]:
         covered = _called_from(model, call, depth=2) | _spans(list(found.callbacks))
         yield _Evidence(call, "recurrence", text, f"{name}(...)", in_loop=hot_loop(model, call) is not None,
                         extra=(("covers", sorted(covered)), ("advice", _ODE_ADVICE)))
-
-
-def _callback_args(call: ast.Call) -> list[ast.expr]:
-    args = list(call.args[:1])
-    args += [kw.value for kw in call.keywords if kw.arg in _CALLBACK_KEYWORDS]
-    return [a for a in args if isinstance(a, (ast.Name, ast.Attribute))]
 
 
 def _spans(functions: list) -> set[tuple[int, int]]:  # type: ignore[type-arg]
