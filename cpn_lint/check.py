@@ -27,7 +27,7 @@ from .engine import LintOptions
 from .findings import Finding
 from .jobs import add_arguments as add_jobs_arguments
 from .registry import Default
-from .rules import load_rules
+from .rules import codes_with_prefixes, load_rules
 
 FORMATS = ("text", "json", "sarif")
 
@@ -64,25 +64,18 @@ def build_parser() -> argparse.ArgumentParser:
 def selected(select: str | None, ignore: str | None, assessment: bool) -> frozenset[str]:
     """The codes to report: flake8's default ones (and the assessment codes
     when asked), narrowed by ``--select`` and ``--ignore`` prefixes."""
-    rules = load_rules()
-    codes = {c for c, r in rules.items() if r.default is Default.ON or assessment}
+    codes = {c for c, r in load_rules().items() if r.default is Default.ON or assessment}
     if select is not None:
-        codes &= _matching(select, "--select", rules)
+        codes &= _matching(select, "--select")
     if ignore is not None:
-        codes -= _matching(ignore, "--ignore", rules)
+        codes -= _matching(ignore, "--ignore")
     return frozenset(codes)
 
 
-def _matching(text: str, option: str, rules: dict) -> set[str]:  # type: ignore[type-arg]
-    codes: set[str] = set()
-    for raw in text.split(","):
-        prefix = raw.strip().upper()
-        if not prefix:
-            continue
-        matched = {c for c in rules if c.startswith(prefix)}
-        if not matched:
-            raise UsageError(f"{option}: no cpn-lint code starts with {raw.strip()!r}")
-        codes |= matched
+def _matching(text: str, option: str) -> set[str]:
+    codes, unmatched = codes_with_prefixes(text)
+    if unmatched:
+        raise UsageError(f"{option}: no cpn-lint code starts with {unmatched[0]!r}")
     return codes
 
 

@@ -30,7 +30,7 @@ from .findings import Finding
 from .jobs import add_arguments as add_jobs_arguments
 from .jobs import ordered_map, workers_for
 from .registry import Default
-from .rules import load_rules
+from .rules import codes_with_prefixes, load_rules
 from .safe_write import WriteRefused, atomic_write
 from .verdict.suppress import NOQA, noqa_codes, noqa_ranges, noqa_text
 
@@ -76,8 +76,7 @@ def selected_codes(select: str | None) -> frozenset[str]:
     rules = load_rules()
     if select is None:
         return frozenset(code for code, rule in rules.items() if rule.default is Default.ON and code != "CPN000")
-    prefixes = tuple(p.strip().upper() for p in select.split(",") if p.strip())
-    return frozenset(code for code in rules if code.startswith(prefixes) and code != "CPN000")
+    return frozenset(codes_with_prefixes(select, exclude=frozenset({"CPN000"}))[0])
 
 
 def _python_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:

@@ -27,7 +27,7 @@ from ..cache import ResultCache, open_cache, register, transient
 from ..engine import LintOptions
 from ..jobs import add_arguments as add_jobs_arguments
 from ..jobs import file_size, ordered_map, workers_for
-from ..rules import load_rules
+from ..rules import codes_with_prefixes
 from ..safe_write import WriteRefused, atomic_write
 from ..verdict.collect import discover
 from .files import FileFix, Line, fix_path
@@ -57,18 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def selected_codes(select: str | None) -> frozenset[str]:
-    rules = load_rules()
     if select is None:
         return default_codes()
-    codes: set[str] = set()
-    for raw in select.split(","):
-        prefix = raw.strip().upper()
-        if not prefix:
-            continue
-        matched = {c for c in rules if c.startswith(prefix) and c != "CPN000"}
-        if not matched:
-            raise UsageError(f"--select: no rule code starts with {raw.strip()!r}")
-        codes |= matched
+    codes, unmatched = codes_with_prefixes(select, exclude=frozenset({"CPN000"}))
+    if unmatched:
+        raise UsageError(f"--select: no rule code starts with {unmatched[0]!r}")
     if not codes:
         raise UsageError("--select names no codes")
     return frozenset(codes)

@@ -29,3 +29,20 @@ def load_rules() -> dict[str, type[Rule]]:
 
 def all_codes() -> list[str]:
     return list(load_rules())
+
+
+def codes_with_prefixes(text: str, exclude: frozenset[str] = frozenset()) -> tuple[set[str], list[str]]:
+    """The codes a comma-separated ``--select``/``--ignore`` value names by
+    prefix (``CPN1``, ``cpn101``), and the prefixes that name none."""
+    codes = [c for c in load_rules() if c not in exclude]
+    matched: set[str] = set()
+    unmatched: list[str] = []
+    for raw in text.split(","):
+        prefix = raw.strip().upper()
+        if not prefix:
+            continue
+        found = {c for c in codes if c.startswith(prefix)}
+        if not found:
+            unmatched.append(raw.strip())
+        matched |= found
+    return matched, unmatched
