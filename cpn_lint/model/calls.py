@@ -487,6 +487,20 @@ class CallGraph:
             return args.kw_defaults[kwonly.index(name)]
         return None
 
+    def unread_argument(self, call: ast.Call, arg: ast.expr) -> bool:
+        """Is ``arg`` handed to a parameter the file's function never reads
+        (``F(U, t)`` where ``F`` ignores ``t``)? Such an argument does no work."""
+        scope = self.callee(call)
+        node = scope.node if scope is not None else None
+        if not isinstance(node, _DEF_TYPES) or not any(a is arg for a in call.args):
+            return False
+        names = [a.arg for a in list(node.args.posonlyargs) + list(node.args.args)]
+        position = [i for i, a in enumerate(call.args) if a is arg][0] + self.caller_offset(call, scope)
+        if any(isinstance(a, ast.Starred) for a in call.args) or node.args.vararg is not None or position >= len(names):
+            return False
+        name = names[position]
+        return not any(isinstance(n, ast.Name) and n.id == name for stmt in node.body for n in ast.walk(stmt))
+
     def is_receiver(self, param: Binding) -> bool:
         """``self``/``cls`` of a method: ``self.shape`` is an attribute of the
         object, not evidence that the object is an array."""

@@ -1456,6 +1456,8 @@ class WorkAnalysis:
             return False
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("len", "print", "id", "type", "isinstance"):
             return False
+        if _handed_to_unread_parameter(model, node):
+            return False  # F(U, t + dt) where F never reads t
         kind = model.kind(node)
         if kind is Kind.UNKNOWN and isinstance(node, ast.Attribute):
             return self._attribute_used_as_array(node)
@@ -1704,6 +1706,16 @@ class WorkAnalysis:
         if tail in CONVERSIONS and len(call.args) == 1 and _literal_items(model, call.args[0]) <= SMALL_PICK:
             return Work.ELEMENT  # np.array(CX) of a module's 9 lattice directions
         return self._size_work(call, Work.SLAB)
+
+
+def _handed_to_unread_parameter(model: "FileModel", node: ast.expr) -> bool:
+    """Is ``node`` part of an argument (``t``, ``t + dt / 2``) that a
+    function of the file receives and never reads?"""
+    child: ast.AST = node
+    parent = model.parent(node)
+    while isinstance(parent, (ast.BinOp, ast.UnaryOp)):
+        child, parent = parent, model.parent(parent)
+    return isinstance(parent, ast.Call) and isinstance(child, ast.expr) and model.calls.unread_argument(parent, child)
 
 
 # Attributes that are the same array seen another way (a transpose, a part).

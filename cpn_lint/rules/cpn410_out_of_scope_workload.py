@@ -529,6 +529,27 @@ class OutOfScopeWorkload(Rule):
             initial = (5.0, 5.0, 5.0)
             path = integrate(lorenz, 0.001, 50000, initial)
             """, line=10),
+        # one orbit of four numbers stepped by RK4; the clock array handed to
+        # the right-hand side is never read, so it adds no whole-array work
+        Invalid("""
+            import numpy as np
+
+            N = 1000
+            t = np.zeros(N)
+
+            def kepler(U, t):
+                x, y, vx, vy = U[0], U[1], U[2], U[3]
+                r3 = (x ** 2 + y ** 2) ** 1.5
+                return np.array([vx, vy, -x / r3, -y / r3])
+
+            U = np.array([1.0, 0.0, 0.0, 1.0])
+            xs = np.zeros(N)
+            for i in range(N):
+                k1 = kepler(U, t)
+                k2 = kepler(U + k1 * 0.005, t + 0.005)
+                U = U + 0.01 * (k1 + k2) / 2
+                xs[i] = U[0]
+            """, line=13),
         # the helper reads the element the previous pass wrote
         Invalid("""
             import numpy as np
