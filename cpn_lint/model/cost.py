@@ -41,6 +41,7 @@ from .loops import Work
 from .numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from .scopes import BindKind, IterKind, LoopFrame, Scope, ScopeKind
 from .syntax import operands
+from .worklists import worklist_queue
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -527,27 +528,9 @@ class CostModel:
         return found
 
     def is_worklist(self, frame: LoopFrame) -> bool:
-        """``while queue:`` whose body pops from ``queue`` (BFS, flood fill,
+        """A loop that pops its work from a container (BFS, flood fill,
         Dijkstra): a traversal that visits the data one node at a time."""
-        node = frame.node
-        if not isinstance(node, ast.While):
-            return False
-        test = node.test
-        if isinstance(test, ast.Compare):
-            test = test.left
-        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "len" and test.args:
-            test = test.args[0]
-        if not isinstance(test, ast.Name):
-            return False
-        for call in self.model.nodes_in_loop(frame, ast.Call):
-            func = call.func
-            if isinstance(func, ast.Attribute) and func.attr in _POPS and isinstance(func.value, ast.Name) \
-                    and func.value.id == test.id:
-                return True
-            if isinstance(func, (ast.Name, ast.Attribute)) and (self.model.qualname(func) or "").endswith("heappop") \
-                    and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == test.id:
-                return True
-        return False
+        return worklist_queue(self.model, frame) is not None
 
     def callers(self, scope: Scope) -> tuple[int, ...]:
         """The lines of every call in the file that runs ``scope``, directly
@@ -840,7 +823,6 @@ _DATA = object()
 _COSTED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript, ast.AugAssign, ast.If,
            ast.While, ast.Assert, ast.Assign, ast.AnnAssign, ast.Expr, ast.Return, ast.For, ast.AsyncFor)
 _ARRAY_KINDS = frozenset({Kind.DEVICE, Kind.HOST, Kind.CUPY, Kind.SEQ})
-_POPS = frozenset({"pop", "popleft", "popitem", "get"})
 _STRENGTH = {Share.LIBRARY: 5, Share.SEQUENTIAL: 4, Share.ELEMENT_LOOP: 3, Share.HOST_SYNC: 2, Share.WHOLE_ARRAY: 1, Share.HOST: 0}
 
 

@@ -13,6 +13,7 @@ from ..model.integrators import ode_integration
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.scopes import BindKind
 from ..model.syntax import callback_args, names_in
+from ..model.worklists import is_pop, is_push, worklist_queue
 from ..registry import Category, Invalid, Rule, Valid
 from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
 from ._api_support import hot_loop
@@ -39,8 +40,6 @@ _ADVICE = {
 }
 # Method calls that train or run an ML model, quoted as supporting evidence.
 _TRAINING_CALLS = frozenset({"fit", "fit_transform", "partial_fit", "fit_predict", "predict", "predict_proba", "backward", "train_on_batch"})
-_POPS = frozenset({"pop", "popleft"})
-_PUSHES = frozenset({"append", "appendleft", "extend", "add"})
 
 
 @dataclass(frozen=True)
@@ -692,6 +691,26 @@ class OutOfScopeWorkload(Rule):
             """,
             line=8, contains="graph traversal",
         ),
+        # a priority flood fill: `while True` around a pop through a local alias
+        Invalid("""
+            import heapq
+            import numpy as np
+
+            def fill(dem):
+                out = np.full(dem.shape, np.inf)
+                heap = [(dem[0, 0], 0, 0)]
+                get = heapq.heappop
+                while True:
+                    try:
+                        h, r, c = get(heap)
+                    except IndexError:
+                        break
+                    for nr, nc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                        if out[nr, nc] == np.inf:
+                            out[nr, nc] = max(h, dem[nr, nc])
+                            heapq.heappush(heap, (out[nr, nc], nr, nc))
+                return out
+            """, line=8, contains="pops nodes from 'heap'"),
         Invalid("""
             import numpy as np
             names = np.array(['a b', 'c d'])
@@ -975,12 +994,11 @@ def _bare_root_sparse(model: FileModel) -> Iterator[_Evidence]:
 
 # ---------------------------------------------------------------- traversal
 def traversal_frames(model: FileModel) -> list[LoopFrame]:
-    """``while q:`` loops that pop a node from ``q`` and push its neighbours."""
+    """Worklist loops (``while q:``, or ``while True:`` around a pop) that
+    pop a node from the queue and push its neighbours."""
     found: list[LoopFrame] = []
     for frame in model.loops:
-        if not isinstance(frame.node, ast.While):
-            continue
-        queue_node = _queue_name(frame.node.test)
+        queue_node = worklist_queue(model, frame)
         if queue_node is None or model.kind(queue_node) is Kind.DEVICE:
             continue
         popped = _popped_names(model, frame, queue_node.id)
@@ -991,7 +1009,7 @@ def traversal_frames(model: FileModel) -> list[LoopFrame]:
 
 def _traversals(model: FileModel) -> Iterator[_Evidence]:
     for frame in traversal_loops(model):
-        queue = _queue_name(frame.node.test).id  # type: ignore[attr-defined,union-attr]
+        queue = worklist_queue(model, frame).id  # type: ignore[union-attr]
         text = f"loop 'while {model.segment(frame.node.test, 30)}' pops nodes from '{queue}' and pushes their neighbours"  # type: ignore[attr-defined]
         folded = folded_counts(model, root_at(model, frame, "CPN410"))
         extra: tuple[tuple[str, object], ...] = ()
@@ -1000,31 +1018,10 @@ def _traversals(model: FileModel) -> Iterator[_Evidence]:
         yield _Evidence(frame.node, "graph", text, _loop_header(model, frame), in_loop=True, extra=extra)
 
 
-def _queue_name(test: ast.expr) -> ast.Name | None:
-    """``while q``, ``while len(q)``, ``while len(q) > 0``, ``while q != []``."""
-    if isinstance(test, ast.Compare) and len(test.comparators) == 1:
-        test = test.left
-    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "len" and len(test.args) == 1:
-        test = test.args[0]
-    return test if isinstance(test, ast.Name) else None
-
-
-def _is_queue_call(model: FileModel, call: ast.Call, queue: str, methods: frozenset[str], heap: str) -> bool:
-    func = call.func
-    if isinstance(func, ast.Attribute) and func.attr in methods and isinstance(func.value, ast.Name) and func.value.id == queue:
-        return True
-    return (
-        model.qualname(func) == heap
-        and bool(call.args)
-        and isinstance(call.args[0], ast.Name)
-        and call.args[0].id == queue
-    )
-
-
 def _popped_names(model: FileModel, frame: LoopFrame, queue: str) -> set[str]:
     names: set[str] = set()
     for stmt in model.nodes_in_loop(frame, ast.Assign):
-        if isinstance(stmt.value, ast.Call) and _is_queue_call(model, stmt.value, queue, _POPS, "heapq.heappop"):
+        if isinstance(stmt.value, ast.Call) and is_pop(model, stmt.value, queue):
             for target in stmt.targets:
                 names |= names_in(target)
     return names
@@ -1032,7 +1029,7 @@ def _popped_names(model: FileModel, frame: LoopFrame, queue: str) -> set[str]:
 
 def _pushes_neighbours(model: FileModel, frame: LoopFrame, queue: str, popped: set[str]) -> bool:
     for call in model.nodes_in_loop(frame, ast.Call):
-        if not _is_queue_call(model, call, queue, _PUSHES, "heapq.heappush"):
+        if not is_push(model, call, queue):
             continue
         inner = model.loop_of(call)
         while inner is not None and inner is not frame:
