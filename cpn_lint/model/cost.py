@@ -576,6 +576,8 @@ class CostModel:
                 stated = self._range_count(frame)
                 if stated is not None and stated is not _DATA:
                     return stated  # type: ignore[return-value]
+            if role is Role.RECURRENCE and any(r.form == "site" for r in model.recurrences(frame)):
+                return data_size()  # one proposal per site of the lattice, at least
             if role is Role.RECURRENCE and not self._walks_its_array(frame):
                 return dict(STEPS)  # a few numbers carried through time steps: as many as the steps
             return data_extent(self.rank(frame))

@@ -66,7 +66,7 @@ class Recurrence:
     node: ast.stmt  # the statement that carries the dependence
     array: str  # the array written (or the state carried)
     via: str  # what carries it: the array itself, or the name of the carried value
-    form: str  # "element", "scalar", "state", "chain" or "list"
+    form: str  # "element", "scalar", "state", "chain", "site" (a chain over the sites of an array), "list" or "walker"
 
 
 def offset_of(expr: ast.expr, var: str) -> int | None:
@@ -162,7 +162,7 @@ class DependenceAnalysis:
         step of the sequence advances all of them at once."""
         model = self.model
         own = model.loop_indices(frame)
-        if not own or self.carries_slab(frame):
+        if not own or self.carries_slab(frame) or self._few_items(frame):
             return False
         for call in model.nodes_in_loop(frame, ast.Call):
             arguments = [*call.args, *(k.value for k in call.keywords)]
@@ -171,6 +171,23 @@ class DependenceAnalysis:
             callee = model.calls.callee(call)
             if callee is not None and id(callee.node) not in self._asking and self._runs_recurrence(callee):
                 return True
+        return False
+
+    def _few_items(self, frame: "LoopFrame") -> bool:
+        """Does the loop go over a few items the code writes out (38
+        temperatures of ``np.arange(0.1, 2, 0.05)``, ``range(10)``)? Running
+        their sequences side by side gives too little to spread over GPUs."""
+        model = self.model
+        iterated = frame.iterated
+        if isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id == "enumerate" and iterated.args:
+            iterated = iterated.args[0]
+        if frame.iter_kind is IterKind.ARRAY and iterated is not None:
+            size = literal_size(model.shape(iterated))
+            return size is not None and size <= SMALL_STATE
+        node = frame.node
+        if frame.iter_kind is IterKind.RANGE and isinstance(node, ast.For) and isinstance(node.iter, ast.Call):
+            counts = [model.const_int(a) for a in node.iter.args]
+            return bool(counts) and None not in counts and len(range(*counts)) <= SMALL_STATE  # type: ignore[arg-type]
         return False
 
     def _runs_recurrence(self, scope: "Scope") -> bool:
@@ -840,7 +857,55 @@ class DependenceAnalysis:
                     if self._carried(frame, node.id) and self._small_state(node.id, stmt, by_size=True, unknown_ok=True):
                         found.append(Recurrence(frame, stmt, node.id, node.id, "chain"))
                         return found
+            site = self._accepted_site(branch, frame)
+            if site is not None:
+                return [site]
         return found
+
+    def _accepted_site(self, branch: ast.If, frame: "LoopFrame") -> Recurrence | None:
+        """``S[x, y] = -S[x, y]`` accepted against a draw, at a site ``x, y``
+        drawn this step, of an array the loop reads: single-site Metropolis.
+        The next step's proposal is judged on the state this one left, so the
+        steps form one chain however large the lattice is."""
+        model = self.model
+        for stmt in [s for block in (branch.body, branch.orelse) for s in block]:
+            if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and model.is_array(target.value)):
+                    continue
+                index_names = [n for n in ast.walk(target.slice) if isinstance(n, ast.Name)]
+                if index_names and all(self._drawn_here(n, frame) for n in index_names) \
+                        and self._draw_decides(branch.test, frame, {n.id for n in index_names}) \
+                        and self._read_in_loop(frame, target.value.id, target):
+                    return Recurrence(frame, stmt, target.value.id, target.value.id, "site")
+        return None
+
+    def _draw_decides(self, test: ast.expr, frame: "LoopFrame", site: set[str]) -> bool:
+        """Does a draw other than the site's own indices decide ``test``
+        (``np.random.random() < np.exp(-b * dE)``)? A flip made whenever the
+        energy drops is a greedy quench, judged as an element loop."""
+        for node in ast.walk(test):
+            if isinstance(node, ast.Call) and self._is_draw(node):
+                return True
+            if isinstance(node, ast.Name) and node.id not in site and any(
+                    b.loop is not None and frame.contains(b.loop) and isinstance(b.value, ast.Call) and self._is_draw(b.value)
+                    for b in self.model.reaching_bindings(node)):
+                return True  # accept = 1 if dE < 0 else np.random.binomial(1, p)
+        return False
+
+    def _drawn_here(self, name: ast.Name, frame: "LoopFrame") -> bool:
+        """Is every value ``name`` holds here drawn at random in this loop
+        (``x = np.random.randint(0, N)``, ``i, j = rng.integers(0, L, 2)``)?"""
+        bindings = self.model.reaching_bindings(name)
+        return bool(bindings) and all(
+            b.loop is not None and frame.contains(b.loop) and isinstance(b.value, ast.Call) and self._is_draw(b.value)
+            for b in bindings)
+
+    def _read_in_loop(self, frame: "LoopFrame", array: str, store: ast.expr) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == array and isinstance(n.ctx, ast.Load) and n is not store.value
+                   for n in self.model.nodes_in_loop(frame, ast.Name))
 
     def _walkers(self, frame: "LoopFrame") -> list[Recurrence]:
         """A position carried from step to step that picks elements of an

@@ -34,6 +34,7 @@ index (``a[3]``) and a random draw without ``size`` are device scalars;
 from __future__ import annotations
 
 import ast
+import math
 import enum
 from typing import TYPE_CHECKING, Callable, Iterable, Union
 
@@ -1820,6 +1821,10 @@ class ValueEngine:
             return (None,)
         values = [model.const_int(a) for a in args]
         if None in values:
+            numbers = [_literal_number(a) for a in args]
+            if len(args) > 1 and None not in numbers and numbers[-1 if len(args) == 3 else 0] != 0:
+                start_f, stop_f, step_f = (numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else 1.0)
+                return (max(0, math.ceil((stop_f - start_f) / step_f)),)  # np.arange(0.1, 2, 0.05)
             return (args[0].id,) if len(args) == 1 and isinstance(args[0], ast.Name) else (None,)
         start, stop, step = (0, values[0], 1) if len(values) == 1 else (values[0], values[1], values[2] if len(values) == 3 else 1)
         if not step:
@@ -2456,3 +2461,13 @@ _KIND_METHODS: dict[type, Callable[[ValueEngine, ast.expr], Kind]] = {
 }
 for _not_type in (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr, ast.Lambda):
     _KIND_METHODS[_not_type] = ValueEngine._kind_not  # type: ignore[assignment]
+
+
+def _literal_number(expr: ast.expr) -> float | None:
+    """``0.05``, ``-2``, ``1e3``: a number written out; None for anything else."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        inner = _literal_number(expr.operand)
+        return None if inner is None else (-inner if isinstance(expr.op, ast.USub) else inner)
+    if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
+        return float(expr.value)
+    return None

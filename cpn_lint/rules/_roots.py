@@ -165,13 +165,19 @@ def _roots_by_helper_line(model: FileModel) -> dict[int, RootLoop]:
         for scope in functions:
             found = m.calls.calling_loop(scope)
             root = body.get(found[1].lineno) if found is not None else None
-            if root is None or root.code != ELEMENT_LOOP:
+            if root is None or not (root.code == ELEMENT_LOOP or _steps_one_site(m, root)):
                 continue  # (a recurrence over whole arrays runs its helpers on whole arrays)
             for line in range(scope.node.lineno, (scope.node.end_lineno or scope.node.lineno) + 1):
                 table.setdefault(line, root)
         return table
 
     return model.derived("roots-by-helper-line", build)
+
+
+def _steps_one_site(model: FileModel, root: RootLoop) -> bool:
+    """A Markov chain over the sites of an array: its helpers work on the
+    site each step draws, one element at a time."""
+    return any(r.form == "site" for loop in root.frame.chain()[:1] + model.loops_within(root.frame) for r in model.recurrences(loop))
 
 
 def folding_root(model: FileModel, finding: "Finding") -> RootLoop | None:

@@ -532,24 +532,9 @@ class ElementLoopIndexing(Rule):
                         out[y, x] = np.sum(patch * patch)
                 return out
             """, line=6, contains="'img', 'out'"),
-        # single-site Metropolis: a drawn site per pass, the state changed one
-        # element at a time; the per-step whole-lattice sum does not hide it
-        Invalid("""
-            import numpy as np
-
-            def metropolis(S, steps, beta):
-                n = S.shape[0]
-                M = np.zeros(steps)
-                for t in range(steps):
-                    x = np.random.randint(n)
-                    y = np.random.randint(n)
-                    dE = 2 * S[x, y] * (S[(x + 1) % n, y] + S[x - 1, y] + S[x, (y + 1) % n] + S[x, y - 1])
-                    if dE < 0 or np.random.rand() < np.exp(-beta * dE):
-                        S[x, y] = -S[x, y]
-                    M[t] = S.sum()
-                return M
-            """, line=6, contains="1 scalar branch"),
-        # the same through a helper handed the lattice and the drawn site
+        # a drawn site per pass, flipped by a helper handed the lattice and the
+        # site when its energy drops (no draw decides it, so no Markov chain:
+        # CPN410 takes the accept/reject form)
         Invalid("""
             import numpy as np
 

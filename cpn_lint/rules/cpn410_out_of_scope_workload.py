@@ -63,6 +63,8 @@ class OutOfScopeWorkload(Rule):
       `scipy.sparse.csgraph`, and `while` loops that pop a node from a
       queue or stack and push its neighbours from an adjacency container
       (`for v in adj[u]: queue.append(v)`) — breadth- or depth-first search;
+      also `while True:` around a pop (`heappop(heap)`, even through a
+      local alias) that ends when the queue is empty — a priority flood fill;
     * **ml** — imports of scikit-learn (estimators, and metrics such as
       `sklearn.metrics.pairwise.cosine_similarity`), PyTorch,
       TensorFlow/Keras, JAX's training libraries (flax, optax, `jax.nn`,
@@ -81,7 +83,12 @@ class OutOfScopeWorkload(Rule):
       few numbers updated from themselves in a non-additive way
       (`acc = a * acc + x[i]`, a filter's 4-number state
       `x, P = step(x, P, z)`), a Markov chain whose few parameters are
-      accepted or rejected against a random draw every step, or each value
+      accepted or rejected against a random draw every step, a chain that
+      accepts or rejects a change at a site it drew this step
+      (`if dE <= 0 or random() < exp(-b * dE): S[x, y] = -S[x, y]`,
+      single-site Metropolis: the next proposal sees this one's outcome), a
+      trajectory of a few numbers written out before the loop
+      (`U = np.array([1, 0, 0, 1])`, then `U = U + dt * f(U, t)`), or each value
       computed from the last item of a list the loop appends to. Also
       through a view of the table made before the loop (`d1 = d0[1:, 1:]`;
       `d1[i, j] += min(d0[i, j], ...)`), through feedback over inner taps
@@ -691,6 +698,20 @@ class OutOfScopeWorkload(Rule):
             """,
             line=8, contains="graph traversal",
         ),
+        # single-site Metropolis: each step flips a drawn site of the lattice or not
+        Invalid("""
+            import numpy as np
+
+            def sweep(S, beta, steps):
+                n = S.shape[0]
+                for t in range(steps):
+                    x = np.random.randint(0, n)
+                    y = np.random.randint(0, n)
+                    dE = 2 * S[x, y] * (S[(x + 1) % n, y] + S[x - 1, y] + S[x, (y + 1) % n] + S[x, y - 1])
+                    if dE <= 0 or np.random.random() < np.exp(-beta * dE):
+                        S[x, y] = -S[x, y]
+                return S
+            """, line=5, contains="a site of 'S' drawn each step"),
         # a priority flood fill: `while True` around a pop through a local alias
         Invalid("""
             import heapq
@@ -1226,6 +1247,8 @@ def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str
         return f"{loop} computes '{rec.array}' from values of earlier iterations ({statement})"
     if rec.form == "chain":
         return f"{loop} is a Markov chain: '{rec.via}' is accepted or rejected every step ({statement})"
+    if rec.form == "site":
+        return f"{loop} is a Markov chain: a site of '{rec.array}' drawn each step is accepted or rejected ({statement})"
     if rec.form == "list":
         return f"{loop} computes each item of '{rec.array}' from the one before ({statement})"
     if rec.form == "walker":
