@@ -645,3 +645,15 @@ def test_an_in_place_sweep_that_is_the_main_work_is_significant(project, capsys)
     (project / "gs.py").write_text(jacobi)
     status, out, _ = verdict(capsys, "gs.py", "--format", "json")
     assert json.loads(out)["decision"]["rule"] == "few-blocks"
+
+
+def test_a_sweep_inside_a_numba_kernel_is_judged_as_the_same_sweep(project, capsys):
+    """Compiling the Gauss-Seidel nest with Numba hides it in one CPN112
+    finding; the sweep is still the main work, and still an algorithm change."""
+    compiled = GAUSS_SEIDEL.replace("import numpy as np\n", "import numpy as np\nfrom numba import njit\n").replace(
+        "def relax(", "@njit\ndef relax(") + "\nu = relax(np.zeros((400, 400)), np.ones((400, 400)), 100)\n"
+    (project / "gs.py").write_text(compiled)
+    status, out, _ = verdict(capsys, "gs.py", "--format", "json")
+    report = json.loads(out)
+    assert (report["verdict"], report["decision"]["rule"]) == ("SIGNIFICANT REFACTOR", "relaxation-sweep")
+    assert "gs.py:6" in report["summary"]  # the kernel's def, under its decorator

@@ -84,7 +84,7 @@ def summary_sentence(
     elif rule == "many-blocks":
         why = f"{len(codes)} distinct blocking idioms ({', '.join(codes)}) must be rewritten before the code can scale, each with a known recipe"
     elif rule == "relaxation-sweep":
-        sweeps = [i for i in blocks if i.code == "CPN101" and i.data.get("sweep")]
+        sweeps = [i for i in blocks if i.sweeps_in_place]
         why = (f"the program's main work is an in-place Gauss-Seidel/SOR sweep ({_cites(sweeps, 2)}): each update "
                "reads neighbours written earlier in the same sweep, so vectorising it changes the algorithm "
                "(Jacobi or red-black ordering), which is more than a recipe")

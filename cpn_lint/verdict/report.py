@@ -394,11 +394,12 @@ SWEEP_SHARE = 0.5  # the share of the projected time from which a sweep is the p
 
 
 def main_sweeps(blocks: Sequence[Item], time: TimeProjection | None, peripheral: dict[str, str]) -> list[Item]:
-    """The element loops that are in-place Gauss-Seidel/SOR sweeps, when
+    """The element loops (or compiled kernels) that are in-place
+    Gauss-Seidel/SOR sweeps, when
     together they are the program's main work: at least half the projected
     time, or (without a projection) one of them is repeated by an outer
     loop. None otherwise."""
-    sweeps = [i for i in blocks if i.code == "CPN101" and i.data.get("sweep") and i.location.path not in peripheral]
+    sweeps = [i for i in blocks if i.sweeps_in_place and i.location.path not in peripheral]
     if not sweeps:
         return []
     if time is None:
