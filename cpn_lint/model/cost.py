@@ -772,9 +772,18 @@ class CostModel:
                 return Share.ELEMENT_LOOP
             if role is Role.RECURRENCE or self.is_worklist(loop) or self._starts_traversals(loop):
                 return Share.SEQUENTIAL
+            if role is Role.ELEMENT_LOOP and any(self._orders_its_passes(outer) for outer in loops[depth + 1:]):
+                # the inner products of a Levinson step: vectorised, each one
+                # is still a step of the order recurrence around it
+                return Share.SEQUENTIAL
             if role is Role.ELEMENT_LOOP:
                 return Share.ELEMENT_LOOP
         return None
+
+    def _orders_its_passes(self, frame: LoopFrame) -> bool:
+        """A recurrence (not a running sum) that each pass of the loops
+        inside it must wait for."""
+        return self.model.role(frame) is Role.RECURRENCE and not self._only_scans(frame)
 
     def _only_scans(self, frame: LoopFrame) -> bool:
         recurrences = self.model.recurrences(frame)

@@ -778,14 +778,15 @@ class DependenceAnalysis:
         """Names a loop adds to (``v = v + a * dt``, ``r += v * dt``) whose
         added term depends, through what the iteration computes, on state
         the loop carries in a cycle: ``a`` is computed from ``r`` and ``r``
-        from ``v`` — a leapfrog step, not a sum ``np.sum`` could replace.
-        (A clock, ``t += dt``, depends on nothing carried; a sum of a clock,
+        from ``v`` — a leapfrog step, not a sum ``np.sum`` could replace;
+        likewise a product whose factor comes from the name itself (the
+        Levinson error ``P = P * (1 - k ** 2)`` with ``k = -s / P``). (A clock, ``t += dt``, depends on nothing carried; a sum of a clock,
         ``s += f(t)``, closes no cycle.) Keyed by statement id."""
         model = self.model
         updates: dict[str, list[tuple[ast.stmt, set[str]]]] = {}
         statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
         for stmt in statements:
-            for name, term in _additive_updates(stmt):
+            for name, term in _accumulating_updates(stmt):
                 updates.setdefault(name, []).append((stmt, self._term_names(term, frame, stmt)))
         if not updates:
             return {}
@@ -1264,19 +1265,20 @@ def _self_updated_names(stmt: ast.stmt) -> list[str]:
 
 
 _EXTREMA = frozenset({"max", "min", "maximum", "minimum", "fmax", "fmin"})
+_ACCUMULATING = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 
 
-def _additive_updates(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
-    """(name, added term) for ``name += term`` and ``name = name + term``
-    (``-`` too) where the term does not mention the name."""
+def _accumulating_updates(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
+    """(name, term) for ``name += term``, ``name = name + term`` (``-``,
+    ``*`` and ``/`` too) where the term does not mention the name."""
     if isinstance(stmt, ast.AugAssign):
-        if isinstance(stmt.target, ast.Name) and isinstance(stmt.op, (ast.Add, ast.Sub)) and stmt.target.id not in names_in(stmt.value):
+        if isinstance(stmt.target, ast.Name) and isinstance(stmt.op, _ACCUMULATING) and stmt.target.id not in names_in(stmt.value):
             return [(stmt.target.id, stmt.value)]
         return []
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
         return []
     name, value = stmt.targets[0].id, stmt.value
-    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)) and _is_reduction_step(value, name):
+    if isinstance(value, ast.BinOp) and isinstance(value.op, _ACCUMULATING) and _is_reduction_step(value, name):
         term = value.right if _is_name(value.left, name) else value.left
         return [(name, term)]
     return []

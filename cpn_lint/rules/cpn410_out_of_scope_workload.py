@@ -698,6 +698,23 @@ class OutOfScopeWorkload(Rule):
             """,
             line=8, contains="graph traversal",
         ),
+        # Levinson-Durbin: the error P scales by a factor computed from P itself
+        Invalid("""
+            import numpy as np
+
+            def levinson(r, order):
+                r = np.asarray(r, dtype=float)
+                a = np.zeros(order)
+                p = r[0]
+                for k in range(order):
+                    acc = r[k + 1]
+                    for j in range(k):
+                        acc = acc + a[j] * r[k - j]
+                    g = -acc / p
+                    p = p * (1.0 - g * g)
+                    a[k] = g
+                return a, p
+            """, line=7, contains="carries 'p'"),
         # single-site Metropolis: each step flips a drawn site of the lattice or not
         Invalid("""
             import numpy as np
