@@ -441,7 +441,7 @@ class DependenceAnalysis:
             # outer loop carries are filled by an inner recurrence, so the
             # whole nest is one sequential recurrence.
             return next((inner for inner in self._inner_recurrences(frame)), [])
-        found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame)
+        found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) or self._table_wavefront(frame)
         if found and self.model.work(frame).work is Work.SLAB:
             history = self._history(frame)
             if history is None or any(r.via in history for r in found):
@@ -745,6 +745,31 @@ class DependenceAnalysis:
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
                 break
         return found if found and self._touches_device_values(frame) else []
+
+    def _table_wavefront(self, frame: "LoopFrame") -> list[Recurrence]:
+        """``D[i, j] = min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1]) + c``
+        in a table of any kind (a dict keyed by pairs too), whatever order
+        the loop hands out ``(i, j)``: each cell reads cells behind it on
+        every axis, a dynamic program's wavefront."""
+        model = self.model
+        node = frame.node
+        if not isinstance(node, (ast.For, ast.AsyncFor)):
+            return []
+        own = names_in(node.target)  # for i, j in window: the cell is the loop's own
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Subscript):
+                continue
+            target = stmt.targets[0]
+            base = _chain_base(target)
+            written = _index_names(target)
+            if base is None or written is None or len(written) < 2 or not set(written) <= own:
+                continue
+            reads = [r for r in ast.walk(stmt.value) if isinstance(r, ast.Subscript) and _is_name(_chain_base(r), base.id)]
+            if any(_reads_ahead(r, written) for r in reads):
+                continue  # u[i, j] from u[i - 1, j] and u[i + 1, j]: a relaxation sweep
+            if any(_reads_behind(r, written) for r in reads):
+                return [Recurrence(frame, stmt, base.id, base.id, "element")]
+        return []
 
     def _relayed(self, frame: "LoopFrame") -> dict[int, list[str]]:
         """Names rebound from the element the same iteration stored from them
@@ -1116,6 +1141,29 @@ def _chain_base(sub: ast.Subscript) -> ast.Name | None:
             return None
         node = node.value
     return node if isinstance(node, ast.Name) else None
+
+
+def _index_names(sub: ast.Subscript) -> list[str] | None:
+    """``['i', 'j']`` for ``D[i, j]`` (or ``D[i][j]``): a cell picked by
+    distinct names alone; None otherwise."""
+    components = index_components(sub) if isinstance(sub.slice, ast.Tuple) else _chain_components(sub)
+    names = [c.id for c in components if isinstance(c, ast.Name)]
+    return names if len(names) == len(components) and len(set(names)) == len(names) else None
+
+
+def _reads_behind(read: ast.Subscript, written: list[str]) -> bool:
+    """Does ``read`` pick the cell at ``written`` moved back by a constant
+    on some axis and forward on none (``D[i - 1, j]``, ``D[i - 1, j - 1]``)?"""
+    components = index_components(read) if isinstance(read.slice, ast.Tuple) else _chain_components(read)
+    if len(components) < len(written):
+        return False
+    offsets = [offset_of(c, var) for c, var in zip(components, written)]
+    return None not in offsets and all(o <= 0 for o in offsets) and any(o < 0 for o in offsets)  # type: ignore[operator]
+
+
+def _reads_ahead(read: ast.Subscript, written: list[str]) -> bool:
+    components = index_components(read) if isinstance(read.slice, ast.Tuple) else _chain_components(read)
+    return any((o := offset_of(c, var)) is not None and o > 0 for c, var in zip(components, written))
 
 
 def _chain_components(sub: ast.Subscript) -> list[ast.expr]:

@@ -78,7 +78,9 @@ class OutOfScopeWorkload(Rule):
       scikit-learn's text features, and `np.char`/`np.strings` calls;
     * **recurrence** — a loop that carries element-sized state from one
       iteration to the next, reported at the loop (never also as CPN101):
-      an element written from one an earlier iteration wrote
+      an element written from one an earlier iteration wrote (also a cell
+      of a table kept in a dict, filled over a list of `(i, j)` cells, that
+      reads cells behind it on every axis and none ahead: a DTW table)
       (`y[n] = a * y[n - 1] + x[n]`, also through intermediate names), a
       few numbers updated from themselves in a non-additive way
       (`acc = a * acc + x[i]`, a filter's 4-number state
@@ -172,6 +174,18 @@ class OutOfScopeWorkload(Rule):
     short = "{origin}: {headline}"
 
     valid = (
+        # a Gauss-Seidel sweep over a list of cells reads neighbours on both
+        # sides: a relaxation (CPN101's sweep), not a dynamic program
+        Valid("""
+            import numpy as np
+
+            def relax(u, cells, sweeps):
+                u = np.asarray(u, dtype=float)
+                for _ in range(sweeps):
+                    for i, j in cells:
+                        u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
+                return u
+            """),
         # a transformer written in NumPy on scikit-learn's interface: the
         # base classes and input checks train nothing
         Valid("""
@@ -698,6 +712,21 @@ class OutOfScopeWorkload(Rule):
             """,
             line=8, contains="graph traversal",
         ),
+        # a DTW table kept in a dict, filled over a list of cells
+        Invalid("""
+            import numpy as np
+            from collections import defaultdict
+
+            def dtw(x, y):
+                x, y = np.asarray(x), np.asarray(y)
+                cells = [(i + 1, j + 1) for i in range(len(x)) for j in range(len(y))]
+                D = defaultdict(lambda: float("inf"))
+                D[0, 0] = 0.0
+                for i, j in cells:
+                    cost = abs(x[i - 1] - y[j - 1])
+                    D[i, j] = cost + min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1])
+                return D[len(x), len(y)]
+            """, line=9, contains="computes 'D' from values of earlier iterations"),
         # Levinson-Durbin: the error P scales by a factor computed from P itself
         Invalid("""
             import numpy as np
