@@ -781,9 +781,12 @@ class CostModel:
         return None
 
     def _orders_its_passes(self, frame: LoopFrame) -> bool:
-        """A recurrence (not a running sum) that each pass of the loops
-        inside it must wait for."""
-        return self.model.role(frame) is Role.RECURRENCE and not self._only_scans(frame)
+        """A recurrence (not a running sum) along the data that each pass of
+        the loops inside it must wait for. (One of a few steps, Burg's loop
+        over the model order, leaves its per-sample loops parallel.)"""
+        if self.model.role(frame) is not Role.RECURRENCE or self._only_scans(frame):
+            return False
+        return any(exponent > 0 for exponent, _ in self.trips(frame))
 
     def _only_scans(self, frame: LoopFrame) -> bool:
         recurrences = self.model.recurrences(frame)
