@@ -34,6 +34,9 @@ values = {
     "fromfunction": (lambda x, y: (x - 2) ** 2 + y < 5)(*np.indices((3, 4), dtype=float)),
     "trapezoid": np.diff(a[1] * a[1]) @ (a[1][1:] + a[1][:-1]) / 2,
     "trapz": np.diff(a[1] * a[1]) @ (a[1][1:] + a[1][:-1]) / 2,
+    "s_": a[(slice(1, None), slice(None, 2))],
+    "index_exp": a[(slice(1, None), slice(None, 2))],
+    "ogrid": np.arange(3)[:, None] * 10 + np.arange(4)[None, :],
 }
 rng = np.random.default_rng(7)
 draws = {"random.standard_normal": np.random.normal(0.0, 1.0, (2, 3)).shape,
