@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 from ..registry import recipe_rank
 from . import gates as g
 from .collect import Unit
-from .causes import PERIPHERAL_WEIGHT
+from .periphery import PERIPHERAL_WEIGHT
 from .context import Context, format_share
 from .gates import Decision, Gate, ScopeEvidence, Verdict
 from .report_items import Item
