@@ -6,7 +6,10 @@
   evidence and loop frames;
 * :mod:`.reaching` — which bindings of a name may reach a use;
 * :mod:`.values` — what each expression is at run time: its kind (Python
-  number, 0-d device scalar, array, ...) and its shape;
+  number, 0-d device scalar, array, ...) and its shape; the engine is
+  assembled from :mod:`.value_kinds`, :mod:`.value_bindings`,
+  :mod:`.instances`, :mod:`.array_evidence`, :mod:`.value_shapes`,
+  :mod:`.call_shapes` and :mod:`.small_arrays`;
 * :mod:`.calls` — the file's own functions: their call sites, what those
   pass, and which loops repeat them;
 * :mod:`.loops` — what each loop iterates and how much work each iteration
@@ -36,7 +39,8 @@ from .numpy_api import HOST_BUILTINS, HOST_LIBRARIES, PLOTTING_LIBRARIES
 from .reaching import Reaching
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope, ScopeKind
 from .shapes import MaybeShape
-from .values import ValueEngine, isinstance_of_non_array
+from .value_kinds import isinstance_of_non_array
+from .values import ValueEngine
 
 if TYPE_CHECKING:  # pragma: no cover
     from .structural import Structural
