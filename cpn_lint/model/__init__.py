@@ -12,8 +12,9 @@
   :mod:`.call_shapes` and :mod:`.small_arrays`;
 * :mod:`.calls` — the file's own functions: their call sites, what those
   pass, and which loops repeat them;
-* :mod:`.loops` — what each loop iterates and how much work each iteration
-  does (element, row, slab);
+* :mod:`.loop_iterations` — what each loop iterates; :mod:`.loops` — how
+  much work each iteration does (element, row, slab), from
+  :mod:`.loop_picks` and :mod:`.loop_whole`;
 * :mod:`.draws` — which values are random draws without ``size`` (a
   one-element array on cuPyNumeric, not a number).
 
@@ -34,7 +35,9 @@ from .draws import DrawTracker
 from .hotpath import HotArray, hot_path_arrays
 from .imports import ImportTable, import_fallback
 from .kinds import Kind
-from .loops import LoopWork, Work, WorkAnalysis, classify_iterations
+from .loop_iterations import classify_iterations
+from .loop_work import LoopWork, Work
+from .loops import WorkAnalysis
 from .numpy_api import HOST_BUILTINS, HOST_LIBRARIES, PLOTTING_LIBRARIES
 from .reaching import Reaching
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope, ScopeKind

@@ -126,7 +126,7 @@ class ArrayEvidence:
         return found  # type: ignore[return-value]
 
 
-# The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3); loops.py
+# The x of a @ x, a.dot(x) and np.dot(a, x) is an array (SPEC §3); loop work
 # counts a vector contracted with a row the loop takes as row-sized work
 # (`for r, row in enumerate(m): out[r] = np.dot(row, w)`, Gauss-Seidel's
 # `s = A[i] @ x - ...`), so those loops stay element loops.

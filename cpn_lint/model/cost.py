@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 from .dependence import Role, scan_form
 from .integrators import ode_integration
 from .kinds import Kind
-from .loops import Work
+from .loop_work import Work
 from .numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from .scopes import BindKind, IterKind, LoopFrame, Scope, ScopeKind
 from .syntax import operands

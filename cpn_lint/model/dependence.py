@@ -38,7 +38,10 @@ from typing import TYPE_CHECKING, Sequence
 
 from .iteration import fresh_in_iteration
 from .kinds import Kind
-from .loops import SMALL_PICK, Work, WorkAnalysis, chain_mentions, hot_loop, mentions
+from .loop_helpers import chain_mentions, mentions
+from .loop_iterations import hot_loop
+from .loop_work import SMALL_PICK, Work
+from .loops import WorkAnalysis
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import Linear, counter_step, direction, form_offset, linear, name_form_key, offset_from
