@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from .builder import ModelBuilder
 from .calls import CallGraph
-from .dependence import DependenceAnalysis, Recurrence, Role
+from .dependence import DependenceAnalysis, Role
 from .draws import DrawTracker
 from .hotpath import HotArray, hot_path_arrays
 from .imports import ImportTable, import_fallback
@@ -40,6 +40,7 @@ from .loop_work import LoopWork, Work
 from .loops import WorkAnalysis
 from .numpy_api import HOST_BUILTINS, HOST_LIBRARIES, PLOTTING_LIBRARIES
 from .reaching import Reaching
+from .recurrence_forms import Recurrence
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope, ScopeKind
 from .shapes import MaybeShape
 from .value_kinds import isinstance_of_non_array

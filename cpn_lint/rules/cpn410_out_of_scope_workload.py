@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import FileModel, LoopFrame
-from ..model.dependence import Recurrence, offset_of, scan_form
+from ..model.recurrence_forms import Recurrence, scan_form
 from ..model.integrators import ode_integration
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.syntax import callback_args

@@ -16,7 +16,7 @@ from .context import Context, format_share
 from .gates import Decision, Gate, ScopeEvidence, Verdict
 from .report_items import Item
 from .time_projection import TimedSite, TimeProjection, duration_text, steps_text
-from ..model.cost import Share
+from ..model.cost_terms import Share
 
 
 # SCALES / INFO codes that tell the dominant compute pattern apart.
