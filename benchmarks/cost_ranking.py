@@ -50,7 +50,8 @@ def programs(folder: Path = FOLDER) -> list[tuple[Path, list[int]]]:
 def projected(program: Path, elements: int) -> float:
     """The cost model's seconds for ``program`` at ``elements``, CPU profile."""
     from cpn_lint.model import FileModel
-    from cpn_lint.model.cost import PROFILES, Scale, file_sites
+    from cpn_lint.model.cost import file_sites
+    from cpn_lint.model.cost_terms import PROFILES, Scale
 
     source = program.read_text(encoding="utf-8")
     sites = file_sites(FileModel(ast.parse(source), source, str(program)))

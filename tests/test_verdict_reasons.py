@@ -6,7 +6,7 @@ weighed by work, and the next steps agree with the body."""
 
 from __future__ import annotations
 
-from cpn_lint.verdict.causes import peripheral_files, peripheral_kind
+from cpn_lint.verdict.periphery import peripheral_files, peripheral_kind
 from cpn_lint.verdict.gates import Verdict
 
 from .verdict_helpers import finding, report_for, unwrapped

@@ -16,7 +16,7 @@ import ast
 
 from ..findings import Finding
 from ..model import Kind
-from ..model.loops import FLAT, TUPLE, mask_indices
+from ..model.loop_helpers import FLAT, TUPLE, mask_indices
 from ..rules.cpn204_nonzero_then_index import _is_boolean
 from .base import Fix, FixContext, Refused
 from .shapes import known_shape, same_shape

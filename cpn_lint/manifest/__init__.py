@@ -35,6 +35,7 @@ __all__ = [
     "ApiSupport",
     "Manifest",
     "ManifestError",
+    "SourceError",
     "SourceInfo",
     "Staleness",
     "Status",
@@ -67,6 +68,11 @@ _NAME = re.compile(r"^numpy(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
 class ManifestError(ValueError):
     """A manifest file that cannot be read or is inconsistent."""
+
+
+class SourceError(ValueError):
+    """An input that cannot be read as a support table (:mod:`.sources`,
+    :mod:`.surface`)."""
 
 
 class Status(str, enum.Enum):

@@ -29,12 +29,10 @@ import re
 from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from . import ApiSupport, Manifest, ManifestError, SourceInfo, Status, canonical_name, is_api_name
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .surface import NumpySurface
+from . import ApiSupport, Manifest, ManifestError, SourceError, SourceInfo, Status, canonical_name, is_api_name
+from .surface import NumpySurface, annotate
 
 YES, NO, PARTIAL = "\u2713", "\u274c", "\U0001f7e1"
 _GLYPHS = {"": None, YES: YES, NO: NO, PARTIAL: PARTIAL}
@@ -44,10 +42,6 @@ _GLYPHS = {"": None, YES: YES, NO: NO, PARTIAL: PARTIAL}
 NUMPY_SECTIONS = ("Module-Level", "Multi-Dimensional Array", "Linear Algebra", "Discrete Fourier Transform", "Random Sampling")
 
 MIN_IMPLEMENTED = 100  # fewer implemented APIs than this: a truncated or wrong table
-
-
-class SourceError(ValueError):
-    """An input that cannot be read as a support table."""
 
 
 @dataclass
@@ -424,7 +418,7 @@ def build_manifest(
     generated: _dt.date | None = None,
     generator: str | None = None,
     min_implemented: int = MIN_IMPLEMENTED,
-    surfaces: Sequence["NumpySurface"] = (),
+    surfaces: Sequence[NumpySurface] = (),
     release_date: _dt.date | None = None,
     confirmed_newest: _dt.date | None = None,
 ) -> BuildResult:
@@ -437,8 +431,6 @@ def build_manifest(
     NumPy ``surfaces`` add each row's kind and releases
     (:func:`cpn_lint.manifest.surface.annotate`).
     """
-    from .surface import annotate
-
     if not tables:
         raise SourceError("no source given")
     entries: dict[str, ApiSupport] = {}

@@ -24,8 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
-from . import ApiSupport
-from .sources import SourceError
+from . import ApiSupport, SourceError
 
 KINDS = frozenset({"function", "ufunc", "class", "object", "method", "attribute"})
 

@@ -6,11 +6,15 @@
   evidence and loop frames;
 * :mod:`.reaching` — which bindings of a name may reach a use;
 * :mod:`.values` — what each expression is at run time: its kind (Python
-  number, 0-d device scalar, array, ...) and its shape;
+  number, 0-d device scalar, array, ...) and its shape; the engine is
+  assembled from :mod:`.value_kinds`, :mod:`.value_bindings`,
+  :mod:`.instances`, :mod:`.array_evidence`, :mod:`.value_shapes`,
+  :mod:`.call_shapes` and :mod:`.small_arrays`;
 * :mod:`.calls` — the file's own functions: their call sites, what those
   pass, and which loops repeat them;
-* :mod:`.loops` — what each loop iterates and how much work each iteration
-  does (element, row, slab);
+* :mod:`.loop_iterations` — what each loop iterates; :mod:`.loops` — how
+  much work each iteration does (element, row, slab), from
+  :mod:`.loop_picks` and :mod:`.loop_whole`;
 * :mod:`.draws` — which values are random draws without ``size`` (a
   one-element array on cuPyNumeric, not a number).
 
@@ -26,17 +30,21 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from .builder import ModelBuilder
 from .calls import CallGraph
-from .dependence import DependenceAnalysis, Recurrence, Role
+from .dependence import DependenceAnalysis, Role
 from .draws import DrawTracker
 from .hotpath import HotArray, hot_path_arrays
 from .imports import ImportTable, import_fallback
 from .kinds import Kind
-from .loops import LoopWork, Work, WorkAnalysis, classify_iterations
+from .loop_iterations import classify_iterations
+from .loop_work import LoopWork, Work
+from .loops import WorkAnalysis
 from .numpy_api import HOST_BUILTINS, HOST_LIBRARIES, PLOTTING_LIBRARIES
 from .reaching import Reaching
+from .recurrence_forms import Recurrence
 from .scopes import Binding, BindKind, IterKind, LoopFrame, Scope, ScopeKind
 from .shapes import MaybeShape
-from .values import ValueEngine, isinstance_of_non_array
+from .value_kinds import isinstance_of_non_array
+from .values import ValueEngine
 
 if TYPE_CHECKING:  # pragma: no cover
     from .structural import Structural

@@ -27,6 +27,8 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .hostsync import is_throttled
+from .loop_iterations import hot_loop
 from .scopes import Binding, BindKind, ScopeKind
 from .syntax import names_in
 
@@ -531,9 +533,6 @@ class CallGraph:
         """Breadth first through the callers; a loop that runs the call on
         every iteration wins over a nearer one that runs it every N steps
         only (``if s % log_every == 0: log(self.energy())``)."""
-        from .hostsync import is_throttled
-        from .loops import hot_loop
-
         model = self.model
         seen = {id(scope)}
         queue = deque([scope])

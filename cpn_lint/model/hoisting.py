@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from . import numpy_api
 from .kinds import Kind
-from .loops import is_hot
+from .loop_iterations import is_hot
 from .scopes import BindKind, Binding, LoopFrame, ScopeKind
 from .syntax import name_key
 

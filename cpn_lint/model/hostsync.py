@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from . import numpy_api as api
 from .kinds import Kind
-from .loops import hot_loop  # noqa: F401  (re-exported for the sync rules)
+from .loop_iterations import hot_loop  # noqa: F401  (re-exported for the sync rules)
 from .scopes import BindKind, LoopFrame
 
 if TYPE_CHECKING:  # pragma: no cover

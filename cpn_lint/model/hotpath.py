@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .kinds import Kind
-from .loops import hot_loop
+from .loop_iterations import hot_loop
 from .scopes import BindKind
 from .shapes import literal_size
 

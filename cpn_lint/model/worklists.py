@@ -5,7 +5,10 @@
 the loop when the container is empty all visit the data one item at a time,
 in an order the items themselves decide. The cost model weighs such a loop as
 sequential work and CPN410 reports the ones that push neighbours; both ask
-:func:`worklist_queue`.
+:func:`worklist_queue`. Which worklist loops are graph traversals (pop a
+node, push its neighbours) is decided here too, by :func:`traversal_frames`,
+so the root-cause table of the rules and CPN410 read one answer without
+importing each other.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from .kinds import Kind
 from .scopes import BindKind
+from .syntax import names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -23,6 +28,7 @@ POPS = frozenset({"pop", "popleft", "popitem", "get"})
 PUSHES = frozenset({"append", "appendleft", "extend", "add", "put"})
 _HEAP_POP = "heapq.heappop"
 _HEAP_PUSH = "heapq.heappush"
+_NEIGHBOUR_WORDS = ("neighbo", "adj", "succ", "pred", "edge", "children")
 
 
 def worklist_queue(model: "FileModel", frame: "LoopFrame") -> ast.Name | None:
@@ -94,3 +100,88 @@ def _function_name(model: "FileModel", func: ast.expr) -> str | None:
     names = {model.qualname(b.value) if b.kind is BindKind.VALUE and isinstance(b.value, (ast.Name, ast.Attribute)) else None
              for b in bindings}
     return names.pop() if len(names) == 1 else None
+
+
+# ---------------------------------------------------------------- traversal
+def traversal_frames(model: "FileModel") -> "list[LoopFrame]":
+    """Worklist loops (``while q:``, or ``while True:`` around a pop) that
+    pop a node from the queue and push its neighbours."""
+    found: list[LoopFrame] = []
+    for frame in model.loops:
+        queue_node = worklist_queue(model, frame)
+        if queue_node is None or model.kind(queue_node) is Kind.DEVICE:
+            continue
+        popped = _popped_names(model, frame, queue_node.id)
+        if popped and _pushes_neighbours(model, frame, queue_node.id, popped):
+            found.append(frame)
+    return found
+
+
+def _popped_names(model: "FileModel", frame: "LoopFrame", queue: str) -> set[str]:
+    names: set[str] = set()
+    for stmt in model.nodes_in_loop(frame, ast.Assign):
+        if isinstance(stmt.value, ast.Call) and is_pop(model, stmt.value, queue):
+            for target in stmt.targets:
+                names |= names_in(target)
+    return names
+
+
+def _pushes_neighbours(model: "FileModel", frame: "LoopFrame", queue: str, popped: set[str]) -> bool:
+    for call in model.nodes_in_loop(frame, ast.Call):
+        if not is_push(model, call, queue):
+            continue
+        inner = model.loop_of(call)
+        while inner is not None and inner is not frame:
+            node = inner.node
+            if isinstance(node, (ast.For, ast.AsyncFor)) and any(
+                    _iterates_neighbours(model, source, popped) for source in _sources(model, node.iter)):
+                return True
+            inner = inner.parent
+    return False
+
+
+def _sources(model: "FileModel", iterable: ast.expr) -> list[ast.expr]:
+    """What a loop iterates: the expression, or what the name it iterates was
+    bound to (``nb = lattice_steps(i, j); for a, b in nb``)."""
+    if isinstance(iterable, ast.Name):
+        values = [b.value for b in model.reaching_bindings(iterable) if b.kind is BindKind.VALUE and b.value is not None]
+        return [iterable, *values]
+    return [iterable]
+
+
+def _iterates_neighbours(model: "FileModel", iterable: ast.expr, popped: set[str]) -> bool:
+    """``adj[u]``, ``graph[u].items()``, ``adj.get(u, ())``, ``g.neighbors(u)``,
+    or a function of the file called on the popped node (``lattice_steps(i,
+    j)``), whatever it is called; not a library walk of folders or modules
+    (``os.scandir(folder)``, ``dir(module)``). On a lattice: a literal list
+    of the popped site's neighbours (``[(i + 1, j), (i, j + 1)]``) or a
+    table of step offsets (``((1, 0), (0, 1), (-1, 0), (0, -1))``)."""
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) and iterable.elts and (
+            all(names_in(e) & popped for e in iterable.elts) or _offset_table(iterable)):
+        return True
+    for node in ast.walk(iterable):
+        if isinstance(node, ast.Subscript) and names_in(node.slice) & popped:
+            return True
+        if isinstance(node, ast.Call) and any(names_in(a) & popped for a in node.args):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name == "get" or any(word in name.lower() for word in _NEIGHBOUR_WORDS):
+                return True
+            if model.calls.function(func) is not None:
+                return True
+    return False
+
+
+def _offset_table(table: ast.List | ast.Tuple | ast.Set) -> bool:
+    """Two or more same-length tuples of small integer literals."""
+    rows = table.elts
+    if len(rows) < 2 or not all(isinstance(r, (ast.Tuple, ast.List)) and r.elts for r in rows):
+        return False
+    width = len(rows[0].elts)  # type: ignore[attr-defined]
+    return all(len(r.elts) == width and all(_small_int(v) for v in r.elts) for r in rows)  # type: ignore[attr-defined]
+
+
+def _small_int(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 3

@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass
 
 from ..model import FileModel, LoopFrame
-from ..model.loops import hot_loop
+from ..model.loop_iterations import hot_loop
 from ..model.syntax import name_key
 
 

@@ -21,6 +21,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
 from ..model import FileModel, LoopFrame, Role
+from ..model.compiled import compiled_function_at
+from ..model.scopes import ScopeKind
+from ..model.worklists import traversal_frames
+from . import load_rules
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..findings import Finding
@@ -126,8 +130,6 @@ def _run_by_element_loop(model: FileModel, frame: LoopFrame) -> bool:
 def traversal_loops(model: FileModel) -> list[LoopFrame]:
     """The worklist loops CPN410 reports as graph traversals (pop a node,
     push its neighbours): element-level work like a recurrence's."""
-    from .cpn410_out_of_scope_workload import traversal_frames
-
     return model.derived("root-traversal-loops", traversal_frames)
 
 
@@ -191,8 +193,6 @@ def folding_root(model: FileModel, finding: "Finding") -> RootLoop | None:
 def raw_findings(model: FileModel, code: str) -> list["Finding"]:
     """What a folded code's rule detects before folding (built once a file:
     its own ``check`` and the root loops' counts read it)."""
-    from . import load_rules
-
     return model.derived(("raw-findings", code), lambda m: list(load_rules()[code]().detect(m)))  # type: ignore[attr-defined]
 
 
@@ -241,8 +241,6 @@ def element_level(model: FileModel, node: ast.AST) -> bool:
     elements, rows or small pieces, whatever its operands look like: the
     SCALES rules do not quote it as what works, and the verdict does not
     count it towards the dominant pattern."""
-    from ..model.compiled import compiled_function_at
-
     line = getattr(node, "lineno", None)
     if line is None:
         return False
@@ -259,9 +257,6 @@ def _held_by_root(model: FileModel, line: int) -> bool:
 def _run_by_root(model: FileModel, scope: "Scope") -> bool:
     """Does a root loop or a compiled function run the function ``scope``
     every iteration (through the nearest loop that calls it)?"""
-    from ..model.compiled import compiled_function_at
-    from ..model.scopes import ScopeKind
-
     if scope.kind is not ScopeKind.FUNCTION:
         return False
     found = model.calls.calling_loop(scope)

@@ -8,7 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, IterKind, LoopFrame
 from ..registry import Category, Invalid, Rule, Valid
-from ..model.loops import walked_arrays
+from ..model.loop_iterations import walked_arrays
 from ._context import runs_once
 from ._roots import unfolded
 

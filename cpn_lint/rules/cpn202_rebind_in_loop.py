@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
-from ..model.loops import hot_chain
+from ..model.loop_iterations import hot_chain
 from ..model.hoisting import runs_every_iteration
 from ..model.iteration import fresh_in_iteration
 from ._context import describe_loop, kept_each_iteration, key_text

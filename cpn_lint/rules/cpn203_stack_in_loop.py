@@ -10,7 +10,7 @@ from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
 from ..model.hoisting import escapes_iteration, hoist_frame
 from ..model.syntax import name_key
-from ..model.loops import hot_chain
+from ..model.loop_iterations import hot_chain
 from ..model.iteration import fresh_in_iteration
 from ._context import describe_loop
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid

@@ -9,7 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..model.hoisting import uses_reached_by
-from ..model.loops import FLAT, MATRIX, TUPLE, mask_indices
+from ..model.loop_helpers import FLAT, MATRIX, TUPLE, mask_indices
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 
 _INDEX_MAKERS = frozenset({"nonzero", "argwhere", "flatnonzero"})

@@ -9,7 +9,7 @@ from ..findings import Finding
 from ..model import FileModel, LoopFrame
 from ..model.hoisting import hoist_frame
 from ..model.iteration import fresh_in_iteration
-from ..model.loops import hot_loop
+from ..model.loop_iterations import hot_loop
 from ..model.numpy_api import REDUCTION_METHODS, REDUCTIONS
 from ..model.syntax import name_key, positional_or_keyword
 from ..registry import Category, Invalid, Rule, Valid

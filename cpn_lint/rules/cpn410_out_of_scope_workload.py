@@ -7,13 +7,12 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import FileModel, Kind, LoopFrame
-from ..model.dependence import Recurrence, offset_of, scan_form
+from ..model import FileModel, LoopFrame
+from ..model.recurrence_forms import Recurrence, scan_form
 from ..model.integrators import ode_integration
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
-from ..model.scopes import BindKind
-from ..model.syntax import callback_args, names_in
-from ..model.worklists import is_pop, is_push, worklist_queue
+from ..model.syntax import callback_args
+from ..model.worklists import worklist_queue
 from ..registry import Category, Invalid, Rule, Valid
 from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
 from ._api_support import hot_loop
@@ -29,7 +28,6 @@ _WORKLOAD = {
     "nlp": "string/NLP processing",
     "recurrence": "a sequential recurrence",
 }
-_NEIGHBOUR_WORDS = ("neighbo", "adj", "succ", "pred", "edge", "children")
 _KIND_WORDS = {"sparse": "sparse-matrix", "graph": "graph", "ml": "ML", "nlp": "string/NLP", "recurrence": "sequential-recurrence"}
 _ADVICE = {
     "sparse": "keep it on a sparse library (or evaluate legate-sparse) and port only the dense array code",
@@ -1060,20 +1058,6 @@ def _bare_root_sparse(model: FileModel) -> Iterator[_Evidence]:
 
 
 # ---------------------------------------------------------------- traversal
-def traversal_frames(model: FileModel) -> list[LoopFrame]:
-    """Worklist loops (``while q:``, or ``while True:`` around a pop) that
-    pop a node from the queue and push its neighbours."""
-    found: list[LoopFrame] = []
-    for frame in model.loops:
-        queue_node = worklist_queue(model, frame)
-        if queue_node is None or model.kind(queue_node) is Kind.DEVICE:
-            continue
-        popped = _popped_names(model, frame, queue_node.id)
-        if popped and _pushes_neighbours(model, frame, queue_node.id, popped):
-            found.append(frame)
-    return found
-
-
 def _traversals(model: FileModel) -> Iterator[_Evidence]:
     for frame in traversal_loops(model):
         queue = worklist_queue(model, frame).id  # type: ignore[union-attr]
@@ -1083,76 +1067,6 @@ def _traversals(model: FileModel) -> Iterator[_Evidence]:
         if folded:
             extra = (("folded", folded), ("advice", _ADVICE["graph"] + folded_text(folded)))
         yield _Evidence(frame.node, "graph", text, _loop_header(model, frame), in_loop=True, extra=extra)
-
-
-def _popped_names(model: FileModel, frame: LoopFrame, queue: str) -> set[str]:
-    names: set[str] = set()
-    for stmt in model.nodes_in_loop(frame, ast.Assign):
-        if isinstance(stmt.value, ast.Call) and is_pop(model, stmt.value, queue):
-            for target in stmt.targets:
-                names |= names_in(target)
-    return names
-
-
-def _pushes_neighbours(model: FileModel, frame: LoopFrame, queue: str, popped: set[str]) -> bool:
-    for call in model.nodes_in_loop(frame, ast.Call):
-        if not is_push(model, call, queue):
-            continue
-        inner = model.loop_of(call)
-        while inner is not None and inner is not frame:
-            node = inner.node
-            if isinstance(node, (ast.For, ast.AsyncFor)) and any(
-                    _iterates_neighbours(model, source, popped) for source in _sources(model, node.iter)):
-                return True
-            inner = inner.parent
-    return False
-
-
-def _sources(model: FileModel, iterable: ast.expr) -> list[ast.expr]:
-    """What a loop iterates: the expression, or what the name it iterates was
-    bound to (``nb = lattice_steps(i, j); for a, b in nb``)."""
-    if isinstance(iterable, ast.Name):
-        values = [b.value for b in model.reaching_bindings(iterable) if b.kind is BindKind.VALUE and b.value is not None]
-        return [iterable, *values]
-    return [iterable]
-
-
-def _iterates_neighbours(model: FileModel, iterable: ast.expr, popped: set[str]) -> bool:
-    """``adj[u]``, ``graph[u].items()``, ``adj.get(u, ())``, ``g.neighbors(u)``,
-    or a function of the file called on the popped node (``lattice_steps(i,
-    j)``), whatever it is called; not a library walk of folders or modules
-    (``os.scandir(folder)``, ``dir(module)``). On a lattice: a literal list
-    of the popped site's neighbours (``[(i + 1, j), (i, j + 1)]``) or a
-    table of step offsets (``((1, 0), (0, 1), (-1, 0), (0, -1))``)."""
-    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) and iterable.elts and (
-            all(names_in(e) & popped for e in iterable.elts) or _offset_table(iterable)):
-        return True
-    for node in ast.walk(iterable):
-        if isinstance(node, ast.Subscript) and names_in(node.slice) & popped:
-            return True
-        if isinstance(node, ast.Call) and any(names_in(a) & popped for a in node.args):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if name == "get" or any(word in name.lower() for word in _NEIGHBOUR_WORDS):
-                return True
-            if model.calls.function(func) is not None:
-                return True
-    return False
-
-
-def _offset_table(table: ast.List | ast.Tuple | ast.Set) -> bool:
-    """Two or more same-length tuples of small integer literals."""
-    rows = table.elts
-    if len(rows) < 2 or not all(isinstance(r, (ast.Tuple, ast.List)) and r.elts for r in rows):
-        return False
-    width = len(rows[0].elts)  # type: ignore[attr-defined]
-    return all(len(r.elts) == width and all(_small_int(v) for v in r.elts) for r in rows)  # type: ignore[attr-defined]
-
-
-def _small_int(node: ast.expr) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 3
 
 
 # ------------------------------------------------------------------ strings

@@ -10,11 +10,12 @@ from typing import Sequence
 from ..registry import Category, recipe_rank
 from ..rules import load_rules
 from . import gates as g
-from .causes import KIND_WORDS, Cause, folded_count
+from .causes import Cause, folded_count
 from .collect import Unit
 from .context import Context, format_count
 from .gate_inputs import is_compute
 from .gates import STOPPING_API_CODES, Decision, Gate, ScopeEvidence, SizeEvidence, Verdict
+from .periphery import KIND_WORDS
 from .report_items import Item, Report, Step, recipe_groups
 
 

@@ -7,33 +7,24 @@ recurrence must come before a post-processing ``int()``, and a file outside
 the main computation (a logo script, an analysis or plotting script, a
 notebook beside a package) weighs less than the solver. This module ranks
 the root causes from the report's items; :mod:`.advice` words them and
-:mod:`.summary` weighs the files with them. Nothing here changes the
-verdict word.
+:mod:`.summary` weighs the files with them; which files lie outside the
+main computation is :mod:`.periphery`'s. Nothing here changes the verdict
+word.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-if TYPE_CHECKING:  # pragma: no cover  (report_items imports the summary, which imports this)
+from .periphery import PERIPHERAL_WEIGHT
+
+if TYPE_CHECKING:  # pragma: no cover
     from .report_items import Item
 
 KERNEL = "CPN112"
 ELEMENT_LOOP = "CPN101"
 RECURRENCE = "CPN410"
-
-# Folders and file names of code outside the main computation: analysis,
-# plotting and figure scripts, logos. They are read and listed like any
-# source file; they weigh PERIPHERAL_WEIGHT of a core file's sites.
-PERIPHERAL_FOLDERS = frozenset({
-    "analysis", "analyses", "analysis_scripts", "plotting", "plots", "plot", "postprocessing", "post_processing",
-    "postprocess", "post-processing", "visualization", "visualisation", "viz", "vis", "figures", "figs", "logo",
-    "logos",
-})
-PERIPHERAL_STEMS = frozenset({"logo", "make_logo", "plotting", "visualize", "visualise", "make_figures", "figures"})
-PERIPHERAL_WEIGHT = 0.25
 
 # How much one site of each kind of root cause weighs: a compiled kernel is
 # a whole function of the hot path, an element loop repeated by an outer
@@ -46,44 +37,6 @@ ROOT_KINDS = ("kernel", "hot-loop", "element-loop", "recurrence")
 # compiled kernels and element loops repeated by an outer loop are the hot
 # path itself; they come before the other root causes whatever their count
 RANK = {"kernel": 0, "hot-loop": 0, "recurrence": 1, "element-loop": 1}
-
-
-def peripheral_kind(path: str) -> str | None:
-    """What a file outside the main computation is, from its path (an
-    ``analysis/`` folder, a ``plot_*.py`` script, a logo), or None."""
-    pure = PurePath(path.replace("\\", "/"))
-    for part in pure.parts[:-1]:
-        lowered = part.lower()
-        if lowered in PERIPHERAL_FOLDERS:
-            return "logo" if lowered.startswith("logo") else "plotting" if lowered.startswith(("plot", "vis", "viz", "fig")) \
-                else "analysis"
-    stem = pure.stem.lower()
-    if stem in PERIPHERAL_STEMS or stem.startswith("plot") or stem.endswith(("_plot", "_plots", "_figure", "_figures")):
-        return "logo" if "logo" in stem else "plotting"
-    return None
-
-
-KIND_WORDS = {"analysis": "analysis scripts", "plotting": "plotting scripts", "logo": "logo scripts",
-              "notebook": "notebooks beside the package"}
-
-
-def peripheral_files(paths: Sequence[str], compute: Iterable[str]) -> dict[str, str]:
-    """The files of ``paths`` outside the main computation, with what they
-    are. Notebooks count among them when the program's ``.py`` files hold
-    NumPy code (demos and analyses beside a package); a project that is
-    only notebooks, or only such files, has no periphery."""
-    compute = set(compute)
-    package = any(not p.endswith(".ipynb") and p in compute for p in paths)
-    found: dict[str, str] = {}
-    for path in paths:
-        kind = peripheral_kind(path)
-        if kind is None and package and path.endswith(".ipynb"):
-            kind = "notebook"
-        if kind is not None:
-            found[path] = kind
-    if compute and all(p in found for p in compute):
-        return {}  # everything is "analysis": then it is the main computation
-    return found
 
 
 @dataclass(frozen=True)
@@ -162,5 +115,4 @@ def core_items(items: Iterable[Item], peripheral: dict[str, str]) -> list[Item]:
     return [i for i in items if i.location.path not in peripheral]
 
 
-__all__ = ["Cause", "KIND_WORDS", "PERIPHERAL_WEIGHT", "core_items", "folded_count", "item_kind", "item_weight",
-           "peripheral_files", "peripheral_kind", "root_causes"]
+__all__ = ["Cause", "core_items", "folded_count", "item_kind", "item_weight", "root_causes"]

@@ -32,7 +32,8 @@ from ..engine import FileResult, LintOptions, analyze_source
 from ..findings import Finding
 from ..jobs import file_size, ordered_map, workers_for
 from ..model import FileModel
-from ..model.cost import Site, file_sites
+from ..model.cost import file_sites
+from ..model.cost_terms import Site
 from .gates import SizedArray, SizeEvidence
 
 SKIPPED_DIRS = frozenset({

@@ -11,12 +11,12 @@ from typing import Callable, Sequence
 from ..registry import recipe_rank
 from . import gates as g
 from .collect import Unit
-from .causes import PERIPHERAL_WEIGHT
+from .periphery import PERIPHERAL_WEIGHT
 from .context import Context, format_share
 from .gates import Decision, Gate, ScopeEvidence, Verdict
 from .report_items import Item
 from .time_projection import TimedSite, TimeProjection, duration_text, steps_text
-from ..model.cost import Share
+from ..model.cost_terms import Share
 
 
 # SCALES / INFO codes that tell the dominant compute pattern apart.

@@ -18,11 +18,12 @@ from ..rules import load_rules
 from . import gates as g
 from .advice import DOCTOR_MEANINGS, add_next_steps, kernels_text, main_work_text, summary_sentence
 from .breaks import breaks_first
-from .causes import Cause, peripheral_files, root_causes
+from .causes import Cause, root_causes
 from .collect import Unit
 from .context import Context, format_count
 from .gate_inputs import decide_gates, is_compute, scope_evidence
 from .gates import STOPPING_API_CODES, ScopeEvidence, SizeEvidence
+from .periphery import peripheral_files
 from .report_items import (
     ContextRow,
     Item,

@@ -15,7 +15,7 @@ from ..registry import Category
 from ..rules import load_rules
 from .collect import Unit
 from .gates import STOPPING_API_CODES
-from .causes import PERIPHERAL_WEIGHT
+from .periphery import PERIPHERAL_WEIGHT
 from .scope import Role, Scope
 from .suppress import Suppressions
 

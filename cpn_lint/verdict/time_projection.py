@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from ..model.cost import ASSUMED_STEPS, Profile, Scale, Share, Site, profile_for
+from ..model.cost_terms import ASSUMED_STEPS, Profile, Scale, Share, Site, profile_for
 from .context import Context, format_share
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -11,7 +11,8 @@ import pytest
 
 from cpn_lint.model import FileModel
 from cpn_lint.model.kinds import Kind
-from cpn_lint.model.cost import PROFILES, Scale, Share, Site, file_sites, profile_for
+from cpn_lint.model.cost import file_sites
+from cpn_lint.model.cost_terms import PROFILES, Scale, Share, Site, profile_for
 
 A100 = PROFILES["A100"]
 

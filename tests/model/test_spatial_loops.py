@@ -14,7 +14,7 @@ import pytest
 
 from cpn_lint import lint_source
 from cpn_lint.model import FileModel, IterKind, Role
-from cpn_lint.model.loops import walked_arrays
+from cpn_lint.model.loop_iterations import walked_arrays
 
 from .test_question_order import ELIM  # the review's elimination kernel
 

@@ -1,0 +1,287 @@
+"""Array recurrences: an element (or a view) written from one an earlier iteration wrote.
+
+``y[n] = a * y[n - 1] + x[n]``, a Gauss-Seidel sweep reading ``u[i - 1,
+j]`` and ``u[i + 1, j]``, ``walk[:, t]`` from ``walk[:, t - 1]`` (a slab:
+time stepping, not a recurrence): the reads feeding each store, followed
+through names and views, with the lags of inner loops
+(:class:`ArrayRecurrences`, a mixin of
+:class:`~cpn_lint.model.dependence.DependenceAnalysis`).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from .loop_work import SMALL_PICK
+from .recurrence_forms import _Form, _chain_base, _chain_components, _flows, _form, _with_lags
+from .scopes import BindKind, IterKind
+from .shapes import literal_size
+from .spatial import counter_step, direction, offset_from
+from .syntax import index_components, names_in
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import FileModel
+    from .scopes import LoopFrame
+
+
+
+class ArrayRecurrences:
+    """Elements and views written from ones an earlier iteration wrote."""
+
+    model: "FileModel"
+
+    def _array_recurrences(self, frame: "LoopFrame") -> list[tuple[ast.stmt, str, bool]]:
+        """(statement, array, element-sized?) for writes that read what an
+        earlier iteration of ``frame`` wrote, by its own index variables:
+        an element (``y[n - 1]``; ``y[i + 1]`` in a loop that counts down)
+        or a window of the last few (``y[n - 3:n]``), also through a view
+        made before the loop (``d1 = d0[1:, 1:]``; ``d1[i, j] += min(d0[i,
+        j], ...)``). A growing prefix (``x[:i]`` in forward substitution) is
+        not element-sized state: such a loop is a spatial element loop."""
+        model = self.model
+        index_vars = set(frame.index_vars)
+        if frame.iter_kind is IterKind.WHILE:
+            index_vars |= {v for v in model.loop_varying(frame) if counter_step(model, frame, v) is not None}
+        if not index_vars:
+            return []
+        index_vars |= self._shifted_indices(frame, index_vars)
+        inner_indices = {name for f in model.loops_within(frame) for name in model.loop_indices(f)}
+        candidates: list[tuple[ast.stmt, str, str, str, ast.Subscript]] = []
+        relaxed: set[tuple[str, str]] = set()
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            value = stmt.value  # type: ignore[attr-defined]
+            for target in targets:
+                root = _chain_base(target)
+                if root is None:
+                    continue
+                name = root.id
+                if not model.is_array(root):
+                    continue
+                written = self._view_forms(target, frame)
+                if written is None:
+                    continue
+                base = written[0]
+                reads = [target] if isinstance(stmt, ast.AugAssign) else []
+                reads += self._picks_feeding(value, frame)
+                read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
+                for var in sorted(index_vars):
+                    step = direction(model, frame, var)
+                    lags = self._inner_lags(frame)
+                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
+                        if any(_flows(written[1], forms[1], var, -step) for forms in read_forms):
+                            relaxed.add((base, var))
+                        candidates.append((stmt, name, base, var, target))
+        # phi[i, j] from phi[i - 1, j] and phi[i + 1, j]: an in-place relaxation
+        # (Gauss-Seidel, SOR), whose order only changes how it converges, not a
+        # recurrence that defines its result. Judged per loop: the rows of a
+        # periodic boundary (pot[0, j] for the last i) relax with the others.
+        if relaxed:
+            self._relaxing.add(id(frame))
+        found: list[tuple[ast.stmt, str, bool]] = []
+        for stmt, name, base, var, target in candidates:
+            if (base, var) in relaxed or any(s is stmt for s, _, _ in found):
+                continue
+            found.append((stmt, name, self._element_sized(target, var, inner_indices)))
+        return found
+
+    def _shifted_indices(self, frame: "LoopFrame", index_vars: set[str]) -> set[str]:
+        """Names the body binds once to an index plus an amount the loop does
+        not change (``n_offset = n + len(history)``): they step with it."""
+        model = self.model
+        found: set[str] = set()
+        for binding in model.bindings_in_loop(frame):
+            if binding.kind is not BindKind.VALUE or binding.value is None or binding.loop is not frame:
+                continue
+            for var in index_vars:
+                rest = offset_from(binding.value, var)
+                if rest is not None and not names_in(binding.value) - {var} & model.loop_varying(frame):
+                    if len(model.scope_of(binding.node).function_like().bindings.get(binding.name, ())) == 1:
+                        found.add(binding.name)
+        return found
+
+    def _inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
+        """The smallest positive value each index of a loop inside ``frame``
+        takes (``for k in range(1, taps)``: 1; ``range(taps)``: 1 as well,
+        once it gets past 0), for reads such as ``y[n - k]`` (memoised per
+        loop; callers do not change the table)."""
+        found = self._lags.get(id(frame))
+        if found is None:
+            found = self._lags[id(frame)] = self._compute_inner_lags(frame)
+        return found
+
+    def _compute_inner_lags(self, frame: "LoopFrame") -> dict[str, int]:
+        from .spatial import range_of
+
+        model = self.model
+        lags: dict[str, int] = {}
+        for inner in model.loops_within(frame):
+            call, step = range_of(model, inner)
+            target = getattr(inner.node, "target", None)
+            if call is None or step < 0 or not isinstance(target, ast.Name):
+                continue
+            start = model.const_int(call.args[0]) if len(call.args) >= 2 else 0
+            stop = model.const_int(call.args[1] if len(call.args) >= 2 else call.args[0])
+            if start is None or start < 0:
+                continue
+            least = max(start, 1)
+            if stop is not None and stop <= least:
+                continue
+            lags[target.id] = least
+        return lags
+
+    def _view_forms(self, sub: ast.Subscript, frame: "LoopFrame") -> "tuple[str, list[_Form]] | None":
+        """The array ``sub`` reads or writes and its index as forms over that
+        array's own axes: through a view made before the loop with constant
+        starts (``d1 = d0[1:, 1:]``: ``d1[i, j]`` is ``d0[i + 1, j + 1]``).
+        Memoised per subscript and loop (callers do not change the forms)."""
+        key = (id(sub), id(frame))
+        if key in self._forms:
+            return self._forms[key]
+        found = self._forms[key] = self._compute_view_forms(sub, frame)
+        return found
+
+    def _compute_view_forms(self, sub: ast.Subscript, frame: "LoopFrame") -> "tuple[str, list[_Form]] | None":
+        root = _chain_base(sub)
+        if root is None:
+            return None
+        name = root.id
+        forms = [_form(c) for c in _chain_components(sub)]
+        view = self._view_of(root, frame)
+        if view is None:
+            return name, forms
+        base, starts = view
+        if len(forms) > len(starts):
+            return None
+        shifted = [f.shifted(start) for f, start in zip(forms, starts)]
+        return base, shifted
+
+    def _view_of(self, name: ast.Name, frame: "LoopFrame") -> tuple[str, list[int]] | None:
+        """``(d0, [1, 1])`` when every binding of ``name`` that reaches it is
+        ``d0[1:, 1:]`` (basic slices with constant starts, no steps), made
+        outside ``frame``."""
+        if not hasattr(name, "lineno"):
+            return None  # a pick a helper makes, rewritten in this loop's names
+        bindings = self.model.reaching_bindings(name)
+        if len(bindings) != 1:
+            return None
+        binding = bindings[0]
+        value = binding.value
+        if binding.kind is not BindKind.VALUE or not isinstance(value, ast.Subscript) or not isinstance(value.value, ast.Name):
+            return None
+        if binding.loop is not None and frame.contains(binding.loop):
+            return None
+        starts: list[int] = []
+        for part in index_components(value):
+            if not isinstance(part, ast.Slice) or part.step is not None:
+                return None
+            start = 0 if part.lower is None else self.model.const_int(part.lower)
+            if start is None or start < 0:
+                return None
+            starts.append(start)
+        return value.value.id, starts
+
+    def _picks_feeding(self, value: ast.expr, frame: "LoopFrame") -> list[ast.Subscript]:
+        """The picks of arrays among :meth:`_reads_feeding` (whole chains:
+        ``u[i][j]``, not the ``u[i]`` inside it), each once (memoised per
+        value and loop)."""
+        key = (id(value), id(frame))
+        found = self._picks.get(key)
+        if found is None:
+            model = self.model
+            found = self._picks[key] = [
+                r for r in self._reads_feeding(value, frame) if isinstance(r, ast.Subscript) and _chain_base(r) is not None
+                and not isinstance(model.parent(r), ast.Subscript)]
+        return found
+
+    def _reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int = 0) -> list[ast.AST]:
+        """The nodes ``value`` reads, and those read by the values of names it
+        uses that the same iteration bound before (``b = S @ T[i - 1]``, then
+        ``T[i] = solve(A, b)``), each once. Memoised per value, loop and depth
+        (every loop around a statement asks again); callers do not change the list."""
+        key = (id(value), id(frame), depth)
+        found = self._feeding.get(key)
+        if found is None:
+            found = self._feeding[key] = self._compute_reads_feeding(value, frame, depth)
+        return found
+
+    def _compute_reads_feeding(self, value: ast.expr, frame: "LoopFrame", depth: int) -> list[ast.AST]:
+        model = self.model
+        reads, names = self._reads_of(value)
+        found: list[ast.AST] = list(reads)
+        if depth >= 3:
+            return found
+        seen = {id(node) for node in found}
+        sources: list[ast.expr] = []
+        for name in names:
+            for binding in model.reaching_bindings(name):
+                if binding.loop is not None and frame.contains(binding.loop) and binding.value is not None and binding.pos < (name.lineno, name.col_offset):
+                    sources.append(binding.value)
+        sources += self._stored_before(reads, frame)
+        for source in sources:
+            for node in self._reads_feeding(source, frame, depth + 1):
+                if id(node) not in seen:  # a name read twice feeds the same nodes again
+                    seen.add(id(node))
+                    found.append(node)
+        return found
+
+    def _stored_before(self, reads: list[ast.AST], frame: "LoopFrame") -> list[ast.expr]:
+        """The values the same iteration stored, earlier in the loop body, at
+        exactly the element a read picks (``step[i, j] = argmin(...)`` then
+        ``... step[i, j] ...``): what the read returns is what was stored."""
+        if not self._element_stores(frame):
+            return []
+        return [stmt.value for read in reads
+                if isinstance(read, ast.Subscript) and isinstance(read.ctx, ast.Load)
+                for stmt in self._stores_before(frame, read)]
+
+    def _stores_before(self, frame: "LoopFrame", read: ast.Subscript) -> list[ast.Assign]:
+        """The stores ``X[index] = ...`` of the element ``read`` picks
+        (``X[index]``, the same index written the same way) that come before
+        it in the same pass of the same loop."""
+        if not isinstance(read.value, ast.Name):
+            return []
+        loop = self.model.loop_of(read)
+        return [stmt for stmt in self._element_stores(frame).get((read.value.id, ast.dump(read.slice)), ())
+                if (stmt.lineno, stmt.col_offset) < (read.lineno, read.col_offset) and self.model.loop_of(stmt) is loop]
+
+    def _element_stores(self, frame: "LoopFrame") -> dict[tuple[str, str], list[ast.Assign]]:
+        """``X[index]`` stores of the loop by array name and index (memoised)."""
+        key = id(frame)
+        found = self._stores.get(key)
+        if found is None:
+            found = self._stores[key] = {}
+            for stmt in self.model.nodes_in_loop(frame, ast.Assign):
+                target = stmt.targets[0] if len(stmt.targets) == 1 else None
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    found.setdefault((target.value.id, ast.dump(target.slice)), []).append(stmt)
+        return found
+
+    def _reads_of(self, value: ast.expr) -> tuple[list[ast.AST], list[ast.Name]]:
+        """The nodes ``value`` reads (what a helper of the file reads of the
+        arrays handed to it included, in this loop's names), and the names
+        among them it loads; the same for every loop (memoised per value)."""
+        key = id(value)
+        found = self._reads.get(key)
+        if found is None:
+            nodes: list[ast.AST] = list(ast.walk(value))
+            nodes += [read for call in nodes if isinstance(call, ast.Call) for read in self.model.calls.picks_through(call)]
+            names = [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+            found = self._reads[key] = (nodes, names)
+        return found
+
+    def _element_sized(self, target: ast.Subscript, var: str, inner_indices: set[str]) -> bool:
+        """Is what one iteration writes a single element, or a few? The
+        components besides the loop's index must be fixed for the iteration:
+        constants or outer indices, not indices of loops inside it, and a
+        slice only when what it takes is a few literal elements (the three
+        coordinates of a Lorenz state, `w[:, i + 1]` of a 3-row array)."""
+        shape = self.model.shape(target)
+        few = shape is not None and (literal_size(shape) or SMALL_PICK + 1) <= SMALL_PICK
+        for component in _chain_components(target):
+            if var in names_in(component):
+                continue
+            if names_in(component) & inner_indices or (isinstance(component, ast.Slice) and not few):
+                return False
+        return shape is None or shape == () or few

@@ -1,0 +1,292 @@
+"""State recurrences: a few numbers, a table, a chain or a list carried between iterations.
+
+``acc = a * acc + x[i]`` and coupled updates of a small state, a dynamic
+program's table filled cell by cell (a wavefront), a Markov chain's
+accepted proposal, walkers stepped one at a time, a value computed from the
+last item of a list the loop appends to (:class:`StateRecurrences`, a mixin
+of :class:`~cpn_lint.model.dependence.DependenceAnalysis`).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from .kinds import Kind
+from .loop_work import Work
+from .loops import WorkAnalysis
+from .recurrence_forms import (Recurrence, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
+                               _on_cycle, _reads_ahead, _reads_behind, _self_updated_names)
+from .scopes import BindKind
+from .syntax import names_in
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import FileModel
+    from .scopes import LoopFrame
+
+
+
+class StateRecurrences:
+    """Small state, tables, chains, walkers and lists carried from one iteration to the next."""
+
+    model: "FileModel"
+
+    def _carried_state(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A few numbers updated from themselves, not by addition, in a loop
+        that works on device values element by element."""
+        model = self.model
+        found: list[Recurrence] = []
+        coupled = self._coupled(frame)
+        relayed = self._relayed(frame)
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ())]:
+                small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
+                if not small or self._restarted(frame, name):
+                    continue
+                if self._accumulated_by_helper(stmt, name):
+                    continue
+                found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
+                break
+        return found if found and self._touches_device_values(frame) else []
+
+    def _table_wavefront(self, frame: "LoopFrame") -> list[Recurrence]:
+        """``D[i, j] = min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1]) + c``
+        in a table of any kind (a dict keyed by pairs too), whatever order
+        the loop hands out ``(i, j)``: each cell reads cells behind it on
+        every axis, a dynamic program's wavefront."""
+        model = self.model
+        node = frame.node
+        if not isinstance(node, (ast.For, ast.AsyncFor)):
+            return []
+        own = names_in(node.target)  # for i, j in window: the cell is the loop's own
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Subscript):
+                continue
+            target = stmt.targets[0]
+            base = _chain_base(target)
+            written = _index_names(target)
+            if base is None or written is None or len(written) < 2 or not set(written) <= own:
+                continue
+            reads = [r for r in ast.walk(stmt.value) if isinstance(r, ast.Subscript) and _is_name(_chain_base(r), base.id)]
+            if any(_reads_ahead(r, written) for r in reads):
+                continue  # u[i, j] from u[i - 1, j] and u[i + 1, j]: a relaxation sweep
+            if any(_reads_behind(r, written) for r in reads):
+                return [Recurrence(frame, stmt, base.id, base.id, "element")]
+        return []
+
+    def _relayed(self, frame: "LoopFrame") -> dict[int, list[str]]:
+        """Names rebound from the element the same iteration stored from them
+        (``out[i] = a * x[i] + (1 - a) * buf``, then ``buf = out[i]``): one
+        element carried to the next iteration through the array. Keyed by
+        the id of the rebinding statement."""
+        model = self.model
+        found: dict[int, list[str]] = {}
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            target, value = (stmt.targets[0] if len(stmt.targets) == 1 else None), stmt.value
+            if not (isinstance(target, ast.Name) and isinstance(value, ast.Subscript)):
+                continue
+            if model.kind(value) is not Kind.DEVICE_SCALAR:
+                continue
+            if any(target.id in names_in(earlier.value) for earlier in self._stores_before(frame, value)):
+                found.setdefault(id(stmt), []).append(target.id)
+        return found
+
+    def _carried_element(self, frame: "LoopFrame", stmt: ast.stmt, name: str) -> bool:
+        """Is ``name`` one element by the loop's own measure: started before
+        the loop from a fixed pick of an array the loop picks elements of
+        (``acc = x[0]`` beside ``x[t]``), and rebound in it from element work?"""
+        model = self.model
+        value = getattr(stmt, "value", None)
+        use = next((n for n in ast.walk(value) if isinstance(n, ast.Name) and n.id == name), None) if value is not None else None
+        if use is None:
+            return False
+        return model.derived(WorkAnalysis, WorkAnalysis).carried_size(frame, use) is Work.ELEMENT
+
+    def _coupled(self, frame: "LoopFrame") -> dict[int, list[str]]:
+        """Names a loop adds to (``v = v + a * dt``, ``r += v * dt``) whose
+        added term depends, through what the iteration computes, on state
+        the loop carries in a cycle: ``a`` is computed from ``r`` and ``r``
+        from ``v`` — a leapfrog step, not a sum ``np.sum`` could replace;
+        likewise a product whose factor comes from the name itself (the
+        Levinson error ``P = P * (1 - k ** 2)`` with ``k = -s / P``). (A clock, ``t += dt``, depends on nothing carried; a sum of a clock,
+        ``s += f(t)``, closes no cycle.) Keyed by statement id."""
+        model = self.model
+        updates: dict[str, list[tuple[ast.stmt, set[str]]]] = {}
+        statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
+        for stmt in statements:
+            for name, term in _accumulating_updates(stmt):
+                updates.setdefault(name, []).append((stmt, self._term_names(term, frame, stmt)))
+        if not updates:
+            return {}
+        carried = set(updates)
+        for stmt in statements:
+            carried.update(_self_updated_names(stmt))
+        edges = {name: {n for _, deps in items for n in deps} & carried for name, items in updates.items()}
+        found: dict[int, list[str]] = {}
+        for name, items in updates.items():
+            if _on_cycle(name, edges):
+                for stmt, _ in items:
+                    found.setdefault(id(stmt), []).append(name)
+        return found
+
+    def _term_names(self, term: ast.expr, frame: "LoopFrame", stmt: ast.stmt, depth: int = 0) -> set[str]:
+        """The names ``term`` reads, and those the values it reads were
+        computed from earlier in the same iteration."""
+        model = self.model
+        names = names_in(term)
+        if depth >= 3:
+            return names
+        found = set(names)
+        for node in ast.walk(term):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+                continue
+            for binding in model.reaching_bindings(node):
+                if binding.kind in (BindKind.VALUE, BindKind.ELEMENT) and binding.value is not None and binding.loop is not None \
+                        and frame.contains(binding.loop) and binding.pos < (node.lineno, node.col_offset):
+                    found |= self._term_names(binding.value, frame, stmt, depth + 1)
+        return found
+
+    def _accumulated_by_helper(self, stmt: ast.stmt, name: str) -> bool:
+        """``flow = count_crossing(speed, x, flow)`` where the function of the
+        file only adds to that parameter and returns it: a counter, which a
+        sum replaces, not a recurrence."""
+        value = getattr(stmt, "value", None)
+        if not isinstance(value, ast.Call):
+            return False
+        model = self.model
+        callee = model.calls.callee(value)
+        if callee is None or not callee.returns:
+            return False
+        given = [p for p in callee.params if _is_name(model.calls.argument(value, callee, p), name)]
+        passed = [*value.args, *(k.value for k in value.keywords)]
+        if len(given) != 1 or sum(name in names_in(a) for a in passed) != 1:
+            return False  # flow = f(flow, flow * k): more than a hand-over
+        param = given[0]
+        if not all(_is_name(returned, param) for returned in callee.returns):
+            return False
+        updates = [b for b in callee.bindings.get(param, ()) if b.kind is not BindKind.PARAM]
+        return all(_adds_to(b.node, param, model) for b in updates)
+
+    def _chains(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A few parameters accepted or rejected against a random draw every
+        step, read again by the next step: a Markov chain."""
+        model = self.model
+        found: list[Recurrence] = []
+        for branch in model.nodes_in_loop(frame, ast.If):
+            if model.loop_of(branch) is not frame or not self._tests_random_draw(branch.test, frame):
+                continue
+            for stmt in [s for block in (branch.body, branch.orelse) for s in block]:
+                if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+                    continue
+                target = stmt.targets[0]
+                # x = cand, or x, e = cand, e_cand (the state and its score accepted together)
+                names = [target] if isinstance(target, ast.Name) else \
+                    [t for t in target.elts if isinstance(t, ast.Name)] if isinstance(target, ast.Tuple) else []
+                for node in names:
+                    if self._carried(frame, node.id) and self._small_state(node.id, stmt, by_size=True, unknown_ok=True):
+                        found.append(Recurrence(frame, stmt, node.id, node.id, "chain"))
+                        return found
+            site = self._accepted_site(branch, frame)
+            if site is not None:
+                return [site]
+        return found
+
+    def _accepted_site(self, branch: ast.If, frame: "LoopFrame") -> Recurrence | None:
+        """``S[x, y] = -S[x, y]`` accepted against a draw, at a site ``x, y``
+        drawn this step, of an array the loop reads: single-site Metropolis.
+        The next step's proposal is judged on the state this one left, so the
+        steps form one chain however large the lattice is."""
+        model = self.model
+        for stmt in [s for block in (branch.body, branch.orelse) for s in block]:
+            if not isinstance(stmt, (ast.Assign, ast.AugAssign)):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and model.is_array(target.value)):
+                    continue
+                index_names = [n for n in ast.walk(target.slice) if isinstance(n, ast.Name)]
+                if index_names and all(self._drawn_here(n, frame) for n in index_names) \
+                        and self._draw_decides(branch.test, frame, {n.id for n in index_names}) \
+                        and self._read_in_loop(frame, target.value.id, target):
+                    return Recurrence(frame, stmt, target.value.id, target.value.id, "site")
+        return None
+
+    def _draw_decides(self, test: ast.expr, frame: "LoopFrame", site: set[str]) -> bool:
+        """Does a draw other than the site's own indices decide ``test``
+        (``np.random.random() < np.exp(-b * dE)``)? A flip made whenever the
+        energy drops is a greedy quench, judged as an element loop."""
+        for node in ast.walk(test):
+            if isinstance(node, ast.Call) and self._is_draw(node):
+                return True
+            if isinstance(node, ast.Name) and node.id not in site and any(
+                    b.loop is not None and frame.contains(b.loop) and isinstance(b.value, ast.Call) and self._is_draw(b.value)
+                    for b in self.model.reaching_bindings(node)):
+                return True  # accept = 1 if dE < 0 else np.random.binomial(1, p)
+        return False
+
+    def _drawn_here(self, name: ast.Name, frame: "LoopFrame") -> bool:
+        """Is every value ``name`` holds here drawn at random in this loop
+        (``x = np.random.randint(0, N)``, ``i, j = rng.integers(0, L, 2)``)?"""
+        bindings = self.model.reaching_bindings(name)
+        return bool(bindings) and all(
+            b.loop is not None and frame.contains(b.loop) and isinstance(b.value, ast.Call) and self._is_draw(b.value)
+            for b in bindings)
+
+    def _read_in_loop(self, frame: "LoopFrame", array: str, store: ast.expr) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == array and isinstance(n.ctx, ast.Load) and n is not store.value
+                   for n in self.model.nodes_in_loop(frame, ast.Name))
+
+    def _walkers(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A position carried from step to step that picks elements of an
+        array: a walker on a lattice, a particle reading the field where it
+        is (``pos[k] += step`` ... ``lattice[pos[0], pos[1]]``). Each step
+        starts where the last one ended, so the walk is sequential; a counter
+        moved by a constant (``i += 1``) is an index, not a walker."""
+        model = self.model
+        counters = self._own_counters(frame)
+        updated: dict[str, ast.stmt] = {}
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            for name in _self_updated_names(stmt):
+                updated.setdefault(name, stmt)
+            target = getattr(stmt, "target", None)
+            if isinstance(target, ast.Name) and isinstance(stmt, ast.AugAssign):
+                updated.setdefault(target.id, stmt)  # pos += step
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                updated.setdefault(target.value.id, stmt)  # pos[k] += step
+        varying = model.loop_varying(frame)
+        for name, stmt in updated.items():
+            if name in counters or not self._carried(frame, name) or self._restarted(frame, name):
+                continue
+            value = getattr(stmt, "value", None)
+            moved_by = names_in(value) - {name} if value is not None else set()
+            if not (moved_by & varying or any(isinstance(n, ast.Call) for n in ast.walk(value or ast.Pass()))):
+                continue  # moved by a step the loop does not change (i += k): an index with a stride
+            if not self._small_state(name, stmt, by_size=True):
+                continue
+            for sub in model.nodes_in_loop(frame, ast.Subscript):
+                base = sub.value
+                if not isinstance(sub.ctx, ast.Load) or not isinstance(base, ast.Name) or base.id == name:
+                    continue
+                if name in names_in(sub.slice) and model.is_array(base) and not self._small_state(base.id, stmt, by_size=True):
+                    return [Recurrence(frame, stmt, base.id, name, "walker")]
+        return []
+
+    def _list_carried(self, frame: "LoopFrame") -> list[Recurrence]:
+        """``x = path[-1]`` ... ``path.append(f(x))``: each value from the last."""
+        model = self.model
+        appended: dict[str, ast.Call] = {}
+        for call in model.nodes_in_loop(frame, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(func.value, ast.Name) and call.args:
+                appended[func.value.id] = call
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            value = stmt.value
+            if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id in appended):
+                continue
+            if model.const_int(value.slice) != -1 or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                continue
+            name = stmt.targets[0].id
+            call = appended[value.value.id]
+            if name in names_in(call.args[0]) and self._not_large(call.args[0]) and self._touches_device_values(frame):
+                return [Recurrence(frame, stmt, value.value.id, name, "list")]
+        return []
