@@ -36,7 +36,7 @@ values = {
     "trapz": np.diff(a[1] * a[1]) @ (a[1][1:] + a[1][:-1]) / 2,
     "s_": a[(slice(1, None), slice(None, 2))],
     "index_exp": a[(slice(1, None), slice(None, 2))],
-    "ogrid": np.arange(3)[:, None] * 10 + np.arange(4)[None, :],
+    "ogrid": np.arange(3)[:, None] * 10 + np.arange(4),
 }
 rng = np.random.default_rng(7)
 draws = {"random.standard_normal": np.random.normal(0.0, 1.0, (2, 3)).shape,
