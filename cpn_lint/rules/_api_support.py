@@ -63,8 +63,8 @@ ONE_LINE_EQUIVALENTS: dict[str, str] = {
     "numpy.trapezoid": "np.diff(x)@(y[1:]+y[:-1])/2",
     "numpy.trapz": "np.diff(x)@(y[1:]+y[:-1])/2",
     # index helpers: Python's own slice objects and two broadcast ranges
-    "numpy.s_": "a tuple of slice(start, stop) objects",
-    "numpy.index_exp": "a tuple of slice(start, stop) objects",
+    "numpy.s_": "a tuple of slice(a, b) objects",
+    "numpy.index_exp": "a tuple of slice(a, b) objects",
     "numpy.ogrid": "np.arange(h)[:, None], np.arange(w)",
     # the same distribution (cuPyNumeric's random streams differ from NumPy's anyway: CPN304)
     "numpy.random.standard_normal": "np.random.normal(0.0, 1.0, size)",
