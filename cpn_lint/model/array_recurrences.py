@@ -47,6 +47,7 @@ class ArrayRecurrences:
             return []
         index_vars |= self._shifted_indices(frame, index_vars)
         inner_indices = {name for f in model.loops_within(frame) for name in model.loop_indices(f)}
+        outer = frozenset(name for f in frame.chain()[1:] for name in model.loop_indices(f))
         candidates: list[tuple[ast.stmt, str, str, str, ast.Subscript]] = []
         relaxed: set[tuple[str, str]] = set()
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
@@ -69,8 +70,8 @@ class ArrayRecurrences:
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
                     lags = self._inner_lags(frame)
-                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
-                        if any(_flows(written[1], forms[1], var, -step) for forms in read_forms):
+                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step, outer) for forms in read_forms):
+                        if any(_flows(written[1], forms[1], var, -step, outer) for forms in read_forms):
                             relaxed.add((base, var))
                         candidates.append((stmt, name, base, var, target))
         # phi[i, j] from phi[i - 1, j] and phi[i + 1, j]: an in-place relaxation

@@ -278,20 +278,24 @@ def _offset(form: Linear | None, var: str) -> int | None:
     return rest.const if rest is not None and not rest.terms else None
 
 
-def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int) -> bool:
+def _flows(written: "list[_Form]", read: "list[_Form]", var: str, step: int, fixed: frozenset[str] = frozenset()) -> bool:
     """Does ``read`` read, in a later iteration of the loop over ``var``
     (which moves by ``step``'s sign), what ``written`` wrote? Components
-    that do not use ``var`` must be the same; those that do must be ``var``
-    plus a constant, with the write ahead of the read by the same positive
-    distance, or a window of fixed width that moves with ``var`` and covers
-    the element the previous iteration wrote (``y[n - 3:n]`` beside ``y[n]``)."""
+    that do not use ``var`` must be the same, or the same index of a loop
+    inside shifted by a constant (not one of ``fixed``, the indices of the
+    loops around, which stay put while this loop runs: ``u[t, a - 1]`` is
+    not what ``u[t + 1, a]`` wrote in an earlier pass over ``a``); those
+    that do must be ``var`` plus a constant, with the write ahead of the
+    read by the same positive distance, or a window of fixed width that
+    moves with ``var`` and covers the element the previous iteration wrote
+    (``y[n - 3:n]`` beside ``y[n]``)."""
     if len(written) != len(read):
         return False
     distance: int | None = None
     ranged = False
     for w, r in zip(written, read):
         if not w.mentions(var) and not r.mentions(var):
-            if w != r and not _same_index_shifted(w, r):
+            if w != r and not (_same_index_shifted(w, r) and not any(w.mentions(name) for name in fixed)):
                 return False
             continue
         w_off = _offset(w.index, var) if not w.is_slice else None
