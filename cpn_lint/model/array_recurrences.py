@@ -50,6 +50,7 @@ class ArrayRecurrences:
         outer = frozenset(name for f in frame.chain()[1:] for name in model.loop_indices(f))
         candidates: list[tuple[ast.stmt, str, str, str, ast.Subscript]] = []
         relaxed: set[tuple[str, str]] = set()
+        sweeping: set[tuple[str, str]] = set()  # relaxed in place: Gauss-Seidel, SOR
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
             value = stmt.value  # type: ignore[attr-defined]
@@ -70,15 +71,19 @@ class ArrayRecurrences:
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
                     lags = self._inner_lags(frame)
-                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step, outer) for forms in read_forms):
-                        if any(_flows(written[1], forms[1], var, -step, outer) for forms in read_forms):
+                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
+                        if any(_flows(written[1], forms[1], var, -step) for forms in read_forms):
                             relaxed.add((base, var))
+                            # in place only when both sides are of the row this pass writes
+                            # (u[t, a - 1] and u[t, a + 1] beside u[t + 1, a] are the row before)
+                            if all(any(_flows(written[1], forms[1], var, sign * step, outer) for forms in read_forms) for sign in (1, -1)):
+                                sweeping.add((base, var))
                         candidates.append((stmt, name, base, var, target))
         # phi[i, j] from phi[i - 1, j] and phi[i + 1, j]: an in-place relaxation
         # (Gauss-Seidel, SOR), whose order only changes how it converges, not a
         # recurrence that defines its result. Judged per loop: the rows of a
         # periodic boundary (pot[0, j] for the last i) relax with the others.
-        if relaxed:
+        if sweeping:
             self._relaxing.add(id(frame))
         found: list[tuple[ast.stmt, str, bool]] = []
         for stmt, name, base, var, target in candidates:
