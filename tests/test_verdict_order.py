@@ -54,11 +54,6 @@ def test_three_distinct_blocks_codes_are_significant():
     assert (d.verdict, d.rule) == (Verdict.SIGNIFICANT, "many-blocks")
 
 
-def test_a_main_work_relaxation_sweep_is_significant_however_few_codes():
-    d = _decide(blocks_codes=("CPN101",), sweeps=True)
-    assert (d.verdict, d.rule) == (Verdict.SIGNIFICANT, "relaxation-sweep")
-    assert _decide(blocks_codes=("CPN101", "CPN104", "CPN106"), sweeps=True).rule == "many-blocks"
-
 
 def test_mpi4py_alone_is_significant():
     d = _decide(blocks_codes=("CPN108",))

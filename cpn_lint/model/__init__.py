@@ -544,10 +544,6 @@ class FileModel:
         :meth:`.dependence.DependenceAnalysis.draws_one_at_a_time`)."""
         return self.derived(DependenceAnalysis, DependenceAnalysis).draws_one_at_a_time(frame)
 
-    def relaxation_sweep(self, frame: LoopFrame) -> bool:
-        """Is the nest an in-place Gauss-Seidel/SOR sweep (see :mod:`.dependence`)?"""
-        return self.derived(DependenceAnalysis, DependenceAnalysis).relaxation_sweep(frame)
-
     def recurrences(self, frame: LoopFrame) -> list[Recurrence]:
         """Element-sized state ``frame`` carries from one iteration to the next."""
         return self.derived(DependenceAnalysis, DependenceAnalysis).recurrences(frame)

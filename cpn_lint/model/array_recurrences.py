@@ -14,7 +14,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from .loop_work import SMALL_PICK
-from .recurrence_forms import _Form, _chain_base, _chain_components, _flows, _form, _with_lags
+from .recurrence_forms import _Form, _chain_base, _chain_components, _flows, _form, _with_lags, unwrapped
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import counter_step, direction, offset_from
@@ -50,7 +50,7 @@ class ArrayRecurrences:
         outer = frozenset(name for f in frame.chain()[1:] for name in model.loop_indices(f))
         candidates: list[tuple[ast.stmt, str, str, str, ast.Subscript]] = []
         relaxed: set[tuple[str, str]] = set()
-        sweeping: set[tuple[str, str]] = set()  # relaxed in place: Gauss-Seidel, SOR
+        sweeping: dict[int, tuple[ast.stmt, str]] = {}  # relaxed in place: Gauss-Seidel, SOR
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
             value = stmt.value  # type: ignore[attr-defined]
@@ -77,14 +77,16 @@ class ArrayRecurrences:
                             # in place only when both sides are of the row this pass writes
                             # (u[t, a - 1] and u[t, a + 1] beside u[t + 1, a] are the row before)
                             if all(any(_flows(written[1], forms[1], var, sign * step, outer) for forms in read_forms) for sign in (1, -1)):
-                                sweeping.add((base, var))
+                                sweeping.setdefault(id(frame), (stmt, name))
                         candidates.append((stmt, name, base, var, target))
-        # phi[i, j] from phi[i - 1, j] and phi[i + 1, j]: an in-place relaxation
-        # (Gauss-Seidel, SOR), whose order only changes how it converges, not a
-        # recurrence that defines its result. Judged per loop: the rows of a
-        # periodic boundary (pot[0, j] for the last i) relax with the others.
-        if sweeping:
-            self._relaxing.add(id(frame))
+        # phi[i, j] from phi[i - 1, j] and phi[i + 1, j] of this very sweep:
+        # an in-place relaxation (Gauss-Seidel, SOR). Each update waits for
+        # the ones before it, so the sweep is sequential work (issue 30),
+        # reported as a recurrence of its own form; made whole-array it is
+        # another algorithm (Jacobi, red-black ordering). Judged per loop:
+        # the rows of a periodic boundary (pot[0, j] for the last i) relax
+        # with the others.
+        self._relaxing.update(sweeping)
         found: list[tuple[ast.stmt, str, bool]] = []
         for stmt, name, base, var, target in candidates:
             if (base, var) in relaxed or any(s is stmt for s, _, _ in found):
@@ -101,7 +103,7 @@ class ArrayRecurrences:
             if binding.kind is not BindKind.VALUE or binding.value is None or binding.loop is not frame:
                 continue
             for var in index_vars:
-                rest = offset_from(binding.value, var)
+                rest = offset_from(unwrapped(binding.value), var)
                 if rest is not None and not names_in(binding.value) - {var} & model.loop_varying(frame):
                     if len(model.scope_of(binding.node).function_like().bindings.get(binding.name, ())) == 1:
                         found.add(binding.name)

@@ -49,7 +49,7 @@ from .loop_helpers import chain_mentions, mentions
 from .loop_iterations import hot_loop
 from .loop_work import Work
 from .loops import WorkAnalysis
-from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base
+from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _is_name
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import offset_from
@@ -84,7 +84,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         self._picks: dict[tuple[int, int], list[ast.Subscript]] = {}  # _picks_feeding's answers
         self._forms: dict[tuple[int, int], "tuple[str, list[_Form]] | None"] = {}  # _view_forms' answers
         self._lags: dict[int, dict[str, int]] = {}  # _inner_lags' answers
-        self._relaxing: set[int] = set()  # loops whose writes read neighbours of this pass and the last
+        self._relaxing: dict[int, tuple[ast.stmt, str]] = {}  # loops sweeping in place: the update and its array
         self._stores: dict[int, dict[tuple[str, str], list[ast.Assign]]] = {}  # _element_stores' answers
         self._asking: set[int] = set()  # functions whose loops' roles are being asked (no cycle through calls)
 
@@ -392,18 +392,6 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             found = self._recurrences[key] = self._find_recurrences(frame)
         return found
 
-    def relaxation_sweep(self, frame: "LoopFrame") -> bool:
-        """Does the nest update an array in place from neighbours on both
-        sides (``u[i, j]`` from ``u[i - 1, j]`` and ``u[i + 1, j]``): a
-        Gauss-Seidel or SOR sweep? Its order decides what each update reads,
-        so vectorising it is an algorithm change (Jacobi, or red-black
-        ordering), not a rewrite of the same computation."""
-        for loop in [frame, *self.model.loops_within(frame)]:
-            self._array_recurrences(loop)
-            if id(loop) in self._relaxing:
-                return True
-        return False
-
     def carries_slab(self, frame: "LoopFrame") -> bool:
         """Does ``frame`` write a row or slab from one an earlier iteration
         wrote (``walk[:, t] = walk[:, t - 1] + ...``)? That is time stepping."""
@@ -419,6 +407,9 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         found = [Recurrence(frame, stmt, name, name, "element") for stmt, name, small in arrays if small]
         if found:
             return found
+        sweep = self._relaxing.get(id(frame))
+        if sweep is not None:
+            return [Recurrence(frame, sweep[0], sweep[1], sweep[1], "sweep")]
         found = self._chains(frame)
         if found:
             return found
@@ -429,12 +420,28 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             # outer loop carries are filled by an inner recurrence, so the
             # whole nest is one sequential recurrence.
             return next((inner for inner in self._inner_recurrences(frame)), [])
-        found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) or self._table_wavefront(frame)
+        found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) or self._table_wavefront(frame) \
+            or self._around_a_sweep(frame)
         if found and self.model.work(frame).work is Work.SLAB:
             history = self._history(frame)
             if history is None or any(r.via in history for r in found):
                 return []  # a clock or a step size beside whole-array work, or the history itself
         return found
+
+    def _around_a_sweep(self, frame: "LoopFrame") -> list[Recurrence]:
+        """The rows of a Gauss-Seidel sweep whose neighbours in the other
+        axis wrap around (``c[(i + 1) % n, j]``): the loop picks rows of the
+        array a loop inside it sweeps in place, so it is part of the sweep."""
+        model = self.model
+        own = model.loop_indices(frame)
+        for inner in model.loops_within(frame):
+            for rec in self.recurrences(inner):
+                if rec.form != "sweep":
+                    continue
+                for sub in model.nodes_in_loop(inner, ast.Subscript):
+                    if _is_name(_chain_base(sub), rec.array) and names_in(sub.slice) & own:
+                        return [Recurrence(frame, rec.node, rec.array, rec.array, "sweep")]
+        return []
 
     def _history(self, frame: "LoopFrame") -> set[str] | None:
         """The names the loop grows by stacking (``hx = np.hstack((hx, x))``)

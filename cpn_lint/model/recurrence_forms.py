@@ -38,7 +38,7 @@ class Recurrence:
     node: ast.stmt  # the statement that carries the dependence
     array: str  # the array written (or the state carried)
     via: str  # what carries it: the array itself, or the name of the carried value
-    form: str  # "element", "scalar", "state", "chain", "site" (a chain over the sites of an array), "list" or "walker"
+    form: str  # "element", "sweep" (in place, Gauss-Seidel), "scalar", "state", "chain", "site" (a chain over the sites of an array), "list" or "walker"
 
 
 def offset_of(expr: ast.expr, var: str) -> int | None:
@@ -269,7 +269,15 @@ def _form(part: ast.expr) -> _Form:
         if part.step is not None:
             return _Form(text=ast.dump(part))
         return _Form(lower=linear(part.lower), upper=linear(part.upper), is_slice=True)
-    return _Form(index=linear(part))
+    return _Form(index=linear(unwrapped(part)))
+
+
+def unwrapped(index: ast.expr) -> ast.expr:
+    """``i + 1`` for a periodic neighbour ``(i + 1) % n``: the same element
+    away from the edge, where the wrap only joins the ends."""
+    if isinstance(index, ast.BinOp) and isinstance(index.op, ast.Mod):
+        return index.left
+    return index
 
 
 def _offset(form: Linear | None, var: str) -> int | None:

@@ -84,11 +84,9 @@ class ElementLoopIndexing(Rule):
     (`data * w[:, None]`), sums become `np.sum`/`np.dot`, and loops over many
     independent small problems become one batched call (recipes RR-loop,
     RR-broadcast, RR-batch). An in-place sweep whose updates read neighbours
-    written earlier in the same sweep (Gauss-Seidel, SOR) cannot be
-    vectorised as it stands: the message says so, and the fix is an
-    algorithm change (Jacobi updates into a second array, or red-black
-    ordering with stepped slices); when such sweeps hold most of the
-    projected time the verdict is SIGNIFICANT REFACTOR.
+    written earlier in the same sweep (Gauss-Seidel, SOR) is not an element
+    loop: each update waits for the ones before it, so CPN410 reports it as
+    sequential work (its fix is another algorithm: Jacobi, red-black).
 
     ## Known false alarms
     * Work per iteration is judged from the code: an array made with a few
@@ -951,16 +949,6 @@ class ElementLoopIndexing(Rule):
                     for i in range(self.W.shape[0]):
                         self.W[i, 0] = 0.0
             """, line=5, contains="'self.W'"),
-        # an in-place Gauss-Seidel sweep: the fix changes the algorithm
-        Invalid("""
-            import numpy as np
-            def relax(u: np.ndarray, f: np.ndarray) -> np.ndarray:
-                n = u.shape[0]
-                for i in range(1, n - 1):
-                    for j in range(1, n - 1):
-                        u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - f[i, j])
-                return u
-            """, line=4, contains="switch to Jacobi or red-black"),
         # from pylab import * brings NumPy's names: zeros and rand are NumPy's
         Invalid("""
             from pylab import *
@@ -978,10 +966,7 @@ class ElementLoopIndexing(Rule):
             names = sorted({model.segment(_chain_root(sub), 24) for sub in work.picks})
             shown = ", ".join(repr(n) for n in names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
             rows = work.work is Work.ROW
-            sweep = model.relaxation_sweep(frame)
             fix = "broadcast over the rows instead" if rows else "vectorise the body"
-            if sweep:
-                fix = "it sweeps in place: switch to Jacobi or red-black updates, then vectorise"
             what = f"indexes {shown}"
             draws = model.draws_one_at_a_time(frame) if not names else []
             if draws:
@@ -997,7 +982,7 @@ class ElementLoopIndexing(Rule):
                 fix=fix,
                 folded=folded_text(folded),
                 data={"arrays": names, "accesses": len(work.picks), "work": work.work.name.lower(),
-                      "repeated_by": _repeated_by(model, frame), "folded": folded, "sweep": sweep},
+                      "repeated_by": _repeated_by(model, frame), "folded": folded},
             )
 
 

@@ -188,17 +188,7 @@ class NumbaCompiledKernel(Rule):
                             evidence=evidence, brief=brief, callers=callers,
                             data={"function": compiled.name, "compiler": compiled.compiler,
                                   "callers": [list(c) for c in compiled.callers],
-                                  "end_line": compiled.node.end_lineno or compiled.node.lineno,
-                                  "sweep": _sweeps_in_place(model, compiled)})
-
-
-def _sweeps_in_place(model: FileModel, compiled: CompiledFunction) -> bool:
-    """Does the kernel hold a Gauss-Seidel/SOR sweep (``u[i, j]`` from
-    ``u[i - 1, j]`` and ``u[i + 1, j]``, in place)? Its rewrite is an
-    algorithm change (Jacobi, red-black), as for the same loop in Python."""
-    node = compiled.node
-    return any(frame.node.lineno >= node.lineno and (frame.node.end_lineno or 0) <= (node.end_lineno or 0)  # type: ignore[attr-defined]
-               and model.relaxation_sweep(frame) for frame in model.loops)
+                                  "end_line": compiled.node.end_lineno or compiled.node.lineno})
 
 
 def _evidence(compiled: CompiledFunction) -> tuple[str, str]:

@@ -36,6 +36,8 @@ _ADVICE = {
     "nlp": "keep text processing on the host and port only the numeric arrays",
     "recurrence": "restructure it (a whole-array scan, a closed form, or many independent sequences at once) or keep it off the ported path",
 }
+_SWEEP_ADVICE = ("make it whole-array with another algorithm (Jacobi updates into a second array, or red-black "
+                 "ordering), or keep it off the ported path")
 # Method calls that train or run an ML model, quoted as supporting evidence.
 _TRAINING_CALLS = frozenset({"fit", "fit_transform", "partial_fit", "fit_predict", "predict", "predict_proba", "backward", "train_on_batch"})
 
@@ -78,7 +80,11 @@ class OutOfScopeWorkload(Rule):
       iteration to the next, reported at the loop (never also as CPN101):
       an element written from one an earlier iteration wrote (also a cell
       of a table kept in a dict, filled over a list of `(i, j)` cells, that
-      reads cells behind it on every axis and none ahead: a DTW table)
+      reads cells behind it on every axis and none ahead: a DTW table), an
+      in-place sweep whose updates read neighbours the same sweep already
+      wrote on both sides (`u[i, j]` from `u[i - 1, j]` and `u[i + 1, j]`:
+      Gauss-Seidel, SOR; made whole-array it is another algorithm, Jacobi or
+      red-black ordering)
       (`y[n] = a * y[n - 1] + x[n]`, also through intermediate names), a
       few numbers updated from themselves in a non-additive way
       (`acc = a * acc + x[i]`, a filter's 4-number state
@@ -710,6 +716,16 @@ class OutOfScopeWorkload(Rule):
             """,
             line=8, contains="graph traversal",
         ),
+        # Gauss-Seidel: each update reads neighbours this sweep already wrote
+        Invalid("""
+            import numpy as np
+            def relax(u: np.ndarray, f: np.ndarray) -> np.ndarray:
+                n = u.shape[0]
+                for i in range(1, n - 1):
+                    for j in range(1, n - 1):
+                        u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - f[i, j])
+                return u
+            """, line=4, contains="sweeps 'u' in place"),
         # a DTW table kept in a dict, filled over a list of cells
         Invalid("""
             import numpy as np
@@ -1183,8 +1199,11 @@ def _recurrence_loops(model: FileModel) -> Iterator[_Evidence]:
         if scan:
             extra.append(("scan", scan))
         folded = folded_counts(model, root_at(model, frame, "CPN410"))
+        advice = _SWEEP_ADVICE if first.form == "sweep" else _ADVICE["recurrence"]
         if folded:
-            extra += [("folded", folded), ("advice", _ADVICE["recurrence"] + folded_text(folded))]
+            extra.append(("folded", folded))
+        if folded or first.form == "sweep":
+            extra.append(("advice", advice + folded_text(folded)))
         yield _Evidence(frame.node, "recurrence", text, _loop_header(model, frame), in_loop=True, extra=tuple(extra))
 
 
@@ -1203,6 +1222,8 @@ def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str
     else:
         loop = f"'while {model.segment(node.test, 30)}' loop"  # type: ignore[attr-defined]
     statement = model.segment(rec.node, 50)
+    if rec.form == "sweep":
+        return f"{loop} sweeps '{rec.array}' in place: each update reads neighbours this sweep already wrote ({statement})"
     if rec.form == "element":
         return f"{loop} computes '{rec.array}' from values of earlier iterations ({statement})"
     if rec.form == "chain":

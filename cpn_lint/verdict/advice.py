@@ -84,11 +84,6 @@ def summary_sentence(
             why += f", besides {len(others)} other blocking idiom{'s' if len(others) > 1 else ''} ({', '.join(others)})"
     elif rule == "many-blocks":
         why = f"{len(codes)} distinct blocking idioms ({', '.join(codes)}) must be rewritten before the code can scale, each with a known recipe"
-    elif rule == "relaxation-sweep":
-        sweeps = [i for i in blocks if i.sweeps_in_place]
-        why = (f"the program's main work is an in-place Gauss-Seidel/SOR sweep ({_cites(sweeps, 2)}): each update "
-               "reads neighbours written earlier in the same sweep, so vectorising it changes the algorithm "
-               "(Jacobi or red-black ordering), which is more than a recipe")
     elif rule == "few-blocks":
         if len(codes) == 1:
             why = f"one blocking idiom ({codes[0]}), which has a known recipe, stands between this code and scaling"
@@ -116,7 +111,7 @@ def summary_sentence(
         why += (f" ({gate5.reason.split(':')[0]}; its compute is plain Python, so the import swap alone buys "  # type: ignore[union-attr]
                 "nothing until that work is written in arrays)")
     sentence = f"**{verdict}** — {why}"
-    ranked = causes_text(causes) if rule in ("mpi4py", "many-blocks", "few-blocks", "relaxation-sweep") else ""
+    ranked = causes_text(causes) if rule in ("mpi4py", "many-blocks", "few-blocks") else ""
     if decision.demoted:
         apis = sorted({str(i.data.get("api") or i.data.get("form") or i.code) for i in hot_apis})
         shown = ", ".join(apis[:3]) + (f" and {len(apis) - 3} more" if len(apis) > 3 else "")
@@ -405,6 +400,11 @@ def _steps_wrong_workload(steps: list[Step], report: Report, units: Sequence[Uni
     for kind in scope.kinds:
         if kind in WORKLOAD_ALTERNATIVES:
             steps.append(Step(f"For {g.KIND_WORDS.get(kind, kind)}", f"use {WORKLOAD_ALTERNATIVES[kind]}"))
+    sweeps = [i for i in report.out_of_scope if i.data.get("form") == "sweep"]
+    if sweeps:
+        steps.append(Step("For an in-place sweep (Gauss-Seidel, SOR)", "Jacobi updates into a second array or "
+                          "red-black ordering make it whole-array: another algorithm, so check its convergence",
+                          tuple(i.citation for i in sweeps[:3])))
     out = {i.location.path for i in report.out_of_scope}
     dense = [u.path for u in units if is_compute(u) and u.path not in out]
     if dense:

@@ -120,9 +120,10 @@ def _time_share(scope: list[Item], projection: TimeProjection | None) -> float |
 
 
 def _unreported_sequential(regions: dict[str, list[tuple[int, int]]], projection: TimeProjection) -> list[TimedSite]:
-    """Sequential loops (recurrences, worklists) outside every region."""
+    """Sequential loops (recurrences, worklists) that share no line with any
+    region (a time loop around a reported sweep holds the sweep's time)."""
     return [site for site in projection.sites if site.share == Share.SEQUENTIAL.value
-            and not any(a <= site.line <= b for a, b in regions.get(site.path, ()))]
+            and not any(a <= site.end_line and site.line <= b for a, b in regions.get(site.path, ()))]
 
 
 HIDDEN_SHOWN = 3  # unreported sequential loops cited as Gate 4 evidence

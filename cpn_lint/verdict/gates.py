@@ -14,14 +14,14 @@ in front as the decision framework applies it:
    never fail it by themselves, they make it uncertain)  -> NOT RECOMMENDED
 4. any CPN108 (mpi4py)                                    -> SIGNIFICANT REFACTOR
 5. three or more distinct BLOCKS codes                    -> SIGNIFICANT REFACTOR
-6. an element loop that is the program's main work and an
-   in-place Gauss-Seidel/SOR sweep (vectorising it changes
-   the algorithm: Jacobi or red-black ordering)           -> SIGNIFICANT REFACTOR
-7. one or two distinct BLOCKS codes                       -> LIGHT REFACTOR
+6. one or two distinct BLOCKS codes                       -> LIGHT REFACTOR
    (one element loop is one recipe-fixable BLOCKS however hot it is; the
    report says when it is the program's main work and must go first)
-8. REFACTOR findings only                                 -> LIGHT REFACTOR
-9. otherwise                                              -> READY
+7. REFACTOR findings only                                 -> LIGHT REFACTOR
+8. otherwise                                              -> READY
+
+(An in-place Gauss-Seidel/SOR sweep is sequential work, CPN410: when it
+holds most of the projected time, Gate 4 fails.)
 
 then a hot-path API call that stops the program (in a loop: CPN401, a name
 cuPyNumeric lacks, or CPN404, an argument form it rejects; with more than
@@ -457,7 +457,6 @@ RULE_IDS = (
     "mpi4py",
     "many-blocks",
     "few-blocks",
-    "relaxation-sweep",
     "refactor-only",
     "clean",
 )
@@ -471,7 +470,6 @@ def decide(
     blocks_codes: Collection[str],
     has_refactor: bool,
     hot_missing_api: bool,
-    sweeps: bool = False,
 ) -> Decision:
     """Apply the verdict order; see the module docstring."""
     blocks = set(blocks_codes)
@@ -485,8 +483,6 @@ def decide(
         base, rule = Verdict.SIGNIFICANT, "mpi4py"
     elif len(blocks) >= SIGNIFICANT_BLOCKS:
         base, rule = Verdict.SIGNIFICANT, "many-blocks"
-    elif sweeps:
-        base, rule = Verdict.SIGNIFICANT, "relaxation-sweep"
     elif blocks:
         base, rule = Verdict.LIGHT, "few-blocks"
     elif has_refactor:

@@ -255,7 +255,6 @@ def build_report(
         blocks_codes=blocks_codes,
         has_refactor=bool(refactor or runtime_refactor or any(_has_equivalent(i) for i in api)),
         hot_missing_api=bool(hot_apis),
-        sweeps=bool(main_sweeps(blocks, time, peripheral)),
     )
     gates = decide_gates(context, decision, gate1, gate2, gate4, blocks_codes, refactor + runtime_refactor, units,
                    by_category.get("INFO", []), merged is not None, time)
@@ -367,7 +366,7 @@ def _verdict_notes(context: Context, sizes: SizeEvidence, gate2: g.Gate, decisio
     line = g.small_code_sizes(context, sizes)
     if line is not None and gate2.status is not g.Status.NA and decision.rule != "gate2-size":
         notes.append(line)
-    if decision.rule in ("mpi4py", "many-blocks", "few-blocks", "relaxation-sweep"):
+    if decision.rule in ("mpi4py", "many-blocks", "few-blocks"):
         kernels = next((c for c in causes if c.kind == "kernel" and c.core), None)
         if kernels is not None:
             notes.append(kernels_text(kernels.core) + ".")
@@ -389,25 +388,6 @@ def _demotes(item: Item, context: Context) -> bool:
     if item.code in STOPPING_API_CODES:
         return item.in_loop or bool(item.data.get("data_path"))
     return item.code == "CPN402" and item.in_loop and context.nodes > 1
-
-
-SWEEP_SHARE = 0.5  # the share of the projected time from which a sweep is the program's main work
-
-
-def main_sweeps(blocks: Sequence[Item], time: TimeProjection | None, peripheral: dict[str, str]) -> list[Item]:
-    """The element loops (or compiled kernels) that are in-place
-    Gauss-Seidel/SOR sweeps, when
-    together they are the program's main work: at least half the projected
-    time, or (without a projection) one of them is repeated by an outer
-    loop. None otherwise."""
-    sweeps = [i for i in blocks if i.sweeps_in_place and i.location.path not in peripheral]
-    if not sweeps:
-        return []
-    if time is None:
-        return sweeps if any(i.data.get("repeated_by") for i in sweeps) else []
-    seconds = sum(time.seconds_between(i.location.path, i.location.line, i.location.line + max(i.span, 1) - 1)
-                  for i in sweeps)
-    return sweeps if time.fraction(seconds) >= SWEEP_SHARE else []
 
 
 def _has_equivalent(item: Item) -> bool:

@@ -78,12 +78,6 @@ class Item:
         return self.location.citation
 
     @property
-    def sweeps_in_place(self) -> bool:
-        """An element loop, or a compiled kernel holding one, that is an
-        in-place Gauss-Seidel/SOR sweep."""
-        return self.code in ("CPN101", "CPN112") and bool(self.data.get("sweep"))
-
-    @property
     def where(self) -> str:
         """The citation naming the function: ``src/flow.py:38 (in advect)``."""
         return f"{self.location.citation} (in {self.function})" if self.function else self.location.citation

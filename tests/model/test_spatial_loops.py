@@ -695,7 +695,7 @@ NESTS = [
                             D[i, j] = D[i, k] + D[k, j]
             return D
         """, [(7, "CPN101")]),
-    ("Gauss-Seidel in place reads neighbours on both sides: a relaxation sweep, not a recurrence", """
+    ("Gauss-Seidel in place reads neighbours on both sides this sweep wrote: sequential work, one finding at the sweep", """
         import numpy as np
         def gauss_seidel(phi, sweeps):
             n = phi.shape[0]
@@ -704,7 +704,7 @@ NESTS = [
                     for j in range(1, n - 1):
                         phi[i, j] = 0.25 * (phi[i + 1, j] + phi[i - 1, j] + phi[i, j + 1] + phi[i, j - 1])
             return phi
-        """, [(6, "CPN101")]),
+        """, [(6, "CPN410")]),
     ("a DP table reads only cells behind it: a recurrence", """
         import numpy as np
         def edit(a, b):
@@ -754,8 +754,9 @@ def test_one_finding_per_nest_at_the_element_loop(name: str, source: str, expect
 
 # An SOR sweep on a periodic grid: the last row and column read row 0 and
 # column 0 instead of i + 1 and j + 1. The loop as a whole reads both
-# neighbours of every axis, so it relaxes in place (CPN101), as the interior
-# statement alone would; written with chained subscripts (pot[i][j]), whose
+# neighbours of every axis, so it relaxes in place, as the interior
+# statement alone would: sequential work (CPN410), each update waiting for
+# the ones before it; written with chained subscripts (pot[i][j]), whose
 # pot[0] of pot[0][j] is an element of the chain, not a row read whole.
 SOR_PERIODIC = """
 import numpy as np
@@ -773,12 +774,12 @@ for t in range(1000):
 
 
 @pytest.mark.parametrize("chained", [True, False])
-def test_a_periodic_relaxation_sweep_is_an_element_loop(chained: bool) -> None:
+def test_a_periodic_relaxation_sweep_is_sequential_work(chained: bool) -> None:
     source = SOR_PERIODIC if chained else SOR_PERIODIC.replace("][", ", ")
-    assert _role_at(source, 5) is ELEMENT
+    assert _role_at(source, 5) is Role.RECURRENCE
     codes = [(f.line, f.code) for f in lint_source(textwrap.dedent(source))]
-    assert (5, "CPN101") in codes and not any(code == "CPN410" for _, code in codes)
-    assert "one element at a time" in next(f.message for f in lint_source(textwrap.dedent(source)) if f.code == "CPN101")
+    assert (5, "CPN410") in codes and not any(code == "CPN101" for _, code in codes)
+    assert "in place" in next(f.message for f in lint_source(textwrap.dedent(source)) if f.code == "CPN410")
 
 
 # A loop over a few experts (or clusters) that gathers the rows a whole mask
