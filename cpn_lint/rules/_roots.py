@@ -20,9 +20,9 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
-from ..model import FileModel, LoopFrame, Role
+from ..model import FileModel, IterKind, LoopFrame, Role
 from ..model.compiled import compiled_function_at
-from ..model.scopes import ScopeKind
+from ..model.scopes import BindKind, ScopeKind
 from ..model.worklists import traversal_frames
 from . import load_rules
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 ELEMENT_LOOP = "CPN101"
 RECURRENCE = "CPN410"
+ITEMS = "CPN103"  # a loop over a device array's items: tests on the item go with it
 # code -> (one, several): how a root loop's message counts what it folded
 FOLDED_CODES: dict[str, tuple[str, str]] = {
     "CPN105": ("scalar branch", "scalar branches"),
@@ -187,7 +188,62 @@ def folding_root(model: FileModel, finding: "Finding") -> RootLoop | None:
     runs every iteration), or None when it stands alone."""
     if finding.code not in FOLDED_CODES or finding.data.get("whole_array"):
         return None
-    return _roots_by_body_line(model).get(finding.line) or _roots_by_helper_line(model).get(finding.line)
+    return _roots_by_body_line(model).get(finding.line) or _roots_by_helper_line(model).get(finding.line) \
+        or item_root(model, finding.data.get("item_of"))
+
+
+def item_loop_line(model: FileModel, node: ast.AST, value: ast.expr) -> int | None:
+    """The line of the loop around ``node`` that walks a NumPy range
+    (``for n in np.arange(nt)``) when ``value`` is arithmetic on its item
+    alone (``n % 10 == 0``): a Python range in its place leaves a plain
+    number, so the sync goes with the loop's own fix. None otherwise (a
+    reduction of a row stays a sync whatever the loop walks)."""
+    if any(isinstance(n, ast.Call) for n in ast.walk(value)):
+        return None
+    names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and model.is_device(n)}
+    if not names:
+        return None
+    frame = model.loop_of(node)
+    while frame is not None:
+        node_ = frame.node
+        if frame.iter_kind is IterKind.ARRAY and names <= frame.element_vars and isinstance(node_, (ast.For, ast.AsyncFor)) \
+                and walks_numpy_range(model, node_.iter):
+            return node_.lineno
+        frame = frame.parent
+    return None
+
+
+_RANGE_BUILDERS = frozenset({"arange", "linspace", "logspace", "geomspace"})
+
+
+def walks_numpy_range(model: FileModel, expr: ast.expr) -> bool:
+    """``np.arange(n)`` (also inside ``enumerate``), or a name bound only to such ranges."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "enumerate" and expr.args:
+        expr = expr.args[0]
+    if isinstance(expr, ast.Call):
+        return model.call_api(expr) in _RANGE_BUILDERS
+    if isinstance(expr, ast.Name):
+        bindings = model.reaching_bindings(expr)
+        return bool(bindings) and all(
+            b.kind is BindKind.VALUE and isinstance(b.value, ast.Call) and walks_numpy_range(model, b.value)
+            for b in bindings
+        )
+    return False
+
+
+def item_root(model: FileModel, line: object) -> RootLoop | None:
+    """The loop at ``line`` that iterates a device array's items (CPN103),
+    as the root of the tests and conversions on its item (``if n % 10 == 0``
+    for ``n`` of ``np.arange(nt)``): iterating a Python range instead
+    removes them all."""
+    if not isinstance(line, int):
+        return None
+
+    def build(m: FileModel) -> dict[int, RootLoop]:
+        return {f.node.lineno: RootLoop(ITEMS, f) for f in m.loops  # type: ignore[attr-defined]
+                if isinstance(f.node, (ast.For, ast.AsyncFor))}
+
+    return model.derived("item-roots", build).get(line)
 
 
 def raw_findings(model: FileModel, code: str) -> list["Finding"]:

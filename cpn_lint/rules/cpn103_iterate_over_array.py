@@ -6,14 +6,13 @@ import ast
 from typing import Iterator
 
 from ..findings import Finding
-from ..model import BindKind, FileModel, IterKind, LoopFrame
+from ..model import FileModel, IterKind, LoopFrame
 from ..registry import Category, Invalid, Rule, Valid
 from ..model.loop_iterations import walked_arrays
 from ._context import runs_once
-from ._roots import unfolded
+from ._roots import folded_text, folding_root, item_root, raw_findings, unfolded, walks_numpy_range
 
 # NumPy ranges that people iterate as if they were Python ranges.
-_RANGE_BUILDERS = frozenset({"arange", "linspace", "logspace", "geomspace"})
 _VECTORISE = "replace the loop with whole-array operations (a reduction with axis=, broadcasting, np.where)"
 _HOST_RANGE = "iterate a Python range or list of the values instead, or vectorise over them"
 
@@ -27,7 +26,11 @@ class IterateOverArray(Rule):
     that draw from an array (`[f(r) for r in arr]`, `sum(x for x in arr)`).
     The finding is at the `for` (or at the comprehension) and names the array
     iterated. Inside an element loop (CPN101) or a recurrence (CPN410) it is
-    part of that loop's finding, which counts it.
+    part of that loop's finding, which counts it. A loop over a NumPy range
+    (`for n in np.arange(nt)`) holds the branches and conversions that are
+    arithmetic on its item alone (`if n % 10 == 0:`): iterating a Python
+    range instead leaves a plain number, so they go with this finding
+    rather than stand as CPN105/CPN104 of their own.
 
     ## Why it does not scale on cuPyNumeric
     A cuPyNumeric array lives on the devices, split across GPUs. Python
@@ -83,7 +86,7 @@ class IterateOverArray(Rule):
     summary = "Python for loop or comprehension iterating a NumPy array"
     message = (
         "{loop} iterates array {arrays} item by item in Python, waiting on the device for every "
-        "item; {advice} (RR-loop)"
+        "item; {advice}{folded} (RR-loop)"
     )
     short = "{loop} iterates an array item by item in Python (RR-loop)"
 
@@ -143,6 +146,16 @@ class IterateOverArray(Rule):
             """),
     )
     invalid = (
+        # the test on the item of a NumPy range goes with the loop: a Python
+        # range in its place leaves a plain number to test
+        Invalid("""
+            import numpy as np
+            u = np.zeros(1000)
+            for n in np.arange(0, 500):
+                u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])
+                if n % 10 == 0:
+                    print(u.max())
+            """, line=3, contains="it also holds 1 scalar branch"),
         Invalid("""
             import numpy as np
 
@@ -240,14 +253,28 @@ class IterateOverArray(Rule):
             if not arrays or _table_walked_once(model, frame, arrays):
                 continue
             names = [model.segment(a, 30) for a in arrays]
+            folded = _tests_on_the_item(model, frame)
             yield self.finding(
                 frame.node,
                 in_loop=True,
                 loop=_describe(model, frame),
                 arrays=", ".join(repr(n) for n in names),
-                advice=_HOST_RANGE if all(_is_numpy_range(model, a) for a in arrays) else _VECTORISE,
-                data={"arrays": names},
+                advice=_HOST_RANGE if all(walks_numpy_range(model, a) for a in arrays) else _VECTORISE,
+                folded=folded_text(folded),
+                data={"arrays": names, **({"folded": folded} if folded else {})},
             )
+
+
+def _tests_on_the_item(model: FileModel, frame: LoopFrame) -> dict[str, int]:
+    """How many branches and conversions on the loop's item (``if n % 10 ==
+    0``) go with this loop: a Python range in its place removes them."""
+    root = item_root(model, frame.node.lineno)  # type: ignore[attr-defined]
+    counts: dict[str, int] = {}
+    for code in ("CPN105", "CPN104"):
+        for finding in raw_findings(model, code):
+            if finding.data.get("item_of") == frame.node.lineno and folding_root(model, finding) is root:  # type: ignore[attr-defined]
+                counts[code] = counts.get(code, 0) + 1
+    return counts
 
 
 def _table_walked_once(model: FileModel, frame: LoopFrame, arrays: list[ast.expr]) -> bool:
@@ -255,19 +282,6 @@ def _table_walked_once(model: FileModel, frame: LoopFrame, arrays: list[ast.expr
     9 x 2 table of lattice directions walked once while setting up): a
     handful of round trips in all, not a cost that grows with the data."""
     return runs_once(model, frame) and all(model.values.written_out(a) for a in arrays)
-
-
-def _is_numpy_range(model: FileModel, expr: ast.expr) -> bool:
-    """``np.arange(n)``, or a name bound only to such ranges."""
-    if isinstance(expr, ast.Call):
-        return model.call_api(expr) in _RANGE_BUILDERS
-    if isinstance(expr, ast.Name):
-        bindings = model.reaching_bindings(expr)
-        return bool(bindings) and all(
-            b.kind is BindKind.VALUE and isinstance(b.value, ast.Call) and _is_numpy_range(model, b.value)
-            for b in bindings
-        )
-    return False
 
 
 def _iterations(frame: LoopFrame) -> list[tuple[ast.expr, ast.expr]]:

@@ -10,7 +10,7 @@ from ..model import FileModel
 from ..model.file_loops import walks_input_files
 from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, NoFix, Rule, Valid
-from ._roots import unfolded
+from ._roots import item_loop_line, unfolded
 from ._context import LoopContext, loop_context, runs_once, where_text
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
@@ -351,7 +351,8 @@ class HostConversionInLoop(Rule):
                 value=model.segment(value, 40),
                 where=where_text(context),
                 fix=fix,
-                data={"conversion": label, "loop_line": context.line, "through_call": context.through_call},
+                data={"conversion": label, "loop_line": context.line, "through_call": context.through_call,
+                      "item_of": item_loop_line(model, call, value)},
             )
 
 

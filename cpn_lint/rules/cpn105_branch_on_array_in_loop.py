@@ -9,7 +9,7 @@ from ..findings import Finding
 from ..model import FileModel, LoopFrame
 from ..model.hostsync import hot_loop, is_device_value, is_modulo_check, is_throttled, leaves_loop, scalar_math_origin
 from ..registry import Category, Invalid, Rule, Valid
-from ._roots import unfolded, whole_array_test
+from ._roots import item_loop_line, unfolded, whole_array_test
 from ._context import loop_context, where_text
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -97,6 +97,15 @@ class BranchOnArrayInLoop(Rule):
     short = "{construct} test '{test}' syncs with the host every pass (RR-converge)"
 
     valid = (
+        # a test on the item of a NumPy range: part of CPN103's finding on the loop
+        Valid("""
+            import numpy as np
+            u = np.zeros(1000)
+            for n in np.arange(0, 500):
+                u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2])
+                if n % 10 == 0:
+                    print(u.max())
+            """),
         Valid(
             """
             import numpy as np
@@ -346,7 +355,8 @@ class BranchOnArrayInLoop(Rule):
                 subject="an array value" if value is test else f"array '{model.segment(value, 40)}'",
                 where=where,
                 fix=_fix(model, value),
-                data={"construct": construct, "loop_line": loop_line, "whole_array": whole_array_test(model, value)},
+                data={"construct": construct, "loop_line": loop_line, "whole_array": whole_array_test(model, value),
+                      "item_of": item_loop_line(model, node, value)},
             )
 
 

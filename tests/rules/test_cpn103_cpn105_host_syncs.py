@@ -424,6 +424,22 @@ def test_f_strings_and_print_of_arrays_are_out_of_scope() -> None:
 
 
 def test_item_loop_reports_iteration_conversion_and_branch() -> None:
+    """Over data, the test and the conversion of each item stay syncs of
+    their own whatever replaces the loop's iteration."""
+    source = """
+        import numpy as np
+        a = np.random.rand(5)
+        count = 0
+        for x in a:
+            if x > 2:
+                count += int(x)
+        """
+    assert [(line, code) for line, _, code in _positions(source)] == [(5, "CPN103"), (6, "CPN105"), (7, "CPN104")]
+
+
+def test_tests_on_the_item_of_a_numpy_range_go_with_the_loop() -> None:
+    """Over np.arange, a Python range in the loop's place leaves plain
+    numbers: the branch and the conversion are part of the CPN103 finding."""
     source = """
         import numpy as np
         a = np.arange(5)
@@ -432,7 +448,9 @@ def test_item_loop_reports_iteration_conversion_and_branch() -> None:
             if x > 2:
                 count += int(x)
         """
-    assert [(line, code) for line, _, code in _positions(source)] == [(5, "CPN103"), (6, "CPN105"), (7, "CPN104")]
+    assert [(line, code) for line, _, code in _positions(source)] == [(5, "CPN103")]
+    message = next(f.message for f in lint_source(textwrap.dedent(source)) if f.code == "CPN103")
+    assert "1 scalar branch and 1 host conversion" in message
 
 
 def test_nested_array_loops_are_each_reported() -> None:
