@@ -38,8 +38,10 @@ class StateRecurrences:
         found: list[Recurrence] = []
         coupled = self._coupled(frame)
         relayed = self._relayed(frame)
+        alternating = self._alternating(frame)
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
-            for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ())]:
+            for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ()),
+                         *alternating.get(id(stmt), ())]:
                 small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
                 if not small or self._restarted(frame, name):
                     continue
@@ -48,6 +50,23 @@ class StateRecurrences:
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
                 break
         return found if found and self._touches_device_values(frame) else []
+
+    def _alternating(self, frame: "LoopFrame") -> dict[int, list[str]]:
+        """Names each rebound from the other (``x = draw(f(y))`` then ``y =
+        draw(g(x))``, a Gibbs sampler; ``a, b = b, a + b`` spelled in two
+        statements): ``y`` depends on its own last value through ``x``,
+        which no single statement shows. Keyed by the rebinding's id."""
+        model = self.model
+        found: dict[int, list[str]] = {}
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or model.loop_of(stmt) is not frame:
+                continue
+            name = stmt.targets[0].id
+            if name in names_in(stmt.value):
+                continue  # x = f(x): the statement shows it (_self_updated_names)
+            if name in self._term_names(stmt.value, frame, stmt) and self._carried(frame, name):
+                found.setdefault(id(stmt), []).append(name)
+        return found
 
     def _table_wavefront(self, frame: "LoopFrame") -> list[Recurrence]:
         """``D[i, j] = min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1]) + c``

@@ -716,6 +716,18 @@ class OutOfScopeWorkload(Rule):
             """,
             line=8, contains="graph traversal",
         ),
+        # a Gibbs sampler: x is drawn from y, then y from x; y carries the chain
+        Invalid("""
+            import numpy as np
+            n = 100000
+            samples = np.zeros((n, 2))
+            x, y = 0.0, 0.0
+            for i in range(n):
+                x = np.random.normal(0.5 * y, 0.8)
+                y = np.random.normal(0.5 * x, 0.8)
+                samples[i, 0] = x
+                samples[i, 1] = y
+            """, line=5, contains="a value 'y' carries from one iteration"),
         # Gauss-Seidel: each update reads neighbours this sweep already wrote
         Invalid("""
             import numpy as np
