@@ -94,7 +94,9 @@ class OutOfScopeWorkload(Rule):
       (`if dE <= 0 or random() < exp(-b * dE): S[x, y] = -S[x, y]`,
       single-site Metropolis: the next proposal sees this one's outcome), a
       trajectory of a few numbers written out before the loop
-      (`U = np.array([1, 0, 0, 1])`, then `U = U + dt * f(U, t)`), or each value
+      (`U = np.array([1, 0, 0, 1])`, then `U = U + dt * f(U, t)`), numbers
+      each rebound from the other (`x = normal(0.5 * y)`, then
+      `y = normal(0.5 * x)`: a Gibbs sampler), or each value
       computed from the last item of a list the loop appends to. Also
       through a view of the table made before the loop (`d1 = d0[1:, 1:]`;
       `d1[i, j] += min(d0[i, j], ...)`), through feedback over inner taps
