@@ -25,7 +25,7 @@ SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "ndarray"})
 LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 # Conversions: the result has the first argument's shape (a list's own shape).
 CONVERSIONS = frozenset(
-    {"array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "asarray_chkfinite", "require", "copy"}
+    {"array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "asarray_chkfinite", "require", "copy", "matrix", "asmatrix"}
 )
 # Conversions that also raise the rank to at least 1, 2 or 3.
 AT_LEAST = {"atleast_1d": 1, "atleast_2d": 2, "atleast_3d": 3}

@@ -64,6 +64,8 @@ class StateRecurrences:
             name = stmt.targets[0].id
             if name in names_in(stmt.value):
                 continue  # x = f(x): the statement shows it (_self_updated_names)
+            if model.kind(stmt.targets[0]) not in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+                continue  # numbers only: an array handed back and forth (u = w) is a buffer swap
             if name in self._term_names(stmt.value, frame, stmt) and self._carried(frame, name):
                 found.setdefault(id(stmt), []).append(name)
         return found
