@@ -219,7 +219,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
     def _may_matter(self, frame: "LoopFrame") -> bool:
         """A cheap syntactic gate before any kind is asked: an element loop
         indexes with something the loop binds, a recurrence updates a name
-        from itself, tests a draw to accept a step or reads ``x[-1]``."""
+        from itself, tests a draw to accept a step, reads ``x[-1]`` or hands
+        its state to a helper of the file."""
         model = self.model
         bound = {b.name for b in model.bindings_in_loop(frame)}
         if bound & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
@@ -230,7 +231,11 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
                 return True
             if isinstance(stmt.value, ast.Subscript):  # type: ignore[attr-defined]
                 return True  # x = path[-1], x = a[...]
-        return any(model.loop_of(branch) is frame for branch in model.nodes_in_loop(frame, ast.If))
+        if any(model.loop_of(branch) is frame for branch in model.nodes_in_loop(frame, ast.If)):
+            return True
+        # swap(x, y, b): a helper of the file that may accept a move against a draw
+        return any(isinstance(stmt.value, ast.Call) and model.calls.callee(stmt.value) is not None
+                   for stmt in model.nodes_in_loop(frame, ast.Expr) if model.loop_of(stmt) is frame)
 
     def _steps_around_element_loops(self, frame: "LoopFrame") -> bool:
         """A loop around an index loop whose picks do not use its own indices

@@ -22,7 +22,7 @@ from .syntax import names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
-    from .scopes import LoopFrame
+    from .scopes import LoopFrame, Scope
 
 
 
@@ -210,7 +210,57 @@ class StateRecurrences:
             site = self._accepted_site(branch, frame)
             if site is not None:
                 return [site]
-        return found
+        return self._site_chain_in_helper(frame)
+
+    def _site_chain_in_helper(self, frame: "LoopFrame") -> list[Recurrence]:
+        """``swap(x, y, b)`` every step, where the function of the file swaps
+        two entries at drawn positions of a state it keeps (a parameter or
+        a module name) and accepts or rejects the move against a draw
+        (``if random() < exp(-b * delta):``): a Markov chain run through a
+        helper, as sequential as one written in the loop."""
+        model = self.model
+        for call in model.nodes_in_loop(frame, ast.Call):
+            callee = model.calls.callee(call) if model.loop_of(call) is frame else None
+            if callee is None:
+                continue
+            params = set(callee.params)
+            for branch in (n for n in ast.walk(callee.node) if isinstance(n, ast.If)):
+                if not any(isinstance(n, ast.Call) and self._is_draw(n) for n in ast.walk(branch.test)):
+                    continue
+                for stmt in branch.body:
+                    state = self._helper_site_store(stmt, callee, call, frame)
+                    if state is not None and (state in params or state not in callee.bindings):
+                        given = model.calls.argument(call, callee, state) if state in params else None
+                        name = given.id if isinstance(given, ast.Name) else state  # the loop's own name for it
+                        return [Recurrence(frame, model.statement_of(call) or stmt, name, name, "site")]
+        return []
+
+    def _helper_site_store(self, stmt: ast.stmt, callee: "Scope", call: ast.Call, frame: "LoopFrame") -> str | None:
+        """The state a helper's statement stores into at drawn positions
+        (``x[i], x[j] = x[j], x[i]`` with ``i = random.randint(0, 9)`` in the
+        helper, or ``s[i, j] = -s[i, j]`` with ``i, j`` drawn by the loop)."""
+        if not isinstance(stmt, ast.Assign):
+            return None
+        model = self.model
+        targets = [e for t in stmt.targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+        for target in targets:
+            if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+                continue
+            names = [n for n in ast.walk(target.slice) if isinstance(n, ast.Name)]
+            if names and all(self._drawn_for_helper(n.id, callee, call, frame) for n in names):
+                return target.value.id
+        return None
+
+    def _drawn_for_helper(self, name: str, callee: "Scope", call: ast.Call, frame: "LoopFrame") -> bool:
+        """Is ``name`` drawn in the helper, or a parameter the loop hands a draw?"""
+        model = self.model
+        made = [b for b in callee.bindings.get(name, ()) if b.kind is BindKind.VALUE]
+        if made:
+            return all(isinstance(b.value, ast.Call) and self._is_draw(b.value) for b in made)
+        if name not in callee.params:
+            return False
+        given = model.calls.argument(call, callee, name)
+        return isinstance(given, ast.Name) and self._drawn_here(given, frame)
 
     def _accepted_site(self, branch: ast.If, frame: "LoopFrame") -> Recurrence | None:
         """``S[x, y] = -S[x, y]`` accepted against a draw, at a site ``x, y``

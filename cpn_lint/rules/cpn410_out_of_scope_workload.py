@@ -92,7 +92,9 @@ class OutOfScopeWorkload(Rule):
       accepted or rejected against a random draw every step, a chain that
       accepts or rejects a change at a site it drew this step
       (`if dE <= 0 or random() < exp(-b * dE): S[x, y] = -S[x, y]`,
-      single-site Metropolis: the next proposal sees this one's outcome), a
+      single-site Metropolis: the next proposal sees this one's outcome;
+      also through a helper the loop calls each step, as annealing's
+      `swap(tour, beta)` does), a
       trajectory of a few numbers written out before the loop
       (`U = np.array([1, 0, 0, 1])`, then `U = U + dt * f(U, t)`), numbers
       each rebound from the other (`x = normal(0.5 * y)`, then
@@ -718,6 +720,25 @@ class OutOfScopeWorkload(Rule):
             """,
             line=8, contains="graph traversal",
         ),
+        # annealing through a helper: two drawn cities swapped, kept or undone against a draw
+        Invalid("""
+            import random
+            import numpy as np
+            xs = [0.0, 10.0, 9.0, 5.0, 10.0, 5.0, 4.0, 2.0]
+
+            def length(p):
+                return sum(abs(p[k + 1] - p[k]) for k in range(len(p) - 1))
+
+            def swap(p, beta):
+                i, j = random.randint(0, 7), random.randint(0, 7)
+                old = length(p)
+                p[i], p[j] = p[j], p[i]
+                if random.random() > np.exp(-beta * (length(p) - old)):
+                    p[i], p[j] = p[j], p[i]
+
+            for t in range(100000):
+                swap(xs, 1.0 / (20.0 * np.exp(-t / 1000.0)))
+            """, line=15, contains="a site of 'xs' drawn each step"),
         # a Gibbs sampler: x is drawn from y, then y from x; y carries the chain
         Invalid("""
             import numpy as np
