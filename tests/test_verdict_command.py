@@ -657,3 +657,30 @@ def test_a_sweep_inside_a_numba_kernel_is_judged_as_the_same_sweep(project, caps
     report = json.loads(out)
     assert (report["verdict"], report["decision"]["rule"]) == ("NOT RECOMMENDED", "gate4-pattern")
     assert "gs.py:8" in report["summary"]  # the sweep inside the kernel
+
+
+PLOTTED_MASK = """import numpy as np
+import matplotlib.pyplot as plt
+
+u = np.zeros((400, 400))
+wall = np.zeros((400, 400), dtype=bool)
+for step in range(1000):
+    u[1:-1, 1:-1] = 0.25 * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2])
+    if step % 100 == 0:
+        shown = np.ma.array(u, mask=wall)
+        plt.imshow(shown)
+"""
+
+
+def test_a_missing_name_whose_value_is_only_plotted_does_not_demote(project, capsys):
+    """np.ma stops the ported program (What breaks first says so), but a
+    value made only to be drawn is a plot boundary, in a loop or not (SPEC
+    §4): the tier stays; used in the computation, it demotes."""
+    (project / "sim.py").write_text(PLOTTED_MASK)
+    status, out, _ = verdict(capsys, "sim.py", "--format", "json")
+    report = json.loads(out)
+    assert report["decision"]["demoted"] is False
+    assert any(i["code"] == "CPN401" for i in report["sections"]["verdict"]["breaks_first"]["items"])
+    (project / "sim.py").write_text(PLOTTED_MASK.replace("plt.imshow(shown)", "u = shown * 1.0"))
+    status, out, _ = verdict(capsys, "sim.py", "--format", "json")
+    assert json.loads(out)["decision"]["demoted"] is True

@@ -464,7 +464,28 @@ def on_data_path(model: FileModel, node: ast.AST, api: str | None = None) -> boo
         if isinstance(ancestor, ast.Call) and ancestor is not node and model.is_host_call(ancestor):
             return False
         if isinstance(ancestor, ast.stmt):
-            break
+            return not _only_shown(model, ancestor, node)
+    return True
+
+
+def _only_shown(model: FileModel, statement: ast.stmt, call: ast.AST) -> bool:
+    """``v = np.ma.array(v, mask=m)`` whose every later read hands ``v`` to
+    a host call (``plt.imshow(v)``): a plot boundary, like a call made
+    inside the host call."""
+    if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)):
+        return False
+    target = statement.targets[0]
+    scope = model.scope_of(target).function_like()
+    end = statement.end_lineno or statement.lineno
+    reads = [n for n in ast.walk(scope.node) if isinstance(n, ast.Name) and n.id == target.id and n.lineno > end
+             and isinstance(n.ctx, ast.Load) and any(b.node is target for b in model.reaching_bindings(n))]
+    if not reads:
+        return False
+    for read in reads:
+        parent = model.parent(read)
+        if not (isinstance(parent, ast.Call) and read in parent.args and model.is_host_call(parent)):
+            return False
     return True
 
 

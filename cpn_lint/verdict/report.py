@@ -386,7 +386,8 @@ def _demotes(item: Item, context: Context) -> bool:
     if item.code in STOPPING_API_CODES and _has_equivalent(item):
         return False
     if item.code in STOPPING_API_CODES:
-        return item.in_loop or bool(item.data.get("data_path"))
+        data_path = item.data.get("data_path")  # a plot boundary inside the loop does not demote (SPEC §4)
+        return bool(data_path) if data_path is not None else item.in_loop
     return item.code == "CPN402" and item.in_loop and context.nodes > 1
 
 
