@@ -684,3 +684,46 @@ def test_a_missing_name_whose_value_is_only_plotted_does_not_demote(project, cap
     (project / "sim.py").write_text(PLOTTED_MASK.replace("plt.imshow(shown)", "u = shown * 1.0"))
     status, out, _ = verdict(capsys, "sim.py", "--format", "json")
     assert json.loads(out)["decision"]["demoted"] is True
+
+
+SPARSE_JACOBIAN = """import numpy as np
+from scipy.optimize import least_squares
+from scipy.sparse import diags
+
+n = 200000
+
+def residual(u):
+    r = np.empty_like(u)
+    r[1:-1] = u[2:] - 2 * u[1:-1] + u[:-2] + np.exp(u[1:-1])
+    r[0], r[-1] = u[0], u[-1]
+    return r
+
+def jacobian(u):
+    return diags([np.ones(n - 1), -2 + np.exp(u), np.ones(n - 1)], [-1, 0, 1])
+
+solution = least_squares(residual, np.zeros(n), jac=jacobian)
+"""
+
+
+def _kind_of_line(report: dict, text: str) -> str:
+    sites = report["projected_time"]["sites"]
+    return next(site["kind"] for site in sites if text in site["quote"])
+
+
+def test_a_scipy_solve_on_a_sparse_jacobian_is_sparse_work(project, capsys):
+    """least_squares handed a callback that builds a scipy.sparse Jacobian
+    spends its time on sparse matrices: the solve itself is out-of-scope
+    work (Gate 4); the same solve with a dense Jacobian is a host call."""
+    (project / "bvp.py").write_text(SPARSE_JACOBIAN)
+    status, out, _ = verdict(capsys, "bvp.py", "--format", "json")
+    report = json.loads(out)
+    assert report["decision"]["rule"] == "gate4-pattern"
+    assert _kind_of_line(report, "least_squares(") == "out-of-scope library"
+    dense = SPARSE_JACOBIAN.replace("from scipy.sparse import diags\n", "").replace(
+        "    return diags([np.ones(n - 1), -2 + np.exp(u), np.ones(n - 1)], [-1, 0, 1])",
+        "    return np.diag(-2 + np.exp(u))")
+    (project / "bvp.py").write_text(dense)
+    status, out, _ = verdict(capsys, "bvp.py", "--format", "json")
+    report = json.loads(out)
+    assert report["decision"]["rule"] != "gate4-pattern"
+    assert _kind_of_line(report, "least_squares(") != "out-of-scope library"

@@ -216,6 +216,8 @@ class CostModel(TripCounts, CostShares):
         model = self.model
         if _out_of_scope_name(model.qualname(call.func)):
             return True
+        if self._solves_sparse(call):
+            return True
         func = call.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             for binding in model.reaching_bindings(func.value):
@@ -224,6 +226,20 @@ class CostModel(TripCounts, CostShares):
                     if _out_of_scope_name(model.qualname(value.func)):
                         return True
                     value = value.func.value if isinstance(value.func, ast.Attribute) else None  # type: ignore[assignment]
+        return False
+
+    def _solves_sparse(self, call: ast.Call) -> bool:
+        """A SciPy routine handed a callback of the file that returns a
+        scipy.sparse matrix (``least_squares(fun, u0, jac=jac)`` with ``jac``
+        building a ``coo_matrix``): the solve runs on sparse matrices."""
+        model = self.model
+        if not (model.qualname(call.func) or "").startswith("scipy."):
+            return False
+        for argument in [*call.args, *(k.value for k in call.keywords)]:
+            callee = model.calls.function(argument) if isinstance(argument, (ast.Name, ast.Attribute)) else None
+            if callee is not None and any(isinstance(r, ast.Call) and _out_of_scope_name(model.qualname(r.func))
+                                          for r in callee.returns):
+                return True
         return False
 
     # ----------------------------------------------------------------- sizes
