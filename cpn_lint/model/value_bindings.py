@@ -435,6 +435,8 @@ class BindingKinds:
             return passed
         if self.has_array_evidence(b.scope, b.name) and not self.model.calls.is_receiver(b):
             return Kind.DEVICE
+        if _number_default(b):
+            return Kind.SCALAR  # n=14, tol=1e-6: a number unless the code uses it as an array
         return Kind.UNKNOWN
 
     def _argument_kind(self, param: Binding) -> Kind:
@@ -546,3 +548,20 @@ def _annotation_kind(annotation: ast.expr | None) -> bool | None:
 def _annotated_number(annotation: ast.expr | None) -> bool:
     """``int``, ``float`` or ``complex``: a Python number."""
     return isinstance(annotation, ast.Name) and annotation.id in ("int", "float", "complex")
+
+
+def _number_default(param: Binding) -> bool:
+    """Does ``param`` default to a number literal (``n=14``, ``tol=-1e-6``)?"""
+    function = param.scope.node
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return False
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+    pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+    for arg, default in pairs:
+        if arg.arg == param.name:
+            value = default.operand if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub) else default
+            return isinstance(value, ast.Constant) and type(value.value) in (int, float)
+    return False
+

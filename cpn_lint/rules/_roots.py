@@ -114,7 +114,7 @@ def _recurrence_loops(model: FileModel) -> list[LoopFrame]:
             continue
         if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]):
             continue
-        if _run_by_element_loop(model, frame):
+        if _run_by_element_loop(model, frame) and not _chases_what_its_callers_write(model, frame):
             continue
         reported.append(frame)
     return reported
@@ -126,6 +126,41 @@ def _run_by_element_loop(model: FileModel, frame: LoopFrame) -> bool:
     outermost = frame.chain()[-1]
     found = model.calling_loop(outermost.node)
     return found is not None and any(model.role(loop) is Role.ELEMENT_LOOP for loop in found[0].chain())
+
+
+def _chases_what_its_callers_write(model: FileModel, frame: LoopFrame) -> bool:
+    """Does ``frame`` chase positions through a parameter array
+    (``j = linked[j]``) that a caller of its function writes into
+    (``linked[k] = j`` in union-find's ``union``)? Then the element loop that
+    runs it changes the structure each iteration reads: its iterations are
+    not independent, so vectorising it cannot run the chases side by side."""
+    scope = model.scope_of(frame.node).function_like()
+    if scope.kind is not ScopeKind.FUNCTION:
+        return False
+    carried = {rec.via for rec in model.recurrences(frame)}
+    chased = {sub.value.id for sub in model.nodes_in_loop(frame, ast.Subscript)
+              if isinstance(sub.value, ast.Name) and sub.value.id in scope.params
+              and any(name in carried for name in _names(sub.slice))}
+    for call in model.calls.sites(scope):
+        caller = model.scope_of(call).function_like()
+        for param in chased:
+            handed = model.calls.argument(call, scope, param)
+            if isinstance(handed, ast.Name) and _stores_into(caller.node, handed.id):
+                return True
+    return False
+
+
+def _names(expr: ast.expr) -> set[str]:
+    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+
+
+def _stores_into(function: ast.AST, name: str) -> bool:
+    """``name[...] = ...`` (or ``+=``) anywhere in ``function``."""
+    for node in ast.walk(function):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
+        if any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name for t in targets):
+            return True
+    return False
 
 
 def traversal_loops(model: FileModel) -> list[LoopFrame]:

@@ -867,6 +867,46 @@ class OutOfScopeWorkload(Rule):
                         D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n, m + 1], D[n + 1, m])
                 return D
             """, line=5, contains="earlier iterations"),
+        # Wilder's smoothing: the state starts from a sum divided by a parameter
+        # whose default is a number, so it is a number carried sample by sample
+        Invalid("""
+            import numpy as np
+
+            def rsi(prices, n=14):
+                deltas = np.diff(prices)
+                up = deltas[:n][deltas[:n] > 0].sum() / n
+                out = np.zeros_like(prices)
+                for i in range(n, len(prices)):
+                    gain = max(deltas[i - 1], 0)
+                    up = (up * (n - 1) + gain) / n
+                    out[i] = up
+                return out
+            """, line=7, contains="value 'up' carries"),
+        # union-find run per pixel: find chases parent links that union writes,
+        # so the pixels depend on each other (unlike a bisection per row)
+        Invalid("""
+            import numpy as np
+
+            def find(label, parent):
+                j = int(label)
+                while parent[j] != 0:
+                    j = parent[j]
+                return j
+
+            def union(a, b, parent):
+                ra, rb = find(a, parent), find(b, parent)
+                if ra != rb:
+                    parent[rb] = ra
+
+            def label(image):
+                h, w = image.shape
+                parent = np.zeros(image.size, dtype=int)
+                for y in range(1, h):
+                    for x in range(1, w):
+                        if image[y, x] and image[y - 1, x]:
+                            union(y * w + x, (y - 1) * w + x, parent)
+                return parent
+            """, line=5, contains="carries 'j'"),
         Invalid("""
             import numpy as np
             import scipy
