@@ -240,9 +240,24 @@ class ArrayRecurrences:
         ``... step[i, j] ...``): what the read returns is what was stored."""
         if not self._element_stores(frame):
             return []
-        return [stmt.value for read in reads
-                if isinstance(read, ast.Subscript) and isinstance(read.ctx, ast.Load)
-                for stmt in self._stores_before(frame, read)]
+        values = [stmt.value for read in reads
+                  if isinstance(read, ast.Subscript) and isinstance(read.ctx, ast.Load)
+                  for stmt in self._stores_before(frame, read)]
+        # a scratch array read whole after this pass filled it (t[0] = ...,
+        # t[1] = ..., then np.max(t)): the read returns what was stored
+        values += [stmt.value for read in reads
+                   if isinstance(read, ast.Name) and isinstance(read.ctx, ast.Load)
+                   and not isinstance(self.model.parent(read), ast.Subscript)
+                   for stmt in self._filled_before(frame, read)]
+        return values
+
+    def _filled_before(self, frame: "LoopFrame", read: ast.Name) -> list[ast.Assign]:
+        """The stores ``read[k] = ...`` into the array ``read`` names made
+        before it in the same pass of the same loop."""
+        loop = self.model.loop_of(read)
+        return [stmt for (name, _), stores in self._element_stores(frame).items() if name == read.id
+                for stmt in stores
+                if (stmt.lineno, stmt.col_offset) < (read.lineno, read.col_offset) and self.model.loop_of(stmt) is loop]
 
     def _stores_before(self, frame: "LoopFrame", read: ast.Subscript) -> list[ast.Assign]:
         """The stores ``X[index] = ...`` of the element ``read`` picks

@@ -882,6 +882,22 @@ class OutOfScopeWorkload(Rule):
                     out[i] = up
                 return out
             """, line=7, contains="value 'up' carries"),
+        # a DP table filled through a scratch array (Needleman-Wunsch): the
+        # three candidates come from cells behind, their max is the new cell
+        Invalid("""
+            import numpy as np
+
+            def align(x, y, gap):
+                F = np.zeros((len(x) + 1, len(y) + 1))
+                t = np.zeros(3)
+                for i in range(len(x)):
+                    for j in range(len(y)):
+                        t[0] = F[i, j] + (1 if x[i] == y[j] else -1)
+                        t[1] = F[i, j + 1] - gap
+                        t[2] = F[i + 1, j] - gap
+                        F[i + 1, j + 1] = np.max(t)
+                return F
+            """, line=6, contains="earlier iterations"),
         # union-find run per pixel: find chases parent links that union writes,
         # so the pixels depend on each other (unlike a bisection per row)
         Invalid("""
