@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .scopes import BindKind, Scope
+from .scopes import Binding, BindKind, Scope
 from .syntax import callback_args
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -70,9 +70,16 @@ def _state_size(model: "FileModel", state: ast.expr | None, depth: int = 0) -> i
             return None
         return sum(_leaf_count(e) for e in state.elts)
     if isinstance(state, ast.Name):
-        bindings = model.reaching_bindings(state)
-        values = [b.value for b in bindings if b.kind is BindKind.VALUE and b.value is not None]
-        if not values or len(values) != len(bindings):
+        values: list[ast.expr] = []
+        for binding in model.reaching_bindings(state):
+            passed = _passed(model, binding) if binding.kind is BindKind.PARAM else None
+            if binding.kind is BindKind.VALUE and binding.value is not None:
+                values.append(binding.value)
+            elif passed is not None:
+                values += passed  # solve_path(R0, t, x_init=x_0): what the callers hand it
+            else:
+                return None
+        if not values:
             return None
         sizes = [_state_size(model, value, depth + 1) for value in values]
         known = [s for s in sizes if s is not None]
@@ -81,6 +88,18 @@ def _state_size(model: "FileModel", state: ast.expr | None, depth: int = 0) -> i
         return None
     shape = model.literal_shape(state)
     return math.prod(shape) if shape is not None else None
+
+
+def _passed(model: "FileModel", param: Binding) -> list[ast.expr] | None:
+    """What every call of the parameter's function gives it (its default
+    where a call gives none); None when a call cannot be read or unseen
+    callers may give something else."""
+    calls = model.calls
+    sites = calls.argument_sites(param.scope)
+    if param.value is not None or not sites or calls.arguments_escape(param.scope):
+        return None
+    given = [calls.argument(call, param.scope, param.name) for call in sites]
+    return None if any(g is None for g in given) else given  # type: ignore[return-value]
 
 
 def _leaf_count(element: ast.expr) -> int:

@@ -898,6 +898,25 @@ class OutOfScopeWorkload(Rule):
                         F[i + 1, j + 1] = np.max(t)
                 return F
             """, line=6, contains="earlier iterations"),
+        # an integrator handed its initial state through a parameter whose
+        # callers pass three numbers (or leave the default): one trajectory
+        Invalid("""
+            import numpy as np
+            from scipy.integrate import odeint
+
+            def rates(x, t, r0):
+                s, i, c = x
+                return -r0 * s * i, r0 * s * i - i / 9, i / 9
+
+            x_0 = 0.999, 0.001, 0.0
+
+            def solve(r0, t, x_init=x_0):
+                return odeint(rates, x_init, t, args=(r0,))
+
+            t = np.linspace(0, 500, 100000)
+            paths = [solve(r0, t) for r0 in (1.5, 2.0)]
+            late = solve(2.5, t, x_init=(0.99, 0.01, 0.0))
+            """, line=11, contains="odeint"),
         # union-find run per pixel: find chases parent links that union writes,
         # so the pixels depend on each other (unlike a bisection per row)
         Invalid("""
