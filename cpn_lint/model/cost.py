@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 from .cost_shares import CostShares, _stronger
 from .cost_terms import (COUNT_FIELDS, ONE, STEPS, Counts, Poly, Share, Site, _leading, as_terms, constant, data_size,
                          scaled, times)
-from .integrators import ode_integration
+from .integrators import small_state_chain
 from .kinds import Kind
 from .loop_work import Work
 from .numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
@@ -183,7 +183,7 @@ class CostModel(TripCounts, CostShares):
             if api in _CUBIC and not self._is_small(call):
                 counts.flops = scaled(data_size(1.5), 2)
             return counts
-        if ode_integration(model, call) is not None:
+        if small_state_chain(model, call) is not None:
             # one host step after another, each handing the few-number state
             # to the right-hand side and back
             return Counts(syncs=dict(STEPS), host=dict(STEPS))

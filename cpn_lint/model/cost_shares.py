@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from .cost_terms import Counts, Share
 from .dependence import Role
-from .integrators import ode_integration
+from .integrators import small_state_chain
 from .recurrence_forms import scan_form
 from .scopes import LoopFrame, Scope, ScopeKind
 
@@ -36,7 +36,7 @@ class CostShares:
         share = self._loop_shares[key]
         if share is not None:
             return share
-        if isinstance(node, ast.Call) and ode_integration(self.model, node) is not None:
+        if isinstance(node, ast.Call) and small_state_chain(self.model, node) is not None:
             return Share.SEQUENTIAL
         if counts.library:
             return Share.LIBRARY

@@ -1,9 +1,10 @@
-"""SciPy ODE integrators stepping a state of a few numbers.
+"""SciPy ODE integrators stepping a state of a few numbers, and solvers of one number.
 
 ``odeint(deriv, [20, 20], t)`` advances two numbers through hundreds of
 steps, each one needing the one before: a sequential chain in time, with no
-array to spread over GPUs. The rule that reports it (CPN410) and the cost
-model that weighs it both ask :func:`ode_integration`.
+array to spread over GPUs. ``brentq(lambda s: f(s) - c, a, b)`` on a function
+of numbers is the same kind of chain. The rule that reports them (CPN410)
+and the cost model that weighs them both ask :func:`small_state_chain`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .scopes import Binding, BindKind, Scope
+from .calls import SCALAR_FUNCTION_CALLERS
 from .syntax import callback_args
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,11 +33,51 @@ _CALLBACK_KEYWORDS = ("func", "fun", "f")
 _MAX_DEPTH = 3  # names followed to their bindings before the size is unknown
 
 
+# SciPy's solvers of one real variable (a bracket or a start): each step
+# needs the last; quadrature is not among them (its points are independent).
+SCALAR_SOLVERS = SCALAR_FUNCTION_CALLERS - {"scipy.integrate.quad", "scipy.integrate.romberg", "scipy.optimize.newton"}
+
+
 @dataclass(frozen=True)
 class OdeIntegration:
     call: ast.Call
     state_size: int  # elements of the initial state
     callbacks: tuple[Scope, ...]  # the file's own right-hand sides the integrator calls every step
+    solve: bool = False  # a root finder or minimiser of one number, not an integrator
+
+
+def small_state_chain(model: "FileModel", call: ast.Call) -> OdeIntegration | None:
+    """An integration of a few numbers (:func:`ode_integration`) or a solve
+    for one number (:func:`scalar_solve`) that ``call`` runs; None otherwise."""
+    return ode_integration(model, call) or scalar_solve(model, call)
+
+
+def scalar_solve(model: "FileModel", call: ast.Call) -> OdeIntegration | None:
+    """``brentq(lambda s: f(s, r) - c, a, b)``, ``fminbound(g, 0, 1)``: a
+    root or minimum of one real variable, one step after another, when the
+    function it is handed works on numbers only (a function that sums over
+    the data does array work each step, which ports)."""
+    if (model.qualname(call.func) or "") not in SCALAR_SOLVERS or not call.args:
+        return None
+    handed = call.args[0]
+    scope = model.scope_of(handed.body) if isinstance(handed, ast.Lambda) else model.calls.function(handed)
+    if scope is None or scope.node is not handed and isinstance(handed, ast.Lambda) or _works_on_arrays(model, scope, 0):
+        return None
+    return OdeIntegration(call, 1, (scope,), solve=True)
+
+
+def _works_on_arrays(model: "FileModel", scope: Scope, depth: int) -> bool:
+    """Does the function (or a function of the file it calls, two deep)
+    hold or compute an array of one axis or more?"""
+    body = scope.node.body if isinstance(scope.node, ast.Lambda) else scope.node
+    for node in ast.walk(body):  # type: ignore[arg-type]
+        if isinstance(node, (ast.Name, ast.Call, ast.BinOp, ast.Subscript)) and model.kind(node).is_array:
+            return True
+        if isinstance(node, ast.Call) and depth < 2:
+            callee = model.calls.function(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+            if callee is not None and callee is not scope and _works_on_arrays(model, callee, depth + 1):
+                return True
+    return False
 
 
 def ode_integration(model: "FileModel", call: ast.Call) -> OdeIntegration | None:

@@ -9,7 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, LoopFrame
 from ..model.recurrence_forms import Recurrence, scan_form
-from ..model.integrators import ode_integration
+from ..model.integrators import small_state_chain
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.syntax import callback_args
 from ..model.worklists import worklist_queue
@@ -235,6 +235,18 @@ class OutOfScopeWorkload(Rule):
                 return out
 
             all_roots(np.random.rand(1000, 3))
+            """),
+        # the function solved for sums over the data every step: that work ports
+        Valid("""
+            import numpy as np
+            from scipy.optimize import brentq
+
+            data = np.random.rand(10_000_000)
+
+            def moment_gap(lam):
+                return np.mean(np.exp(lam * data)) - 2.0
+
+            lam = brentq(moment_gap, 0.0, 5.0)
             """),
         # forward substitution carries a growing prefix, not element-sized state (CPN101)
         Valid("""
@@ -917,6 +929,19 @@ class OutOfScopeWorkload(Rule):
             paths = [solve(r0, t) for r0 in (1.5, 2.0)]
             late = solve(2.5, t, x_init=(0.99, 0.01, 0.0))
             """, line=11, contains="odeint"),
+        # a root of one number per parameter value: each bracket step needs the last
+        Invalid("""
+            import numpy as np
+            from scipy.optimize import brentq
+
+            def excess(s, r0):
+                return s - np.log(s) / r0
+
+            def final_size(r0):
+                return brentq(lambda s: excess(s, r0) - 1.0, 1e-6, 0.999)
+
+            sizes = [final_size(r0) for r0 in np.linspace(1.1, 4.0, 500)]
+            """, line=8, contains="solves for one number"),
         # union-find run per pixel: find chases parent links that union writes,
         # so the pixels depend on each other (unlike a bisection per row)
         Invalid("""
@@ -1250,12 +1275,13 @@ def _ode_integrations(model: FileModel) -> Iterator[_Evidence]:
     [20, 20], t)``): every step needs the one before, and the state is far
     too small to spread over GPUs (see :mod:`..model.integrators`)."""
     for call in model.nodes(ast.Call):
-        found = ode_integration(model, call)
+        found = small_state_chain(model, call)
         if found is None:
             continue
         name = model.segment(call.func, 30)
         size = found.state_size
-        text = f"{name}(...) integrates {size} number{'s' if size != 1 else ''} step by step"
+        text = (f"{name}(...) solves for one number step by step" if found.solve
+                else f"{name}(...) integrates {size} number{'s' if size != 1 else ''} step by step")
         covered = _called_from(model, call, depth=2) | _spans(list(found.callbacks))
         yield _Evidence(call, "recurrence", text, f"{name}(...)", in_loop=hot_loop(model, call) is not None,
                         extra=(("covers", sorted(covered)), ("advice", _ODE_ADVICE)))
