@@ -397,3 +397,29 @@ def test_false_alarms_name_a_line_a_function_or_a_whole_file(project, capsys) ->
     (project / "pyproject.toml").write_text('[tool.cpn-lint]\nfalse-alarms = ["a.py::relax CPN101 no colon"]\n')
     status, _, err = verdict(capsys, ".")
     assert status == 2 and "'PATH::FUNCTION: CODE reason'" in err
+
+
+RIDGE_BESIDE_STENCIL = """\
+import numpy as np
+from sklearn import linear_model
+
+u = np.random.rand(4000, 4000)
+for step in range(500):
+    u[1:-1, 1:-1] = 0.25 * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2])
+    u = np.clip(u, 0.0, 1.0)
+    u *= 0.999
+
+clf = linear_model.{estimator}
+clf.fit(u[:, :8], u[:, 9])
+print(clf.coef_)
+"""
+
+
+@pytest.mark.parametrize(("estimator", "dominant"), [("Ridge(alpha=0.5)", False), ("SGDRegressor(max_iter=1000)", True)])
+def test_gate4_a_closed_form_fit_is_one_pass_and_a_trained_one_is_not(project, capsys, estimator, dominant) -> None:
+    """A ridge fit is a direct solve (one pass over the data, like any host
+    call); an estimator trained by iterations passes over it many times."""
+    write(project, {"tie.py": RIDGE_BESIDE_STENCIL.replace("{estimator}", estimator)})
+    report = json.loads(verdict(capsys, ".", "--format", "json")[1])
+    gate4 = next(g for g in report["sections"]["decision_framework"]["gates"] if g["number"] == 4)
+    assert (gate4["status"] == "✗") is dominant, gate4

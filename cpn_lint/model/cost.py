@@ -66,6 +66,14 @@ _CUBIC = frozenset({"dot", "matmul", "tensordot", "einsum", "inner", "linalg.sol
 # code rarely states). A transformer's fit_transform, a partial_fit or one
 # batch is one pass.
 _TRAINING_METHODS = frozenset({"fit", "fit_predict", "fit_generator"})
+# Estimators whose fit is a direct solve or one set of statistics, not
+# epochs or iterations: one pass over the data like any other library call.
+_CLOSED_FORM_FITS = frozenset({
+    "sklearn.linear_model.LinearRegression", "sklearn.linear_model.Ridge", "sklearn.linear_model.RidgeCV",
+    "sklearn.linear_model.RidgeClassifier", "sklearn.decomposition.PCA", "sklearn.naive_bayes.GaussianNB",
+    "sklearn.discriminant_analysis.LinearDiscriminantAnalysis", "sklearn.preprocessing.StandardScaler",
+    "sklearn.preprocessing.MinMaxScaler",
+})
 BYTES_PER_ELEMENT = 8
 SMALL_LITERAL = 64  # arrays the code sizes with at most this many elements (a 3-vector, a 4 x 4 matrix) stay as written
 SMALL_BOUND = 64  # a literal trip count at most this is a handful (axes, taps, components)
@@ -191,7 +199,8 @@ class CostModel(TripCounts, CostShares):
         if self._out_of_scope_call(call):
             # the library works on the data on the host: one pass over it per
             # call, and training passes over it once per epoch or iteration
-            passes = STEPS if isinstance(func, ast.Attribute) and func.attr in _TRAINING_METHODS else ONE
+            trains = isinstance(func, ast.Attribute) and func.attr in _TRAINING_METHODS and not self._fits_in_one_pass(func)
+            passes = STEPS if trains else ONE
             return Counts(library=times(scaled(data_size(1.0), BYTES_PER_ELEMENT), passes))
         if isinstance(func, ast.Name) and model.lookup(func) is None:
             if func.id in _CONVERSIONS and call.args and model.is_device(call.args[0]):
@@ -227,6 +236,16 @@ class CostModel(TripCounts, CostShares):
                         return True
                     value = value.func.value if isinstance(value.func, ast.Attribute) else None  # type: ignore[assignment]
         return False
+
+    def _fits_in_one_pass(self, method: ast.Attribute) -> bool:
+        """``clf.fit(X, y)`` with ``clf = linear_model.Ridge(...)`` in every
+        binding that reaches it: a direct solve, not a training loop."""
+        model = self.model
+        if not isinstance(method.value, ast.Name):
+            return False
+        bindings = model.reaching_bindings(method.value)
+        return bool(bindings) and all(
+            isinstance(b.value, ast.Call) and model.qualname(b.value.func) in _CLOSED_FORM_FITS for b in bindings)
 
     def _solves_sparse(self, call: ast.Call) -> bool:
         """A SciPy routine handed a callback of the file that returns a
