@@ -433,7 +433,7 @@ def test_facts_are_read_back_from_a_message_template():
     assert facts_from_message(rule, "worded by another version") is None
 
 
-HOT_STD = "import numpy as np\nu = np.ones((4096, 4096))\nfor step in range(50):\n    spread = u.std(axis=0)\n"
+HOT_STD = "import numpy as np\nu = np.ones((4096, 4096))\nfor step in range(50):\n    spread = np.correlate(u[0], u[step])\n"
 
 
 def test_text_log_keeps_the_hot_path_demotion(tmp_path):
@@ -683,6 +683,37 @@ def test_a_missing_name_whose_value_is_only_plotted_does_not_demote(project, cap
     assert any(i["code"] == "CPN401" for i in report["sections"]["verdict"]["breaks_first"]["items"])
     (project / "sim.py").write_text(PLOTTED_MASK.replace("plt.imshow(shown)", "u = shown * 1.0"))
     status, out, _ = verdict(capsys, "sim.py", "--format", "json")
+    assert json.loads(out)["decision"]["demoted"] is True
+
+
+PLOTTED_DENSITY = """import numpy as np
+import matplotlib.pyplot as plt
+from scipy.special import iv
+
+paths = np.zeros((100000, 500))
+for t in range(1, 500):
+    paths[:, t] = paths[:, t - 1] + 0.01 * np.random.normal(size=100000)
+
+def density(x, q):
+    return np.exp(-x) * iv(q, 2 * np.sqrt(x))
+
+x = np.linspace(0.1, 2.0, 100)
+plt.plot(x, density(x, 1.5))
+"""
+
+
+def test_a_breaking_call_in_a_function_only_plotted_does_not_demote(project, capsys):
+    """iv() on a device array stops the program (What breaks first), but the
+    function returning it is only ever drawn: a plot boundary; the same
+    function used in the computation demotes."""
+    (project / "sde.py").write_text(PLOTTED_DENSITY)
+    status, out, _ = verdict(capsys, "sde.py", "--format", "json")
+    report = json.loads(out)
+    assert report["decision"]["demoted"] is False
+    assert any(i["code"] == "CPN404" for i in report["sections"]["verdict"]["breaks_first"]["items"])
+    (project / "sde.py").write_text(PLOTTED_DENSITY.replace("plt.plot(x, density(x, 1.5))",
+                                                            "paths *= density(paths, 1.5)"))
+    status, out, _ = verdict(capsys, "sde.py", "--format", "json")
     assert json.loads(out)["decision"]["demoted"] is True
 
 

@@ -51,6 +51,8 @@ ONE_LINE_EQUIVALENTS: dict[str, str] = {
     "numpy.fix": "np.trunc",
     "numpy.std": "np.sqrt(np.var(a, axis=...))",
     "numpy.ptp": "np.max(a, axis) - np.min(a, axis)",
+    "numpy.ndarray.std": "np.sqrt(a.var(axis=..., ddof=...))",
+    "numpy.ndarray.ptp": "a.max(axis) - a.min(axis)",
     "numpy.ascontiguousarray": "np.asarray",
     "numpy.asanyarray": "np.asarray",
     "numpy.double": "np.float64",
@@ -453,19 +455,34 @@ BOUNDARY_APIS = frozenset({
 })
 
 
-def on_data_path(model: FileModel, node: ast.AST, api: str | None = None) -> bool:
+def on_data_path(model: FileModel, node: ast.AST, api: str | None = None, depth: int = 0) -> bool:
     """Is the use on the program's data path — does it make or consume the
     arrays the computation works on? Not so for I/O and printing APIs, for
-    an import line, and for a call made only to hand its value to a host
-    call (``plt.plot(np.trapz(y, x))``, ``print(...)``)."""
+    an import line, for a call made only to hand its value to a host call
+    (``plt.plot(np.trapz(y, x))``, ``print(...)``), and for one in what a
+    function returns when every call of it is such a call (a density
+    evaluated only to be plotted)."""
     if isinstance(node, ast.alias) or (api is not None and (api in BOUNDARY_APIS or api.startswith("numpy.testing."))):
         return False
     for ancestor in model.ancestors(node):
         if isinstance(ancestor, ast.Call) and ancestor is not node and model.is_host_call(ancestor):
             return False
         if isinstance(ancestor, ast.stmt):
+            if isinstance(ancestor, ast.Return) and depth < 2 and _returned_only_to_host(model, ancestor, depth):
+                return False
             return not _only_shown(model, ancestor, node)
     return True
+
+
+def _returned_only_to_host(model: FileModel, statement: ast.Return, depth: int) -> bool:
+    """Is ``statement`` in a function whose every call (none unseen) hands
+    its value straight to a host call or to a name only shown?"""
+    scope = model.scope_of(statement).function_like()
+    calls = model.calls
+    sites = calls.sites(scope) if scope.node is not model.tree else []
+    if not sites or calls.escapes(scope):
+        return False
+    return all(not on_data_path(model, site, depth=depth + 1) for site in sites)
 
 
 def _only_shown(model: FileModel, statement: ast.stmt, call: ast.AST) -> bool:

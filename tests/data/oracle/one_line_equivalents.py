@@ -37,11 +37,13 @@ values = {
     "s_": a[(slice(1, None), slice(None, 2))],
     "index_exp": a[(slice(1, None), slice(None, 2))],
     "ogrid": np.arange(3)[:, None] * 10 + np.arange(4),
+    "ndarray.std": np.sqrt(a.var(axis=0, ddof=1)),
+    "ndarray.ptp": a.max(axis=0) - a.min(axis=0),
 }
 rng = np.random.default_rng(7)
 draws = {"random.standard_normal": np.random.normal(0.0, 1.0, (2, 3)).shape,
          "random.Generator.standard_normal": rng.normal(0.0, 1.0, (2, 3)).shape}
-owners = {"fft": np.fft, "random": np.random, "random.Generator": rng}
+owners = {"fft": np.fft, "random": np.random, "random.Generator": rng, "ndarray": a}
 missing = {name: not hasattr(owners.get(name.rpartition(".")[0], np), name.rpartition(".")[2])
            for name in [*values, *draws, "errstate", "seterr", "geterr", "double", "int_", "intc", "iterable"]}
 dtypes = {"double": str(np.dtype(np.float64)), "int_": str(np.dtype(np.int64)), "intc": str(np.dtype(np.int32))}
