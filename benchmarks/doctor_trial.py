@@ -7,6 +7,7 @@ finding predicts, per Doctor check, and which programs stop with a Python
 traceback and whether a CPN401/CPN404 finding names the failing line::
 
     python -m benchmarks.doctor_trial FOLDER [--json OUT] [--timeout SECONDS] [--jobs 1]
+    python -m benchmarks.doctor_trial FOLDER --rescore RESULTS.json [--json OUT]   # no runs: today's findings
 
 A program is every ``*.py`` at any depth that parses; notebooks are not run
 in this first version (the summary says how many were left out). Each
@@ -33,7 +34,7 @@ import sys
 import tempfile
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -319,6 +320,36 @@ def trial(folder: Path, timeout: float = DEFAULT_TIMEOUT, venv: Path | None = No
     return summarise(folder, timeout, reports, unparsable, notebooks)
 
 
+def rescore(stored: dict, folder: Path) -> dict:
+    """The stored runs of an earlier trial judged against today's static
+    findings: Doctor's diagnostics and each failure's line are what the
+    runtime said then (the programs are not run again), the findings are
+    what cpn-lint says now. ``folder`` holds the programs under the
+    relative names the results give them."""
+    reports = []
+    for detail in stored["details"]:
+        path = folder / detail["program"]
+        result = lint(path)
+        doctor = [DoctorFinding(str(path), d["line"], d["check"], d["description"], d["source"], d["code"])
+                  for d in detail["diagnostics"]]
+        report = ProgramReport(detail["program"], detail["status"], detail["seconds"], detail["returncode"],
+                               dict(sorted(Counter(f.code for f in result.findings).items())),
+                               diagnostics(result, doctor), detail.get("elsewhere", 0), note=detail.get("note", ""))
+        if detail.get("failure"):
+            report.failure = _renamed(Failure(**detail["failure"]), result)
+        reports.append(report)
+    return summarise(folder, stored["timeout"], reports, stored.get("not_parsed", []), stored.get("notebooks_left_out", []))
+
+
+def _renamed(failure: Failure, result: FileResult) -> Failure:
+    """The stored failure with the CPN401/CPN404 finding that names its line today."""
+    line = failure.line
+    namer = next((f for f in result.findings if f.code in NAMING_CODES and line is not None
+                  and f.line <= line <= (f.end_line or f.line)), None)
+    return replace(failure, named=namer is not None,
+                   finding=f"{namer.code}:{namer.line} {namer.short or namer.message}"[:160] if namer else "")
+
+
 def summarise(folder: Path, timeout: float, reports: list[ProgramReport], unparsable: list[str],
               notebooks: list[str]) -> dict:
     return {
@@ -435,11 +466,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per program (default 120)")
     parser.add_argument("--jobs", type=int, default=1, help="programs at a time (only 1 in this version)")
     parser.add_argument("--venv", type=Path, default=None, help="the oracle environment (default: the oracle's)")
+    parser.add_argument("--rescore", type=Path, metavar="RESULTS",
+                        help="judge the runs stored in an earlier --json file against today's findings, "
+                             "without running the programs again")
     ns = parser.parse_args(argv)
     if ns.jobs != 1:
         parser.error("--jobs: only 1 is supported (programs run one at a time)")
     if not ns.folder.is_dir():
         parser.error(f"{ns.folder}: not a folder")
+    if ns.rescore:
+        summary = rescore(json.loads(ns.rescore.read_text()), ns.folder.resolve())
+        sys.stdout.write(markdown(summary))
+        if ns.json:
+            write_results(ns.json, json.dumps(summary, indent=1) + "\n")
+        return 0
     venv = (ns.venv or oracle.default_venv()).absolute()
     if not oracle.venv_python(venv).exists():
         print(f"cpn-lint oracle: no oracle environment at {venv}; run 'python -m cpn_lint.oracle setup'", file=sys.stderr)

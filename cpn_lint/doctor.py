@@ -166,6 +166,11 @@ def codes_of(check: str, description: str) -> list[str | None]:
     return codes
 
 
+def _names_bool(description: str) -> bool:
+    match = _BUILTINS_SEEN.match(description.strip())
+    return bool(match) and "bool" in match.group("names").split(", ")
+
+
 def _decode(text: str, origin: str) -> list[Any]:
     stripped = text.lstrip("\ufeff").strip()
     if not stripped:
@@ -357,6 +362,9 @@ def _matches(finding: DoctorFinding, unit_index: int | None, files: list[_Unit])
     unit = files[unit_index]
     check = DOCTOR_CHECKS.get(finding.check)
     header_codes = check.confirms_at_header if check else frozenset()
+    if finding.check == _BUILTIN_CHECK and finding.code == "CPN104" and _names_bool(finding.description):
+        # bool() of an array is what an if/while test on it calls: R105's sync
+        header_codes = header_codes | {"CPN105"}
     loop_codes = ({finding.code} & _REPORTED_AT_LOOPS) | (check.confirms_in_loop if check else frozenset())
     candidates: list[tuple[tuple[int, int], int]] = []
     for index, static in enumerate(unit.result.findings):

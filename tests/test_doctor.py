@@ -470,3 +470,17 @@ def test_runtime_only_findings_name_their_check() -> None:
     assert checks_seeing("CPN104") == ("BuiltinReductionCheck", "RepeatedItemOps")
     assert checks_seeing("CPN206") == ()
     assert all(c.codes == () for c in DOCTOR_CHECKS.values() if c.name in ("ArrayGatherCheck", "AdvancedIndexingCheck"))
+
+
+def test_a_bool_of_an_array_is_the_branch_cpn105_reports(tmp_path: Path) -> None:
+    """Doctor names bool() where an if/while tests a device value: that is
+    R105's sync, so CPN105 on the line confirms the conversion half of the
+    entry; the iteration half (max, min) and a float() elsewhere are not it."""
+    result = _file(tmp_path, "loop.py", LOOP, ("CPN105", 5))
+    both = _report(_entry(result.filename, 5, _builtin("bool", "max")))
+    floated = _report(_entry(result.filename, 5, _builtin("float")))
+    rec = reconcile([result], [*both, *floated])
+    conversion = next(d for d in both if d.code == "CPN104")
+    assert _confirmed(rec) == [("CPN105", 5, [("BuiltinReductionCheck", 5)])]
+    assert rec.confirmed[0][2] == [conversion]
+    assert {d.code for d in rec.runtime_only} == {"CPN110", "CPN104"} and floated[0] in rec.runtime_only
