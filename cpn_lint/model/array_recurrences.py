@@ -71,7 +71,7 @@ class ArrayRecurrences:
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
                     lags = self._inner_lags(frame)
-                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step) for forms in read_forms):
+                    if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step, outer) for forms in read_forms):
                         if any(_flows(written[1], forms[1], var, -step) for forms in read_forms):
                             relaxed.add((base, var))
                             # in place only when both sides are of the row this pass writes
@@ -158,12 +158,51 @@ class ArrayRecurrences:
         forms = [_form(c) for c in _chain_components(sub)]
         view = self._view_of(root, frame)
         if view is None:
-            return name, forms
+            return self._alias_base(root, frame) or name, forms
         base, starts = view
         if len(forms) > len(starts):
             return None
         shifted = [f.shifted(start) for f, start in zip(forms, starts)]
         return base, shifted
+
+    def _alias_base(self, name: ast.Name, frame: "LoopFrame") -> str | None:
+        """``u`` when ``name`` holds ``u``'s values as ``frame`` runs: every
+        binding that reaches it is ``u`` itself (``u0 = u``) or a copy of it
+        made inside ``frame`` (``un = u.copy()`` each time step: what the
+        last pass wrote). A copy made before ``frame`` starts is a snapshot
+        (the old values a sweep reads), unless an alias inside ``frame``
+        replaces it after the first pass."""
+        if not hasattr(name, "lineno"):
+            return None
+        aliases: set[str | None] = set()
+        snapshots: set[str | None] = set()
+        for binding in self.model.reaching_bindings(name):
+            aliased, copied = self._copied_or_aliased(binding.value) if binding.kind is BindKind.VALUE else (None, None)
+            inside = binding.loop is not None and frame.contains(binding.loop)
+            if aliased is not None and inside:
+                aliases.add(aliased)
+            elif copied is not None and inside:
+                aliases.add(copied)
+            elif copied is not None or aliased is not None:
+                snapshots.add(copied or aliased)
+            else:
+                return None
+        if len(aliases) != 1 or not snapshots <= aliases:
+            return None
+        base = aliases.pop()
+        return base if base != name.id else None
+
+    def _copied_or_aliased(self, value: ast.expr | None) -> tuple[str | None, str | None]:
+        """(the array ``value`` names, the array it copies)."""
+        if isinstance(value, ast.Name):
+            return value.id, None
+        if isinstance(value, ast.Call) and not value.keywords:
+            func = value.func
+            if isinstance(func, ast.Attribute) and func.attr == "copy" and not value.args and isinstance(func.value, ast.Name):
+                return None, func.value.id
+            if self.model.call_api(value) == "numpy.copy" and len(value.args) == 1 and isinstance(value.args[0], ast.Name):
+                return None, value.args[0].id
+        return None, None
 
     def _view_of(self, name: ast.Name, frame: "LoopFrame") -> tuple[str, list[int]] | None:
         """``(d0, [1, 1])`` when every binding of ``name`` that reaches it is

@@ -281,6 +281,8 @@ class WholeWork:
             return False
         if _handed_to_unread_parameter(model, node):
             return False  # F(U, t + dt) where F never reads t
+        if _aliased(model, node):
+            return False  # u0 = u, (u, un) = (un, u): a new name for the same array, no work
         kind = model.kind(node)
         if kind is Kind.UNKNOWN and isinstance(node, ast.Attribute):
             return self._attribute_used_as_array(node)
@@ -529,3 +531,24 @@ class WholeWork:
         if tail in CONVERSIONS and len(call.args) == 1 and _literal_items(model, call.args[0]) <= SMALL_PICK:
             return Work.ELEMENT  # np.array(CX) of a module's 9 lattice directions
         return self._size_work(call, Work.SLAB)
+
+
+def _aliased(model: "FileModel", node: ast.Name | ast.Attribute) -> bool:
+    """Is ``node`` the whole value of a rebinding to plain names (``u0 = u``),
+    or one item of a tuple rebound item by item (``u, un = un, u``)?"""
+    parent = model.parent(node)
+    if isinstance(parent, ast.Tuple) and isinstance(model.parent(parent), ast.Assign):
+        statement = model.parent(parent)
+        value = parent
+    elif isinstance(parent, ast.Assign):
+        statement, value = parent, node
+    else:
+        return False
+    if statement.value is not value:  # type: ignore[union-attr]
+        return False
+    targets = statement.targets  # type: ignore[union-attr]
+    if isinstance(value, ast.Tuple):
+        return all(isinstance(t, ast.Tuple) and len(t.elts) == len(value.elts)
+                   and all(isinstance(e, (ast.Name, ast.Attribute)) for e in t.elts) for t in targets)
+    return all(isinstance(t, (ast.Name, ast.Attribute)) for t in targets)
+

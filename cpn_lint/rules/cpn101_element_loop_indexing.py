@@ -485,6 +485,17 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # an upwind step written with time as an axis, the old values read
+        # through a name rebound to the array: the x loop is the element loop
+        Invalid("""
+            import numpy as np
+            u = np.zeros((100, 1000))
+            u0 = u.copy()
+            for t in range(999):
+                for x in range(1, 99):
+                    u[x, t + 1] = u0[x, t] - 0.5 * (u0[x, t] - u0[x - 1, t])
+                    u0 = u
+            """, line=5),
         # one Monte Carlo path step by step, one drawn number per pass
         Invalid("""
             import numpy as np

@@ -248,6 +248,29 @@ class OutOfScopeWorkload(Rule):
 
             lam = brentq(moment_gap, 0.0, 5.0)
             """),
+        # each row read only from earlier rows (steps (1, 1), (2, 1), (1, 2)):
+        # the rows come in turn, each one whole, so the loop along a row is an
+        # element loop (CPN101), as in an explicit upwind step u[x, t + 1]
+        Valid("""
+            import numpy as np
+            def accumulate(C):
+                N, M = C.shape
+                D = np.zeros((N + 2, M + 2))
+                for n in range(N):
+                    for m in range(M):
+                        D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n, m + 1], D[n + 1, m])
+                return D
+            """),
+        Valid("""
+            import numpy as np
+            u = np.zeros((100, 1000))
+            u[4:10, 0] = 1.0
+            u0 = u.copy()
+            for t in range(999):
+                for x in range(1, 99):
+                    u[x, t + 1] = u0[x, t] - 0.5 * (u0[x, t] - u0[x - 1, t])
+                    u0 = u
+            """),
         # forward substitution carries a growing prefix, not element-sized state (CPN101)
         Valid("""
             import numpy as np
@@ -868,7 +891,8 @@ class OutOfScopeWorkload(Rule):
                     pos[step % 2] += 1 if step < 2 else -1
                 pos %= 512
             """, line=4, contains="walks 'lattice'"),
-        # a DP table read from the row before, in shifted columns (D[n + 1, m + 1] for D[n + 2, m + 2])
+        # a DP table in shifted indices that reads the cell before it in the
+        # same row (D[n + 2, m + 1] for D[n + 2, m + 2]): a wavefront
         Invalid("""
             import numpy as np
             def accumulate(C):
@@ -876,7 +900,7 @@ class OutOfScopeWorkload(Rule):
                 D = np.zeros((N + 2, M + 2))
                 for n in range(N):
                     for m in range(M):
-                        D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n, m + 1], D[n + 1, m])
+                        D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n + 2, m + 1], D[n + 1, m + 2])
                 return D
             """, line=5, contains="earlier iterations"),
         # Wilder's smoothing: the state starts from a sum divided by a parameter
