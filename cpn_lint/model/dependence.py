@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Sequence
 from .array_recurrences import ArrayRecurrences
 from .kinds import Kind
 from .loop_helpers import chain_mentions, mentions
-from .loop_iterations import hot_loop
+from .loop_iterations import hot_loop, walks_checkerboard
 from .loop_work import Work
 from .loops import WorkAnalysis
 from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _is_name
@@ -408,6 +408,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
     def _find_recurrences(self, frame: "LoopFrame") -> list[Recurrence]:
         if frame.iter_kind is IterKind.SMALL_CONSTANT or frame.is_comprehension:
             return []
+        if walks_checkerboard(self.model, frame):
+            return []  # red-black ordering: one colour's updates never read each other
         arrays = self._array_recurrences(frame)
         found = [Recurrence(frame, stmt, name, name, "element") for stmt, name, small in arrays if small]
         if found:

@@ -183,17 +183,38 @@ def _walks_index_list(model: "FileModel", frame: LoopFrame, target: ast.expr, it
     ``list(...)`` over a range or an array, ``.tolist()``, or a list grown by
     ``append`` in a loop): the loop walks indices, as ``range`` would, when
     its variable picks elements of a device array in the body."""
-    if not (isinstance(target, ast.Name) and isinstance(iterable, ast.Name)) or frame.is_comprehension:
+    if frame.is_comprehension or not _index_target(target):
         return False
-    bindings = model.reaching_bindings(iterable)
-    if not bindings or not all(b.kind is BindKind.VALUE and b.value is not None and _data_sized_list(model, b.value)
-                               for b in bindings):
+    lists = _concatenated(iterable)  # for (i, j, k) in white + black: both lists of index tuples
+    if not lists:
         return False
+    for name in lists:
+        bindings = model.reaching_bindings(name)
+        if not bindings or not all(b.kind is BindKind.VALUE and b.value is not None and _data_sized_list(model, b.value)
+                                   for b in bindings):
+            return False
+    own = names_in(target)
     for node in ast.walk(frame.node):
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == target.id \
-                and model.kind(node.value) is Kind.DEVICE:
+        if isinstance(node, ast.Subscript) and names_in(node.slice) & own and model.kind(node.value) is Kind.DEVICE:
             return True
     return False
+
+
+def _index_target(target: ast.expr) -> bool:
+    """``r``, or ``(i, j, k)``: names only."""
+    if isinstance(target, ast.Name):
+        return True
+    return isinstance(target, (ast.Tuple, ast.List)) and bool(target.elts) and all(isinstance(e, ast.Name) for e in target.elts)
+
+
+def _concatenated(iterable: ast.expr) -> list[ast.Name]:
+    """The names of ``rows`` or ``white + black`` (lists joined with +); [] otherwise."""
+    if isinstance(iterable, ast.Name):
+        return [iterable]
+    if isinstance(iterable, ast.BinOp) and isinstance(iterable.op, ast.Add):
+        left, right = _concatenated(iterable.left), _concatenated(iterable.right)
+        return left + right if left and right else []
+    return []
 
 
 def _data_sized_list(model: "FileModel", value: ast.expr) -> bool:
@@ -322,3 +343,42 @@ def _names_dimension_count(expr: ast.expr) -> bool:
     if isinstance(expr, ast.Name):
         return expr.id.lower() in _DIMENSION_COUNT_NAMES
     return isinstance(expr, ast.Attribute) and expr.attr.lower() in _DIMENSION_COUNT_NAMES
+
+def walks_checkerboard(model: "FileModel", frame: LoopFrame) -> bool:
+    """``for (i, j, k) in white + black`` where each list keeps the sites of
+    one parity (``if (i + j + k) % 2 == 0``): red-black ordering. A site's
+    neighbours one step away have the other colour, so the updates of one
+    colour never read each other; the sweep is two whole-array updates, not
+    a chain."""
+    node = frame.node
+    if not isinstance(node, (ast.For, ast.AsyncFor)):
+        return False
+    lists = _concatenated(node.iter)
+    if not lists:
+        return False
+    for name in lists:
+        bindings = model.reaching_bindings(name)
+        if not bindings or not all(isinstance(b.value, ast.ListComp) and _parity_filtered(b.value) for b in bindings):
+            return False
+    return True
+
+
+def _parity_filtered(comprehension: ast.ListComp) -> bool:
+    """``[... for i in ... for j in ... if (i + j) % 2 == c]``: the sum of the
+    comprehension's own indices taken modulo 2."""
+    own = set().union(*(names_in(g.target) for g in comprehension.generators))
+    for test in (t for g in comprehension.generators for t in g.ifs):
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))):
+            continue
+        for side in (test.left, test.comparators[0]):
+            if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mod) and isinstance(side.right, ast.Constant) \
+                    and side.right.value == 2 and len(names_in(side.left) & own) >= 2 and _sum_of_names(side.left):
+                return True
+    return False
+
+
+def _sum_of_names(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Name):
+        return True
+    return isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add) and _sum_of_names(expr.left) and _sum_of_names(expr.right)
+

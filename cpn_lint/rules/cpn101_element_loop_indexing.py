@@ -485,6 +485,18 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # a red-black SOR over lists of index tuples: each colour's sites are
+        # independent, so the loop is an element loop, not a sequential sweep
+        Invalid("""
+            import numpy as np
+            N = 64
+            u = np.zeros((N, N))
+            red = [(i, j) for i in range(1, N - 1) for j in range(1, N - 1) if (i + j) % 2 == 0]
+            black = [(i, j) for i in range(1, N - 1) for j in range(1, N - 1) if (i + j) % 2 == 1]
+            for sweep in range(100):
+                for (i, j) in red + black:
+                    u[i, j] += 1.5 * ((u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1]) / 4 - u[i, j])
+            """, line=7),
         # an upwind step written with time as an axis, the old values read
         # through a name rebound to the array: the x loop is the element loop
         Invalid("""

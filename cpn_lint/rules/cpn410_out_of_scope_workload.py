@@ -271,6 +271,17 @@ class OutOfScopeWorkload(Rule):
                     u[x, t + 1] = u0[x, t] - 0.5 * (u0[x, t] - u0[x - 1, t])
                     u0 = u
             """),
+        # red-black ordering: one colour's sites never read each other (CPN101)
+        Valid("""
+            import numpy as np
+            N = 64
+            u = np.zeros((N, N))
+            red = [(i, j) for i in range(1, N - 1) for j in range(1, N - 1) if (i + j) % 2 == 0]
+            black = [(i, j) for i in range(1, N - 1) for j in range(1, N - 1) if (i + j) % 2 == 1]
+            for sweep in range(100):
+                for (i, j) in red + black:
+                    u[i, j] += 1.5 * ((u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1]) / 4 - u[i, j])
+            """),
         # forward substitution carries a growing prefix, not element-sized state (CPN101)
         Valid("""
             import numpy as np
