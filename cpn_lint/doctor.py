@@ -29,6 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from .engine import FileResult, decode_source, parse
 from .findings import Finding
+from .model import Role, Work
 
 UNRECOGNIZED = "unrecognized"
 
@@ -67,6 +68,7 @@ DOCTOR_CHECKS: dict[str, DoctorCheck] = {check.name: check for check in (
     DoctorCheck("BuiltinReductionCheck", None, ("CPN104", "CPN110")),
 )}
 _BUILTIN_CHECK = "BuiltinReductionCheck"
+_SLICE_CHECK = "RepeatedSliceAccessCheck"
 _BUILTINS_SEEN = re.compile(r"^Python built-ins? (?P<names>[a-z_]+(?:, [a-z_]+)*) used with cuPyNumeric array")
 # Conversions to a Python scalar are R104 (host sync), not R110 (host iteration).
 _CONVERSION_BUILTINS = frozenset({"float", "int", "bool"})
@@ -251,6 +253,11 @@ class Reconciliation:
     # float()/int()/bool() outside every loop of a linted file: one host sync
     # where a result leaves the array world, which SPEC section 4 exempts from R104.
     boundary: list[DoctorFinding] = field(default_factory=list)
+    # Repeated slice accesses no static finding explains, in a loop cpn-lint
+    # reads as time stepping (whole rows or slabs each step: a boundary row,
+    # a history store): one task per step beside whole-array work, the
+    # seed's exception to R101, not an element loop.
+    time_step_slices: list[DoctorFinding] = field(default_factory=list)
 
 
 def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) -> Reconciliation:
@@ -283,6 +290,9 @@ def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) ->
                 outcome.boundary.append(finding)
                 continue
         matches = _matches(finding, unit, files) if finding.code is not None else []
+        if not matches and finding.check == _SLICE_CHECK and unit is not None and files[unit].in_time_step(finding.line):
+            outcome.time_step_slices.append(finding)
+            continue
         if not matches:
             outcome.runtime_only.append(finding)
         for key in matches:
@@ -326,6 +336,19 @@ class _Unit:
             headers.add(loop.lineno)
             inner = loop
         return headers
+
+    def in_time_step(self, line: int) -> bool:
+        """Is ``line``'s innermost loop one whose iterations do whole-array
+        work (rows or slabs) and that the model reads as time stepping or an
+        outer iteration, not as an element loop or a recurrence?"""
+        model = self.result.model
+        if model is None:
+            return False
+        frames = [f for f in model.loops if f.node.lineno <= line <= (f.node.end_lineno or f.node.lineno)]
+        if not frames:
+            return False
+        innermost = max(frames, key=lambda f: f.node.lineno)
+        return model.role(innermost) in (Role.TIME_STEP, Role.OTHER) and model.work(innermost).work >= Work.ROW
 
     def in_loop(self, line: int) -> bool:
         """``line`` is in a loop or comprehension (its header included)."""

@@ -484,3 +484,31 @@ def test_a_bool_of_an_array_is_the_branch_cpn105_reports(tmp_path: Path) -> None
     assert _confirmed(rec) == [("CPN105", 5, [("BuiltinReductionCheck", 5)])]
     assert rec.confirmed[0][2] == [conversion]
     assert {d.code for d in rec.runtime_only} == {"CPN110", "CPN104"} and floated[0] in rec.runtime_only
+
+
+STEPS_WITH_A_BOUNDARY = """\
+import numpy as np
+p = np.zeros((400, 400))
+rows = np.zeros((400, 400))
+scale = np.ones(400)
+for step in range(1000):
+    p[1:-1, 1:-1] = 0.25 * (p[2:, 1:-1] + p[:-2, 1:-1] + p[1:-1, 2:] + p[1:-1, :-2])
+    p[:, -1] = p[:, -2]
+for i in range(400):
+    rows[i, :] = rows[i, :] * scale[i]
+"""
+
+
+def test_a_boundary_row_each_time_step_is_set_aside_not_an_element_loop(tmp_path: Path) -> None:
+    """Doctor counts a slice touched on every pass; in a loop whose passes
+    do whole-array work that is one task per step (R101's exception), set
+    aside like a conversion at the boundary; in a loop over rows it stays
+    Doctor's evidence to explain."""
+    path = tmp_path / "cavity.py"
+    path.write_text(STEPS_WITH_A_BOUNDARY)
+    result = analyze_source(path.read_bytes(), str(path), LintOptions(), keep_model=True)
+    slice_check = "repeated slice access on the same line (e.g. x[i,:] = ... in a loop); consider vectorizing instead"
+    boundary, per_row = _report(_entry(str(path), 7, slice_check), _entry(str(path), 9, slice_check))
+    rec = reconcile([result], [boundary, per_row])
+    assert rec.time_step_slices == [boundary]
+    assert [(f.code, f.line) for _, f, evidence in rec.confirmed if per_row in evidence] == [("CPN101", 8)]
