@@ -101,10 +101,10 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if frame.iter_kind is IterKind.SMALL_CONSTANT:
             return Role.ELEMENT_LOOP if self._small_element_nest(frame) else Role.OTHER
         if not self._may_matter(frame):
-            return Role.ELEMENT_LOOP if self.draws_one_at_a_time(frame) else Role.OTHER
+            return Role.ELEMENT_LOOP if self.draws_one_at_a_time(frame) or self._restarts_drawn_chains(frame) else Role.OTHER
         if self.recurrences(frame):
             return Role.RECURRENCE
-        if self.draws_one_at_a_time(frame):
+        if self.draws_one_at_a_time(frame) or self._restarts_drawn_chains(frame):
             return Role.ELEMENT_LOOP
         if frame.iter_kind is IterKind.OTHER or not model.loop_varying(frame) & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
             return Role.TIME_STEP if self.carries_slab(frame) else Role.OTHER  # nothing the loop varies picks an element
@@ -141,6 +141,29 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if any(self.recurrences(inner) for inner in model.loops_within(frame)):
             return []  # a chain inside each pass (a walker per particle) stays the chain it is
         return draws
+
+    def _restarts_drawn_chains(self, frame: "LoopFrame") -> bool:
+        """``for i in range(N): S = S0; for j in range(n): S *= 1 + c *
+        np.random.normal()``: each pass starts the numbers a loop inside it
+        steps one draw at a time, so the passes are independent paths and
+        the whole nest is one element loop over them (drawn ``size=N`` at
+        once, every step advances all paths)."""
+        model = self.model
+        if not isinstance(frame.node, (ast.For, ast.AsyncFor)) or frame.iter_kind is IterKind.SMALL_CONSTANT:
+            return False
+        if self._few_items(frame) or model.work(frame).work not in (Work.NONE, Work.ELEMENT):
+            return False
+        for inner in model.loops_within(frame):
+            chain = inner.chain()
+            if len(chain) < 2 or chain[1] is not frame or not self.draws_one_at_a_time(inner):
+                continue
+            stepped = {name for stmt in model.nodes_in_loop(inner, ast.AugAssign, ast.Assign)
+                       for name in _updated_names(stmt)}
+            restarted = {b.name for b in model.bindings_in_loop(frame)
+                         if b.loop is frame and b.kind is BindKind.VALUE and b.pos < (inner.node.lineno, 0)}
+            if stepped and stepped <= restarted:
+                return True
+        return False
 
     def _runs_sequences_per_item(self, frame: "LoopFrame") -> bool:
         """Does each pass hand its own item (``r[i]``) to a helper of the file
@@ -474,3 +497,13 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
     def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
         model = self.model
         return [found for inner in model.loops_within(frame) if (found := self.recurrences(inner))]
+
+
+def _updated_names(stmt: ast.stmt) -> set[str]:
+    """``S`` of ``S *= f`` or ``S = S * f``: a name rebound from itself."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        return {stmt.target.id}
+    if isinstance(stmt, ast.Assign):
+        return {t.id for t in stmt.targets if isinstance(t, ast.Name) and t.id in names_in(stmt.value)}
+    return set()
+

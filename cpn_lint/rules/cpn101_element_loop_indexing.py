@@ -508,7 +508,9 @@ class ElementLoopIndexing(Rule):
                     u[x, t + 1] = u0[x, t] - 0.5 * (u0[x, t] - u0[x - 1, t])
                     u0 = u
             """, line=5),
-        # one Monte Carlo path step by step, one drawn number per pass
+        # Monte Carlo paths one at a time, one drawn number per step: each pass
+        # restarts the price the step loop carries, so the runs loop is the
+        # nest (drawn size=runs at once, every step advances all paths)
         Invalid("""
             import numpy as np
 
@@ -519,7 +521,7 @@ class ElementLoopIndexing(Rule):
                     shock = np.random.normal()
                     price *= 1.0 + 0.0004 + 0.02 * shock
                 payoffs.append(max(price - 42.0, 0.0))
-            """, line=6, contains="draws np.random.normal() one element at a time; draw them all at once"),
+            """, line=4, contains="draws np.random.normal() one element at a time; draw them all at once"),
         # one independent sequence per parameter value: vectorised across
         # the values, each step of the map advances all of them at once
         Invalid("""
@@ -991,7 +993,9 @@ class ElementLoopIndexing(Rule):
             rows = work.work is Work.ROW
             fix = "broadcast over the rows instead" if rows else "vectorise the body"
             what = f"indexes {shown}"
-            draws = model.draws_one_at_a_time(frame) if not names else []
+            draws = ([*model.draws_one_at_a_time(frame),
+                      *(d for inner in model.loops_within(frame) for d in model.draws_one_at_a_time(inner))]
+                     if not names else [])
             if draws:
                 # nothing indexed: the pass works on numbers it draws one at a time
                 what = f"draws {model.segment(draws[0].func, 30)}()"
