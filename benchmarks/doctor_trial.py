@@ -238,7 +238,7 @@ def diagnostics(result: FileResult, doctor: Sequence[DoctorFinding]) -> list[Dia
     for _, static, evidence in matched.confirmed:
         for finding in evidence:
             predicted.setdefault(_key(finding), []).append(f"{static.code}:{static.line}")
-    boundary = {_key(d) for d in [*matched.boundary, *matched.time_step_slices]}
+    boundary = {_key(d) for d in [*matched.boundary, *matched.per_step_accesses]}
     out = []
     for finding in doctor:
         key = _key(finding)

@@ -68,7 +68,9 @@ DOCTOR_CHECKS: dict[str, DoctorCheck] = {check.name: check for check in (
     DoctorCheck("BuiltinReductionCheck", None, ("CPN104", "CPN110")),
 )}
 _BUILTIN_CHECK = "BuiltinReductionCheck"
-_SLICE_CHECK = "RepeatedSliceAccessCheck"
+# Doctor's checks of accesses repeated on one line: in a loop whose passes do
+# whole-array work, one such access per pass is a single small task per step.
+_REPEATED_ACCESS_CHECKS = frozenset({"RepeatedSliceAccessCheck", "RepeatedItemOps"})
 _BUILTINS_SEEN = re.compile(r"^Python built-ins? (?P<names>[a-z_]+(?:, [a-z_]+)*) used with cuPyNumeric array")
 # Conversions to a Python scalar are R104 (host sync), not R110 (host iteration).
 _CONVERSION_BUILTINS = frozenset({"float", "int", "bool"})
@@ -253,11 +255,12 @@ class Reconciliation:
     # float()/int()/bool() outside every loop of a linted file: one host sync
     # where a result leaves the array world, which SPEC section 4 exempts from R104.
     boundary: list[DoctorFinding] = field(default_factory=list)
-    # Repeated slice accesses no static finding explains, in a loop cpn-lint
-    # reads as time stepping (whole rows or slabs each step: a boundary row,
-    # a history store): one task per step beside whole-array work, the
-    # seed's exception to R101, not an element loop.
-    time_step_slices: list[DoctorFinding] = field(default_factory=list)
+    # Repeated slice or item accesses no static finding explains, in a loop
+    # cpn-lint reads as time stepping (whole rows or slabs each step: a
+    # boundary row, ``u[0] = 0``, a history store ``E[t] = np.sum(u)``): one
+    # small task per step beside whole-array work, the seed's exception to
+    # R101, not an element loop.
+    per_step_accesses: list[DoctorFinding] = field(default_factory=list)
 
 
 def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) -> Reconciliation:
@@ -290,8 +293,9 @@ def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) ->
                 outcome.boundary.append(finding)
                 continue
         matches = _matches(finding, unit, files) if finding.code is not None else []
-        if not matches and finding.check == _SLICE_CHECK and unit is not None and files[unit].in_time_step(finding.line):
-            outcome.time_step_slices.append(finding)
+        if not matches and finding.check in _REPEATED_ACCESS_CHECKS and unit is not None \
+                and files[unit].in_time_step(finding.line):
+            outcome.per_step_accesses.append(finding)
             continue
         if not matches:
             outcome.runtime_only.append(finding)
@@ -339,8 +343,8 @@ class _Unit:
 
     def in_time_step(self, line: int) -> bool:
         """Is ``line``'s innermost loop one whose iterations do whole-array
-        work (rows or slabs) and that the model reads as time stepping or an
-        outer iteration, not as an element loop or a recurrence?"""
+        work (rows or slabs), with no loop around it that the model reads as
+        an element loop or a recurrence?"""
         model = self.result.model
         if model is None:
             return False
@@ -348,7 +352,9 @@ class _Unit:
         if not frames:
             return False
         innermost = max(frames, key=lambda f: f.node.lineno)
-        return model.role(innermost) in (Role.TIME_STEP, Role.OTHER) and model.work(innermost).work >= Work.ROW
+        if any(model.role(f) not in (Role.TIME_STEP, Role.OTHER) for f in frames):
+            return False  # inside an element loop or a recurrence: that loop's pattern
+        return model.work(innermost).work >= Work.ROW
 
     def in_loop(self, line: int) -> bool:
         """``line`` is in a loop or comprehension (its header included)."""

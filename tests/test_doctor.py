@@ -494,21 +494,23 @@ scale = np.ones(400)
 for step in range(1000):
     p[1:-1, 1:-1] = 0.25 * (p[2:, 1:-1] + p[:-2, 1:-1] + p[1:-1, 2:] + p[1:-1, :-2])
     p[:, -1] = p[:, -2]
+    scale[step % 400] = np.sum(p)
 for i in range(400):
     rows[i, :] = rows[i, :] * scale[i]
 """
 
 
 def test_a_boundary_row_each_time_step_is_set_aside_not_an_element_loop(tmp_path: Path) -> None:
-    """Doctor counts a slice touched on every pass; in a loop whose passes
-    do whole-array work that is one task per step (R101's exception), set
-    aside like a conversion at the boundary; in a loop over rows it stays
-    Doctor's evidence to explain."""
+    """Doctor counts a slice or an element touched on every pass; in a loop
+    whose passes do whole-array work that is one task per step (R101's
+    exception), set aside like a conversion at the boundary; in a loop over
+    rows it stays Doctor's evidence to explain."""
     path = tmp_path / "cavity.py"
     path.write_text(STEPS_WITH_A_BOUNDARY)
     result = analyze_source(path.read_bytes(), str(path), LintOptions(), keep_model=True)
     slice_check = "repeated slice access on the same line (e.g. x[i,:] = ... in a loop); consider vectorizing instead"
-    boundary, per_row = _report(_entry(str(path), 7, slice_check), _entry(str(path), 9, slice_check))
-    rec = reconcile([result], [boundary, per_row])
-    assert rec.time_step_slices == [boundary]
-    assert [(f.code, f.line) for _, f, evidence in rec.confirmed if per_row in evidence] == [("CPN101", 8)]
+    boundary, history, per_row = _report(_entry(str(path), 7, slice_check), _entry(str(path), 8, ITEM_OPS),
+                                         _entry(str(path), 10, slice_check))
+    rec = reconcile([result], [boundary, history, per_row])
+    assert rec.per_step_accesses == [boundary, history]
+    assert [(f.code, f.line) for _, f, evidence in rec.confirmed if per_row in evidence] == [("CPN101", 9)]
