@@ -85,6 +85,9 @@ class CostModel(TripCounts, CostShares):
         self._run_counts: dict[tuple[int, int], Poly] = {}
         self._loop_shares: dict[tuple[int, int], Share | None] = {}
         self._extent_names: set[str] | None = None
+        # _size's answers per node: each operator of a chain asks for the
+        # sizes of all its operands again (the polynomials are never mutated)
+        self._sizes: dict[int, Poly] = {}
 
     # ------------------------------------------------------------ the sites
     def sites(self) -> list[Site]:
@@ -244,7 +247,15 @@ class CostModel(TripCounts, CostShares):
 
     # ----------------------------------------------------------------- sizes
     def _size(self, node: ast.AST) -> Poly:
-        """Elements one run of ``node`` touches."""
+        """Elements one run of ``node`` touches (memoised: a shared value,
+        which callers only read)."""
+        key = id(node)
+        found = self._sizes.get(key)
+        if found is None:
+            found = self._sizes[key] = self._compute_size(node)
+        return found
+
+    def _compute_size(self, node: ast.AST) -> Poly:
         model = self.model
         if isinstance(node, ast.expr):
             kind = model.kind(node)
