@@ -37,6 +37,7 @@ record the verdict reads.
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .cost_shares import CostShares, _stronger
@@ -315,7 +316,10 @@ _COSTED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscr
 _ARRAY_KINDS = frozenset({Kind.DEVICE, Kind.HOST, Kind.CUPY, Kind.SEQ})
 
 
+@lru_cache(maxsize=4096)
 def _out_of_scope_name(qualname: str | None) -> bool:
+    """A name of an out-of-scope library (memoised: every call of the file
+    asks, with a few dozen distinct names, against a long prefix table)."""
     if not qualname:
         return False
     if any(qualname == u or qualname.startswith(u + ".") for u in OUT_OF_SCOPE_DATA_UTILITIES):

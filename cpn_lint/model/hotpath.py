@@ -43,7 +43,9 @@ def hot_path_arrays(model: "FileModel") -> list[HotArray]:
     # bindings back, and without them the walk is exponential in its depth
     bounds: _Bounds = {}
     for name in model.nodes(ast.Name):
-        if not isinstance(name.ctx, ast.Load) or model.kind(name) is not Kind.DEVICE or not _is_hot(model, name):
+        # whether the use is hot first: most names are not, and their kinds
+        # are then never needed (the kinds no longer change: order is free)
+        if not isinstance(name.ctx, ast.Load) or not _is_hot(model, name) or model.kind(name) is not Kind.DEVICE:
             continue
         if _only_kept_or_shown(model, name):
             continue
@@ -53,7 +55,7 @@ def hot_path_arrays(model: "FileModel") -> list[HotArray]:
             target.setdefault(id(made_by), HotArray(made_by, size))
     for attr in model.nodes(ast.Attribute):
         # self.u and friends: their sizes are not followed
-        if isinstance(attr.ctx, ast.Load) and model.kind(attr) is Kind.DEVICE and _is_hot(model, attr):
+        if isinstance(attr.ctx, ast.Load) and _is_hot(model, attr) and model.kind(attr) is Kind.DEVICE:
             if not (isinstance(attr.value, ast.Name) and model.kind(attr.value) is Kind.DEVICE):
                 unknown.setdefault(id(attr), HotArray(attr, None))
     return sorted([*found.values(), *unknown.values()], key=lambda a: (getattr(a.made_by, "lineno", 0), getattr(a.made_by, "col_offset", 0)))
