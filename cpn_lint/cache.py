@@ -329,6 +329,14 @@ def _hints(cls: type) -> dict[str, Any] | None:
 def encode(value: Any) -> Any:
     """A JSON-able form of ``value`` that :func:`decode` turns back into an
     equal value of the same types; raises :class:`Unencodable`."""
+    exact = type(value)
+    if exact in _SCALARS:
+        return value
+    if exact is list or exact is tuple:
+        # the common case (source lines, the cost sites' terms): all scalars,
+        # copied at C speed into what the general case below would build
+        if _SCALARS.issuperset(map(type, value)):
+            return list(value) if exact is list else {"t": list(value)}
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, (int, float)):
@@ -349,8 +357,19 @@ def encode(value: Any) -> Any:
         return {"b": base64.b64encode(value).decode("ascii")}
     cls = type(value)
     if dataclasses.is_dataclass(value) and _CLASSES.get(cls.__name__) is cls and _hints(cls) is not None:
-        return {"c": cls.__name__, "v": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+        return {"c": cls.__name__, "v": {name: encode(getattr(value, name)) for name in _field_names(cls)}}
     raise Unencodable(f"cannot cache a {cls.__name__}")
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """``dataclasses.fields``' names, looked up once per class."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    return names
 
 
 def decode(data: Any, checked: bool = True) -> Any:
@@ -389,6 +408,8 @@ def decode(data: Any, checked: bool = True) -> Any:
     if not isinstance(inner, list):
         raise Malformed(f"bad {tag!r}")
     if tag == "t":
+        if _SCALARS.issuperset(map(type, inner)):
+            return tuple(inner)  # scalars decode to themselves
         return tuple(decode(v, checked) for v in inner)
     if tag in ("f", "s"):
         items = [decode(v, checked) for v in inner]

@@ -38,6 +38,11 @@ def numbered(keys: Iterable[str]) -> list[str]:
     return out
 
 
+# Nodes that can hold a function or class definition: statements (and the
+# blocks of try/match). An expression never does, a lambda being no def.
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case, ast.mod)
+
+
 def function_spans(tree: ast.AST) -> list[tuple[int, int, str]]:
     """(first line, last line, ``Outer.name``) of every function and method."""
     spans: list[tuple[int, int, str]] = []
@@ -49,8 +54,8 @@ def function_spans(tree: ast.AST) -> list[tuple[int, int, str]]:
                 if not isinstance(child, ast.ClassDef):
                     spans.append((child.lineno, child.end_lineno or child.lineno, name))
                 visit(child, name + ".")
-            else:
-                visit(child, prefix)
+            elif isinstance(child, _HOLDS_STATEMENTS):
+                visit(child, prefix)  # expressions hold no def: not walked
 
     visit(tree, "")
     return spans

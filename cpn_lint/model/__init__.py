@@ -94,6 +94,7 @@ class FileModel:
         self._array_apis: dict[ast.expr, str | None] = {}
         self._derived: dict[object, Any] = {}
         self._statements: dict[ast.AST, ast.stmt | None] = {}
+        self._lookups: dict[ast.Name, Scope | None] = {}
         ModelBuilder(self).build()
         # The module whose arrays are distributed (imports are complete now).
         self.device_root: str | None = self.imports.device_root
@@ -423,7 +424,13 @@ class FileModel:
         return None
 
     def lookup(self, name_node: ast.Name) -> Scope | None:
-        return self.scope_of(name_node).lookup_scope(name_node.id)
+        """The scope a use of a name resolves to (None: a builtin or an
+        unbound name). Memoised per node: the scopes' bindings are complete
+        once the model is built, and the value engine asks again and again."""
+        found = self._lookups.get(name_node, _MISSING)
+        if found is _MISSING:
+            found = self._lookups[name_node] = self.scope_of(name_node).lookup_scope(name_node.id)
+        return found  # type: ignore[return-value]
 
     def reaching_bindings(self, name_node: ast.Name) -> list[Binding]:
         """The bindings of a name that may reach this use of it (none for a

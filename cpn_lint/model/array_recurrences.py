@@ -18,7 +18,7 @@ from .recurrence_forms import _Form, _chain_base, _chain_components, _flows, _fo
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import counter_step, direction, offset_from
-from .syntax import index_components, names_in
+from .syntax import index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -327,7 +327,7 @@ class ArrayRecurrences:
         key = id(value)
         found = self._reads.get(key)
         if found is None:
-            nodes: list[ast.AST] = list(ast.walk(value))
+            nodes: list[ast.AST] = list(walk(value))
             nodes += [read for call in nodes if isinstance(call, ast.Call) for read in self.model.calls.picks_through(call)]
             names = [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
             found = self._reads[key] = (nodes, names)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from .hostsync import is_throttled
 from .loop_iterations import hot_loop
 from .scopes import Binding, BindKind, ScopeKind
-from .syntax import names_in
+from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -361,7 +361,7 @@ class CallGraph:
         handed = {p: a for p, a in handed.items() if p in unchanged}
         arrays = {p: a for p, a in arrays.items() if p in unchanged}
         found: list[ast.Subscript] = []
-        for node in ast.walk(scope.node):
+        for node in walk(scope.node):
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
                 if isinstance(node.ctx, ast.Load) and model.lookup(node.value) is scope and names_in(node.slice) <= handed.keys():
                     index = _substituted(node.slice, handed)
@@ -501,7 +501,7 @@ class CallGraph:
         if any(isinstance(a, ast.Starred) for a in call.args) or node.args.vararg is not None or position >= len(names):
             return False
         name = names[position]
-        return not any(isinstance(n, ast.Name) and n.id == name for stmt in node.body for n in ast.walk(stmt))
+        return not any(isinstance(n, ast.Name) and n.id == name for stmt in node.body for n in walk(stmt))
 
     def is_receiver(self, param: Binding) -> bool:
         """``self``/``cls`` of a method: ``self.shape`` is an attribute of the

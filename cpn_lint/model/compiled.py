@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .scopes import Scope, ScopeKind
+from .syntax import walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -173,7 +174,7 @@ def _passes_device(model: "FileModel", site: ast.Call, scope: Scope, name: str) 
 
 
 def _calls_inside(node: ast.AST) -> list[ast.Call]:
-    return [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+    return [n for n in walk(node) if isinstance(n, ast.Call)]
 
 
 __all__ = ["COMPILERS", "CompiledFunction", "compiled_function_at", "compiled_functions"]

@@ -37,6 +37,7 @@ record the verdict reads.
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .cost_shares import CostShares, _stronger
@@ -93,6 +94,9 @@ class CostModel(TripCounts, CostShares):
         self._run_counts: dict[tuple[int, int], Poly] = {}
         self._loop_shares: dict[tuple[int, int], Share | None] = {}
         self._extent_names: set[str] | None = None
+        # _size's answers per node: each operator of a chain asks for the
+        # sizes of all its operands again (the polynomials are never mutated)
+        self._sizes: dict[int, Poly] = {}
 
     # ------------------------------------------------------------ the sites
     def sites(self) -> list[Site]:
@@ -263,7 +267,15 @@ class CostModel(TripCounts, CostShares):
 
     # ----------------------------------------------------------------- sizes
     def _size(self, node: ast.AST) -> Poly:
-        """Elements one run of ``node`` touches."""
+        """Elements one run of ``node`` touches (memoised: a shared value,
+        which callers only read)."""
+        key = id(node)
+        found = self._sizes.get(key)
+        if found is None:
+            found = self._sizes[key] = self._compute_size(node)
+        return found
+
+    def _compute_size(self, node: ast.AST) -> Poly:
         model = self.model
         if isinstance(node, ast.expr):
             kind = model.kind(node)
@@ -323,7 +335,10 @@ _COSTED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscr
 _ARRAY_KINDS = frozenset({Kind.DEVICE, Kind.HOST, Kind.CUPY, Kind.SEQ})
 
 
+@lru_cache(maxsize=4096)
 def _out_of_scope_name(qualname: str | None) -> bool:
+    """A name of an out-of-scope library (memoised: every call of the file
+    asks, with a few dozen distinct names, against a long prefix table)."""
     if not qualname:
         return False
     if any(qualname == u or qualname.startswith(u + ".") for u in OUT_OF_SCOPE_DATA_UTILITIES):

@@ -54,7 +54,7 @@ from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import offset_from
 from .state_recurrences import StateRecurrences
-from .syntax import chain_root, index_components, names_in
+from .syntax import chain_root, index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -313,14 +313,14 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         model = self.model
         loops = [*frame.chain(), *model.loops_within(frame)]  # (outer loops' indices walk too)
         walking = frozenset().union(*(model.loop_indices(f) for f in loops))
-        headers = {id(n) for f in loops for n in ast.walk(getattr(f.node, "target", ast.Pass()))}
+        headers = {id(n) for f in loops for n in walk(getattr(f.node, "target", ast.Pass()))}
         varying = model.loop_varying(frame)
         bindings = [b for b in model.bindings_in_loop(frame)
                     if b.name in varying and id(b.node) not in headers and b.kind in (BindKind.VALUE, BindKind.ELEMENT)
                     and b.value is not None and b.name not in names_in(b.value) and not names_in(b.value) & walking]
         # a draw, a pop, an element of an array, or a number computed from one
         # (a counter moved by a constant, it = it + 1, is a walking index)
-        sites = {b.name for b in bindings if any(isinstance(n, (ast.Call, ast.Subscript)) for n in ast.walk(b.value))}
+        sites = {b.name for b in bindings if any(isinstance(n, (ast.Call, ast.Subscript)) for n in walk(b.value))}
         grown = True
         while grown:
             more = {b.name for b in bindings if b.name not in sites and names_in(b.value) & sites}

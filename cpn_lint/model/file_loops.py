@@ -16,6 +16,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from .scopes import BindKind, LoopFrame
+from .syntax import walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -49,7 +50,7 @@ def _walks(model: "FileModel", frame: LoopFrame) -> bool:
     names = _target_names(node.target)
     if not names:
         return False
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, ast.Subscript) and _is_argv(model, inner.value) and _mentions(inner.slice, names):
             return True  # for n in range(1, len(sys.argv)): f = sys.argv[n]
         if isinstance(inner, ast.Call) and _reads(model, inner) and any(_mentions(a, names | _derived(node, names))
@@ -91,14 +92,14 @@ def _reads(model: "FileModel", call: ast.Call) -> bool:
 
 
 def _target_names(target: ast.expr) -> set[str]:
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(target) if isinstance(n, ast.Name)}
 
 
 def _derived(loop: ast.For | ast.AsyncFor, names: set[str]) -> set[str]:
     """Names the loop body assigns from the loop's own names (``path =
     os.path.join(d, name)``, ``f = files[i]``), one step deep."""
     found: set[str] = set()
-    for stmt in ast.walk(loop):
+    for stmt in walk(loop):
         if isinstance(stmt, ast.Assign) and _mentions(stmt.value, names):
             for target in stmt.targets:
                 found |= _target_names(target)
@@ -106,7 +107,7 @@ def _derived(loop: ast.For | ast.AsyncFor, names: set[str]) -> set[str]:
 
 
 def _mentions(expr: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+    return any(isinstance(n, ast.Name) and n.id in names for n in walk(expr))
 
 
 __all__ = ["LISTERS", "READERS", "walks_input_files"]

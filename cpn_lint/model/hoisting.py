@@ -25,7 +25,7 @@ from . import numpy_api
 from .kinds import Kind
 from .loop_iterations import is_hot
 from .scopes import BindKind, Binding, LoopFrame, ScopeKind
-from .syntax import name_key
+from .syntax import name_key, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -359,7 +359,7 @@ def invariant_through_calls(model: "FileModel", node: ast.AST, exprs: Iterable[a
 def _invariant_in_callers(model: "FileModel", expr: ast.AST, scope: "Scope", shape_only: bool, depth: int) -> bool:
     if depth > 4:
         return False
-    for name in (n for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+    for name in (n for n in walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
         owner = model.lookup(name)
         if owner is None or owner is not scope:
             continue  # a builtin, or a module-level name: the call-site checks cover rebinding
@@ -631,16 +631,16 @@ def _loop_variables(model: "FileModel", stmt: ast.stmt, frame: LoopFrame) -> set
     for current in inner.chain() if inner is not None else []:
         node = current.node
         if isinstance(node, (ast.For, ast.AsyncFor)):
-            names |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+            names |= {n.id for n in walk(node.target) if isinstance(n, ast.Name)}
         if current is frame:
             break
     return names
 
 
 def _rare_branch(test: ast.expr, block: list[ast.stmt], name: str | None, counters: set[str]) -> bool:
-    if name is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(test)):
+    if name is not None and any(isinstance(n, ast.Name) and n.id == name for n in walk(test)):
         return True
-    for node in ast.walk(test):
+    for node in walk(test):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             return True
         if isinstance(node, ast.Compare) and _compares_counter(node, counters):

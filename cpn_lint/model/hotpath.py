@@ -39,18 +39,23 @@ def hot_path_arrays(model: "FileModel") -> list[HotArray]:
         return []
     found: dict[int, HotArray] = {}
     unknown: dict[int, HotArray] = {}
+    # _size_or_bound's answers: every use of an array follows the same
+    # bindings back, and without them the walk is exponential in its depth
+    bounds: _Bounds = {}
     for name in model.nodes(ast.Name):
-        if not isinstance(name.ctx, ast.Load) or model.kind(name) is not Kind.DEVICE or not _is_hot(model, name):
+        # whether the use is hot first: most names are not, and their kinds
+        # are then never needed (the kinds no longer change: order is free)
+        if not isinstance(name.ctx, ast.Load) or not _is_hot(model, name) or model.kind(name) is not Kind.DEVICE:
             continue
         if _only_kept_or_shown(model, name):
             continue
         for made_by in _origins(model, name):
-            size = _size_or_bound(model, made_by) if made_by is not name else None
+            size = _size_or_bound(model, made_by, bounds) if made_by is not name else None
             target = found if size is not None else unknown
             target.setdefault(id(made_by), HotArray(made_by, size))
     for attr in model.nodes(ast.Attribute):
         # self.u and friends: their sizes are not followed
-        if isinstance(attr.ctx, ast.Load) and model.kind(attr) is Kind.DEVICE and _is_hot(model, attr):
+        if isinstance(attr.ctx, ast.Load) and _is_hot(model, attr) and model.kind(attr) is Kind.DEVICE:
             if not (isinstance(attr.value, ast.Name) and model.kind(attr.value) is Kind.DEVICE):
                 unknown.setdefault(id(attr), HotArray(attr, None))
     return sorted([*found.values(), *unknown.values()], key=lambda a: (getattr(a.made_by, "lineno", 0), getattr(a.made_by, "col_offset", 0)))
@@ -68,11 +73,25 @@ def _is_hot(model: "FileModel", node: ast.AST) -> bool:
 _PICKERS = frozenset({"nonzero", "where", "argwhere", "flatnonzero", "unique", "extract", "compress"})
 
 
-def _size_or_bound(model: "FileModel", made_by: ast.AST, depth: int = 0) -> int | None:
+# (id of the expression, depth) -> _size_or_bound's answer (the depth is part
+# of the question: past the limit the answer is None)
+_Bounds = dict[tuple[int, int], "int | None"]
+
+
+def _size_or_bound(model: "FileModel", made_by: ast.AST, bounds: _Bounds, depth: int = 0) -> int | None:
     """The array's size when every extent is a literal; else an upper bound,
     which is as good for a size floor: what picks from an array of known size
     (``np.where(grid == 1)``, ``a[mask]``, ``a[i, :]``) is at most as large,
-    and elementwise arithmetic on such arrays is as large as the largest."""
+    and elementwise arithmetic on such arrays is as large as the largest.
+    Memoised in ``bounds`` (the model's answers no longer change)."""
+    key = (id(made_by), depth)
+    if key in bounds:
+        return bounds[key]
+    found = bounds[key] = _compute_size_or_bound(model, made_by, bounds, depth)
+    return found
+
+
+def _compute_size_or_bound(model: "FileModel", made_by: ast.AST, bounds: _Bounds, depth: int) -> int | None:
     if not isinstance(made_by, ast.expr) or depth > 6:
         return None
     size = literal_size(model.shape(made_by))
@@ -83,13 +102,13 @@ def _size_or_bound(model: "FileModel", made_by: ast.AST, depth: int = 0) -> int 
         values = [b.value for b in bindings if b.kind is BindKind.VALUE and b.value is not None]
         if not values or len(values) != len(bindings):
             return None
-        return _largest(_size_or_bound(model, v, depth + 1) for v in values)
+        return _largest(_size_or_bound(model, v, bounds, depth + 1) for v in values)
     if isinstance(made_by, ast.Subscript):
         index = made_by.slice.elts if isinstance(made_by.slice, ast.Tuple) else [made_by.slice]
         if all(isinstance(i, ast.Slice) or model.kind(i) in (Kind.SCALAR, Kind.DEVICE_SCALAR) for i in index):
-            return _size_or_bound(model, made_by.value, depth + 1)  # basic indexing: a part of the base
+            return _size_or_bound(model, made_by.value, bounds, depth + 1)  # basic indexing: a part of the base
         if len(index) == 1 and model.kind(index[0]) is Kind.DEVICE and _is_mask(model, index[0]):
-            return _size_or_bound(model, made_by.value, depth + 1)  # a mask picks from the base
+            return _size_or_bound(model, made_by.value, bounds, depth + 1)  # a mask picks from the base
         return None
     if isinstance(made_by, ast.BinOp):
         operands = [made_by.left, made_by.right]
@@ -98,7 +117,7 @@ def _size_or_bound(model: "FileModel", made_by: ast.AST, depth: int = 0) -> int 
     elif isinstance(made_by, ast.Call) and made_by.args:
         api = model.call_api(made_by)
         if api in _PICKERS and (api != "where" or len(made_by.args) == 1):
-            return _size_or_bound(model, made_by.args[0], depth + 1)
+            return _size_or_bound(model, made_by.args[0], bounds, depth + 1)
         if api is None or not _is_elementwise(api):
             return None
         operands = [a for a in made_by.args if not isinstance(a, ast.Starred)]
@@ -107,7 +126,7 @@ def _size_or_bound(model: "FileModel", made_by: ast.AST, depth: int = 0) -> int 
     arrays = [o for o in operands if model.kind(o) is Kind.DEVICE]
     if not arrays:
         return None
-    return _largest(_size_or_bound(model, o, depth + 1) for o in arrays)
+    return _largest(_size_or_bound(model, o, bounds, depth + 1) for o in arrays)
 
 
 def _largest(bounds) -> int | None:  # type: ignore[no-untyped-def]

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from .syntax import walk
+
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
     from .scopes import LoopFrame
@@ -28,13 +30,13 @@ def fresh_in_iteration(model: "FileModel", stmt: ast.stmt, frame: "LoopFrame", n
     count as such an assignment)?"""
     node = frame.node
     if isinstance(node, (ast.For, ast.AsyncFor)) and any(
-        isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)
+        isinstance(n, ast.Name) and n.id == name for n in walk(node.target)
     ):
         return True
     child: ast.AST = stmt
     for ancestor in model.ancestors(stmt):
         if ancestor is not node and isinstance(ancestor, (ast.For, ast.AsyncFor)) and any(
-            isinstance(n, ast.Name) and n.id == name for n in ast.walk(ancestor.target)
+            isinstance(n, ast.Name) and n.id == name for n in walk(ancestor.target)
         ):
             return True  # the target of a loop inside the frame: bound anew before each pass
         for block in _blocks(ancestor):
@@ -56,8 +58,8 @@ def binds_fresh(stmt: ast.stmt, name: str) -> bool:
         if stmt.value is None:
             return False
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        binds = any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t))
-        return binds and not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.value))
+        binds = any(isinstance(n, ast.Name) and n.id == name for t in targets for n in walk(t))
+        return binds and not any(isinstance(n, ast.Name) and n.id == name for n in walk(stmt.value))
     if isinstance(stmt, (ast.With, ast.AsyncWith)):
         return _block_binds_fresh(stmt.body, name)
     if isinstance(stmt, ast.If):
@@ -76,7 +78,7 @@ def _block_binds_fresh(block: list[ast.stmt], name: str) -> bool:
 
 
 def _mentions(stmt: ast.stmt, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt))
+    return any(isinstance(n, ast.Name) and n.id == name for n in walk(stmt))
 
 
 def _blocks(node: ast.AST) -> list[list[ast.stmt]]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .scopes import BindKind, LoopFrame, Scope
 from .spatial import SliceForm, slice_form
-from .syntax import callee_name, names_in
+from .syntax import callee_name, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -122,7 +122,7 @@ def _flow_edges(scope: "Scope") -> dict[str, set[str]]:
     """For a function: each name -> the names its assignments compute from
     it (``x_, y_ = np.floor(x), np.floor(y)``: x -> {x_}, y -> {y_})."""
     edges: dict[str, set[str]] = {}
-    for stmt in ast.walk(scope.node):
+    for stmt in walk(scope.node):
         if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is None:
             continue
         value = stmt.value
@@ -346,7 +346,7 @@ def chain_mentions(model: "FileModel", sub: ast.Subscript, names: frozenset[str]
 
 
 def mentions(expr: ast.AST, names: frozenset[str]) -> bool:
-    return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+    return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in walk(expr))
 
 
 def _offset(expr: ast.expr) -> tuple[str, int] | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .imports import DEVICE_ROOTS
 from .kinds import Kind
 from .scopes import BindKind, IterKind, LoopFrame
-from .syntax import is_range_call, literal_length, names_in
+from .syntax import is_range_call, literal_length, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -145,7 +145,7 @@ def _array_walker(model: "FileModel", expr: ast.expr) -> ast.expr | None:
     if tail not in ("ndenumerate", "nditer") or root.partition(".")[0] not in DEVICE_ROOTS:
         return None
     flags = next((k.value for k in expr.keywords if k.arg == "flags"), expr.args[1] if tail == "nditer" and len(expr.args) > 1 else None)
-    if flags is not None and any(isinstance(n, ast.Constant) and n.value == "external_loop" for n in ast.walk(flags)):
+    if flags is not None and any(isinstance(n, ast.Constant) and n.value == "external_loop" for n in walk(flags)):
         return None  # nditer(a, flags=['external_loop']) hands out whole 1-D chunks, not items
     first = expr.args[0]
     if isinstance(first, (ast.List, ast.Tuple)) and first.elts:
@@ -194,7 +194,7 @@ def _walks_index_list(model: "FileModel", frame: LoopFrame, target: ast.expr, it
                                    for b in bindings):
             return False
     own = names_in(target)
-    for node in ast.walk(frame.node):
+    for node in walk(frame.node):
         if isinstance(node, ast.Subscript) and names_in(node.slice) & own and model.kind(node.value) is Kind.DEVICE:
             return True
     return False

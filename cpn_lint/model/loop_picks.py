@@ -21,7 +21,7 @@ from .scopes import BindKind, LoopFrame, Scope
 from .shapes import literal_size
 from .spatial import (SliceForm, index_loop, offset_from, picks_axis_by, sized_by_data, slice_form, tiles, unit_step,
                       walks_data, writes_piece_by)
-from .syntax import names_in
+from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -139,7 +139,7 @@ class PickWork:
         received = _reach(self._edges(callee), receiving)
         work = Work.NONE
         picks: list[ast.Subscript] = []
-        for node in ast.walk(callee.node):
+        for node in walk(callee.node):
             if node is callee.node:
                 continue
             if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
@@ -181,7 +181,7 @@ class PickWork:
         through names the loop binds (``Wc = W - W.mean(0)`` after ``W =
         X[t:t + window]``)?"""
         model = self.model
-        for node in ast.walk(expr):
+        for node in walk(expr):
             if isinstance(node, ast.Subscript) and mentions(node.slice, names) and model.kind(node.value) is Kind.DEVICE:
                 return True
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and depth < 3:
@@ -247,7 +247,7 @@ class PickWork:
         if any(b.kind is not BindKind.PARAM for b in callee.bindings.get(param, ())):
             return None  # rebound inside: the name stops meaning the array
         fewest: int | None = None
-        for use in ast.walk(callee.node):
+        for use in walk(callee.node):
             if not (isinstance(use, ast.Name) and use.id == param and isinstance(use.ctx, ast.Load)):
                 continue
             if model.lookup(use) is not callee:
@@ -277,7 +277,7 @@ class PickWork:
                 continue  # max(delta, abs(V[i, i] - 1.0)): Python computes on the elements
             if id(call) not in found and model.is_host_call(call):
                 for argument in [*call.args, *(k.value for k in call.keywords)]:
-                    found.update(id(n) for n in ast.walk(argument))
+                    found.update(id(n) for n in walk(argument))
         return found
 
     def _all_indices(self, frame: LoopFrame) -> frozenset[str]:
@@ -391,7 +391,7 @@ class PickWork:
                 # (of a row computed from a pick by the same index, (a[k] * s)[k:],
                 # the row is classified on its own)
                 computed = not isinstance(sub.value, ast.Name) and any(
-                    isinstance(n, ast.Subscript) and form.var in names_in(n.slice) for n in ast.walk(sub.value))
+                    isinstance(n, ast.Subscript) and form.var in names_in(n.slice) for n in walk(sub.value))
                 # (L[i, :i] of a unit triangle: the row the same access picks by i is walked)
                 triangle = any(not isinstance(c, ast.Slice) and offset_from(c, form.var) is not None for c in components) \
                     and unit_step(model, loop, form.var)
@@ -469,7 +469,7 @@ class PickWork:
         is not — the loop shifts a whole image once per tap (im2col by
         taps), the opposite of a window sliding over the data."""
         model = self.model
-        width = [n for n in ast.walk(part.upper) if isinstance(n, (ast.Name, ast.Attribute, ast.Call))] if part.upper is not None else []
+        width = [n for n in walk(part.upper) if isinstance(n, (ast.Name, ast.Attribute, ast.Call))] if part.upper is not None else []
         data_width = any(
             sized_by_data(model, n) for n in width if not (isinstance(n, ast.Name) and n.id == var)
         )
@@ -577,7 +577,7 @@ class PickWork:
                     continue
                 updated = isinstance(stmt, ast.AugAssign) or any(
                     isinstance(n, type(target)) and ast.dump(n).replace("Load", "Store") == ast.dump(target)
-                    for n in ast.walk(stmt.value))  # type: ignore[attr-defined]
+                    for n in walk(stmt.value))  # type: ignore[attr-defined]
                 if updated and model.kind(target) not in (Kind.SCALAR, Kind.DEVICE_SCALAR):
                     return True
         for stmt in model.nodes_in_loop(loop, ast.Expr):

@@ -23,7 +23,7 @@ from .loop_work import SMALL_PICK, Work
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS
 from .scopes import Binding, BindKind, IterKind, LoopFrame
 from .spatial import index_loop, walks_data
-from .syntax import names_in
+from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -367,10 +367,10 @@ class WholeWork:
         from .numpy_api import INDEX_BUILDERS, JOINERS
 
         model = self.model
-        for node in ast.walk(value):
+        for node in walk(value):
             joins = isinstance(node, ast.Call) and model.call_api(node) in JOINERS
             joins = joins or (isinstance(node, ast.Subscript) and (model.qualname(node.value) or "").rpartition(".")[2] in INDEX_BUILDERS)
-            if joins and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)):
+            if joins and any(isinstance(n, ast.Name) and n.id == name for n in walk(node)):
                 return True
         return False
 
@@ -474,7 +474,7 @@ class WholeWork:
         work = self._size_work(expr, Work.NONE) if model.kind(expr) is Kind.DEVICE else Work.NONE
         if work is Work.NONE and self._array_of_unknown_size(expr):
             work = Work.SLAB  # V = np.where(c[t] > C, c[t], V * df): as big as operands nothing sizes
-        for node in ast.walk(expr):
+        for node in walk(expr):
             if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:
                 if mentions(node.slice, names):
                     work = max(work, self._pick_work(node, names, frame))

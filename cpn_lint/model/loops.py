@@ -38,7 +38,7 @@ from .loop_picks import PickWork
 from .loop_whole import WholeWork
 from .loop_work import LoopWork, Work
 from .scopes import Binding, BindKind, LoopFrame, Scope
-from .syntax import names_in
+from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -187,7 +187,7 @@ class WorkAnalysis(PickWork, WholeWork):
         found = self._indexing.get(key)
         if found is None:
             indexing: set[str] = set()
-            for node in ast.walk(callee.node):
+            for node in walk(callee.node):
                 if isinstance(node, ast.Subscript):
                     indexing |= names_in(node.slice)
             edges = self._edges(callee)
@@ -235,7 +235,7 @@ class WorkAnalysis(PickWork, WholeWork):
         self._function_work[key] = Work.NONE  # recursion adds nothing new
         model = self.model
         work = Work.NONE
-        for node in ast.walk(scope_node):
+        for node in walk(scope_node):
             if node is scope_node or not isinstance(node, (ast.Subscript, ast.Name, ast.Attribute, ast.Call)):
                 continue
             if isinstance(node, ast.Subscript) and model.kind(node.value) is Kind.DEVICE:

@@ -22,7 +22,7 @@ from .kinds import Kind
 from .scopes import BindKind
 from .shapes import literal_size
 from .spatial import Linear, form_offset, linear, name_form_key
-from .syntax import chain_root, index_components, names_in
+from .syntax import chain_root, index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -80,7 +80,7 @@ class RecurrenceTests:
     def _tests_random_draw(self, test: ast.expr, frame: "LoopFrame") -> bool:
         """``U <= r`` with ``U = np.random.uniform(...)``, ``rng.random() < a``."""
         model = self.model
-        for node in ast.walk(test):
+        for node in walk(test):
             if isinstance(node, ast.Call) and self._is_draw(node):
                 return True
             if isinstance(node, ast.Name):
@@ -125,7 +125,7 @@ class RecurrenceTests:
         ``unknown_ok`` a value of unknown size (a score a helper returns)
         counts unless some binding is known to be large."""
         model = self.model
-        targets = [n for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in ast.walk(t)]  # type: ignore[attr-defined]
+        targets = [n for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in walk(t)]  # type: ignore[attr-defined]
         node = next((n for n in targets if isinstance(n, ast.Name) and n.id == name), None)
         if node is None:
             return False
@@ -161,7 +161,7 @@ class RecurrenceTests:
         model = self.model
         return any(
             isinstance(n, ast.Name) and n.id == name and model.kind(n) in (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN)
-            for n in ast.walk(stmt.value)  # type: ignore[attr-defined]
+            for n in walk(stmt.value)  # type: ignore[attr-defined]
         )
 
     def _stored_into(self, frame: "LoopFrame", name: str) -> str | None:
@@ -389,7 +389,7 @@ def _self_updated_names(stmt: ast.stmt) -> list[str]:
         for bound, value in pairs:
             if isinstance(bound, ast.Subscript):
                 continue
-            for name in (n.id for n in ast.walk(bound) if isinstance(n, ast.Name)):  # in source order
+            for name in (n.id for n in walk(bound) if isinstance(n, ast.Name)):  # in source order
                 if name in names_in(value) and not _is_reduction_step(value, name) and name not in found:
                     found.append(name)
     return found
@@ -510,7 +510,7 @@ def _stored_names(model: "FileModel", frame: "LoopFrame") -> set[str]:
     names: set[str] = set()
     for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
         for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:  # type: ignore[attr-defined]
-            names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            names |= {n.id for n in walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             root = chain_root(target)
             if isinstance(root, ast.Name):
                 names.add(root.id)

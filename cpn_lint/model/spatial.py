@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .scopes import BindKind, IterKind, LoopFrame
-from .syntax import names_in
+from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -358,7 +358,7 @@ def sized_by_data(model: "FileModel", expr: ast.expr) -> bool:
 def _sized_by_data(model: "FileModel", expr: ast.expr, depth: int) -> bool:
     if depth > _MAX_DEPTH:
         return False
-    for node in ast.walk(expr):
+    for node in walk(expr):
         if isinstance(node, ast.Attribute) and node.attr in ("shape", "size"):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and model.lookup(node.func) is None:

@@ -18,7 +18,7 @@ from .loops import WorkAnalysis
 from .recurrence_forms import (Recurrence, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
                                _on_cycle, _reads_ahead, _reads_behind, _self_updated_names)
 from .scopes import BindKind
-from .syntax import names_in
+from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -88,7 +88,7 @@ class StateRecurrences:
             written = _index_names(target)
             if base is None or written is None or len(written) < 2 or not set(written) <= own:
                 continue
-            reads = [r for r in ast.walk(stmt.value) if isinstance(r, ast.Subscript) and _is_name(_chain_base(r), base.id)]
+            reads = [r for r in walk(stmt.value) if isinstance(r, ast.Subscript) and _is_name(_chain_base(r), base.id)]
             if any(_reads_ahead(r, written) for r in reads):
                 continue  # u[i, j] from u[i - 1, j] and u[i + 1, j]: a relaxation sweep
             if any(_reads_behind(r, written) for r in reads):
@@ -118,7 +118,7 @@ class StateRecurrences:
         (``acc = x[0]`` beside ``x[t]``), and rebound in it from element work?"""
         model = self.model
         value = getattr(stmt, "value", None)
-        use = next((n for n in ast.walk(value) if isinstance(n, ast.Name) and n.id == name), None) if value is not None else None
+        use = next((n for n in walk(value) if isinstance(n, ast.Name) and n.id == name), None) if value is not None else None
         if use is None:
             return False
         return model.derived(WorkAnalysis, WorkAnalysis).carried_size(frame, use) is Work.ELEMENT
@@ -158,7 +158,7 @@ class StateRecurrences:
         if depth >= 3:
             return names
         found = set(names)
-        for node in ast.walk(term):
+        for node in walk(term):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 continue
             for binding in model.reaching_bindings(node):
@@ -224,8 +224,8 @@ class StateRecurrences:
             if callee is None:
                 continue
             params = set(callee.params)
-            for branch in (n for n in ast.walk(callee.node) if isinstance(n, ast.If)):
-                if not any(isinstance(n, ast.Call) and self._is_draw(n) for n in ast.walk(branch.test)):
+            for branch in (n for n in walk(callee.node) if isinstance(n, ast.If)):
+                if not any(isinstance(n, ast.Call) and self._is_draw(n) for n in walk(branch.test)):
                     continue
                 for stmt in branch.body:
                     state = self._helper_site_store(stmt, callee, call, frame)
@@ -246,7 +246,7 @@ class StateRecurrences:
         for target in targets:
             if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
                 continue
-            names = [n for n in ast.walk(target.slice) if isinstance(n, ast.Name)]
+            names = [n for n in walk(target.slice) if isinstance(n, ast.Name)]
             if names and all(self._drawn_for_helper(n.id, callee, call, frame) for n in names):
                 return target.value.id
         return None
@@ -275,7 +275,7 @@ class StateRecurrences:
             for target in targets:
                 if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and model.is_array(target.value)):
                     continue
-                index_names = [n for n in ast.walk(target.slice) if isinstance(n, ast.Name)]
+                index_names = [n for n in walk(target.slice) if isinstance(n, ast.Name)]
                 if index_names and all(self._drawn_here(n, frame) for n in index_names) \
                         and self._draw_decides(branch.test, frame, {n.id for n in index_names}) \
                         and self._read_in_loop(frame, target.value.id, target):
@@ -286,7 +286,7 @@ class StateRecurrences:
         """Does a draw other than the site's own indices decide ``test``
         (``np.random.random() < np.exp(-b * dE)``)? A flip made whenever the
         energy drops is a greedy quench, judged as an element loop."""
-        for node in ast.walk(test):
+        for node in walk(test):
             if isinstance(node, ast.Call) and self._is_draw(node):
                 return True
             if isinstance(node, ast.Name) and node.id not in site and any(
@@ -330,7 +330,7 @@ class StateRecurrences:
                 continue
             value = getattr(stmt, "value", None)
             moved_by = names_in(value) - {name} if value is not None else set()
-            if not (moved_by & varying or any(isinstance(n, ast.Call) for n in ast.walk(value or ast.Pass()))):
+            if not (moved_by & varying or any(isinstance(n, ast.Call) for n in walk(value or ast.Pass()))):
                 continue  # moved by a step the loop does not change (i += k): an index with a stride
             if not self._small_state(name, stmt, by_size=True):
                 continue

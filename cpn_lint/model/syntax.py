@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from typing import Iterator
 
 
 def callee_name(func: ast.expr) -> str:
@@ -39,6 +40,29 @@ def name_key(expr: ast.AST) -> tuple[str, ...] | None:
         return None
     parts.append(node.id)
     return tuple(reversed(parts))
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """``ast.walk``, node for node in the same (breadth-first) order, context
+    and operator nodes included, at a fraction of its cost: one loop over a
+    growing list instead of a deque fed by two nested generators per node.
+    The analyses walk subtrees a hundred thousand times per file set."""
+    todo = [node]
+    append = todo.append
+    node_class = ast.AST
+    position = 0
+    while position < len(todo):
+        node = todo[position]
+        position += 1
+        for field in node._fields:
+            value = getattr(node, field, None)  # a missing field yields nothing, as in ast.iter_fields
+            if isinstance(value, node_class):
+                append(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, node_class):
+                        append(item)
+        yield node
 
 
 def names_in(expr: ast.AST) -> set[str]:

@@ -19,6 +19,7 @@ from .kinds import Kind
 from .loop_work import Work
 from .scopes import BindKind, IterKind, LoopFrame, Scope, ScopeKind
 from .worklists import worklist_queue
+from .syntax import walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -93,9 +94,9 @@ class TripCounts:
             calls_itself = any(model.scope_of(call).function_like() is scope for call in model.calls.sites(scope))
             params = {b.name for bs in scope.bindings.values() for b in bs if b.kind is BindKind.PARAM}
             if calls_itself and params:
-                for sub in ast.walk(scope.node):
+                for sub in walk(scope.node):
                     if isinstance(sub, ast.Subscript) and model.is_device(sub.value) and \
-                            any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(sub.slice)):
+                            any(isinstance(n, ast.Name) and n.id in params for n in walk(sub.slice)):
                         found = True
                         break
         self._recursive[key] = found
@@ -245,7 +246,7 @@ class TripCounts:
                 for candidate in candidates:
                     parts = candidate.elts if isinstance(candidate, (ast.Tuple, ast.List)) else [candidate]
                     for part in parts:
-                        for name in ast.walk(part):
+                        for name in walk(part):
                             if isinstance(name, ast.Name):
                                 names.add(name.id)
             self._extent_names = names
@@ -294,7 +295,7 @@ class TripCounts:
             return 0
         rank = 0
         for sub in model.nodes_in_loop(frame, ast.Subscript):
-            if not any(isinstance(n, ast.Name) and n.id in own for n in ast.walk(sub.slice)):
+            if not any(isinstance(n, ast.Name) and n.id in own for n in walk(sub.slice)):
                 continue
             parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
             shape = model.shape(sub.value) if model.is_device(sub.value) else None

@@ -18,7 +18,7 @@ from .imports import DEVICE_ROOTS
 from .kinds import Kind, join
 from .scopes import Binding, BindKind
 from .shapes import MaybeShape
-from .syntax import callee_name, positional_or_keyword
+from .syntax import callee_name, positional_or_keyword, walk
 from .value_common import _ARRAYS, _COMPREHENSIONS, _NUMBERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -220,7 +220,7 @@ class BindingKinds:
             return None
         tail = (self.model.qualname(call.func) or "").rpartition(".")[2]
         flags = positional_or_keyword(call, 1, "flags") if tail == "nditer" else None
-        if flags is not None and any(isinstance(n, ast.Constant) and n.value == "external_loop" for n in ast.walk(flags)):
+        if flags is not None and any(isinstance(n, ast.Constant) and n.value == "external_loop" for n in walk(flags)):
             return None  # whole 1-D chunks, not items
         operand = call.args[0]
         if tail == "ndenumerate":

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .kinds import Kind
 from .scopes import BindKind
-from .syntax import names_in
+from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -159,7 +159,7 @@ def _iterates_neighbours(model: "FileModel", iterable: ast.expr, popped: set[str
     if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) and iterable.elts and (
             all(names_in(e) & popped for e in iterable.elts) or _offset_table(iterable)):
         return True
-    for node in ast.walk(iterable):
+    for node in walk(iterable):
         if isinstance(node, ast.Subscript) and names_in(node.slice) & popped:
             return True
         if isinstance(node, ast.Call) and any(names_in(a) & popped for a in node.args):

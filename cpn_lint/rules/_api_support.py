@@ -27,6 +27,7 @@ from ..manifest import ApiSupport, Manifest, Status, active, canonical_name
 from ..findings import Finding
 from ..model import FileModel, IterKind, Kind, LoopFrame
 from ..registry import Rule
+from ..model.syntax import walk
 
 # APIs whose calls another rule reports as the blocking idiom itself; listing
 # them again as "not implemented" would double-count one problem.
@@ -233,7 +234,7 @@ def guarded(model: FileModel, node: ast.AST, api: str, caught: frozenset[str] = 
 
 def _tests_hasattr(test: ast.expr, attribute: str) -> bool:
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "hasattr" and len(n.args) == 2
-               and isinstance(n.args[1], ast.Constant) and n.args[1].value == attribute for n in ast.walk(test))
+               and isinstance(n.args[1], ast.Constant) and n.args[1].value == attribute for n in walk(test))
 
 
 def _catches(handler: ast.ExceptHandler, errors: frozenset[str]) -> bool:
@@ -495,7 +496,7 @@ def _only_shown(model: FileModel, statement: ast.stmt, call: ast.AST) -> bool:
     target = statement.targets[0]
     scope = model.scope_of(target).function_like()
     end = statement.end_lineno or statement.lineno
-    reads = [n for n in ast.walk(scope.node) if isinstance(n, ast.Name) and n.id == target.id and n.lineno > end
+    reads = [n for n in walk(scope.node) if isinstance(n, ast.Name) and n.id == target.id and n.lineno > end
              and isinstance(n.ctx, ast.Load) and any(b.node is target for b in model.reaching_bindings(n))]
     if not reads:
         return False

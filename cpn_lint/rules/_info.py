@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..model import IterKind, Kind
 from ..model.scopes import BindKind
-from ..model.syntax import callee_name
+from ..model.syntax import callee_name, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import FileModel, LoopFrame
@@ -30,7 +30,7 @@ def loop_variables(frame: LoopFrame) -> set[str]:
         targets = [g.target for g in node.generators]  # type: ignore[attr-defined]
     else:
         return set()
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return {n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)}
 
 
 def per_item_loop(model: FileModel, call: ast.Call) -> LoopFrame | None:
@@ -53,8 +53,8 @@ def per_item_loop(model: FileModel, call: ast.Call) -> LoopFrame | None:
 
 
 def _selects_with(model: FileModel, arg: ast.expr, variables: set[str], frame: LoopFrame) -> bool:
-    for node in ast.walk(arg):
-        if isinstance(node, ast.Subscript) and variables & {n.id for n in ast.walk(node.slice) if isinstance(n, ast.Name)}:
+    for node in walk(arg):
+        if isinstance(node, ast.Subscript) and variables & {n.id for n in walk(node.slice) if isinstance(n, ast.Name)}:
             return True
     if isinstance(arg, ast.Name) and arg.id in variables and frame.iter_kind not in (IterKind.RANGE, IterKind.INDEX_PRODUCT):
         # ``for sig in signals: f(sig)``: the item itself, unless it is a number

@@ -25,6 +25,7 @@ from ..model.compiled import compiled_function_at
 from ..model.scopes import BindKind, ScopeKind
 from ..model.worklists import traversal_frames
 from . import load_rules
+from ..model.syntax import walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..findings import Finding
@@ -233,9 +234,9 @@ def item_loop_line(model: FileModel, node: ast.AST, value: ast.expr) -> int | No
     alone (``n % 10 == 0``): a Python range in its place leaves a plain
     number, so the sync goes with the loop's own fix. None otherwise (a
     reduction of a row stays a sync whatever the loop walks)."""
-    if any(isinstance(n, ast.Call) for n in ast.walk(value)):
+    if any(isinstance(n, ast.Call) for n in walk(value)):
         return None
-    names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and model.is_device(n)}
+    names = {n.id for n in walk(value) if isinstance(n, ast.Name) and model.is_device(n)}
     if not names:
         return None
     frame = model.loop_of(node)
@@ -360,7 +361,7 @@ def _run_by_root(model: FileModel, scope: "Scope") -> bool:
 def whole_array_test(model: FileModel, value: ast.expr) -> bool:
     """Does a tested value reduce a whole array (``np.any(u < 0)``,
     ``np.linalg.norm(r)``, ``err.max()``) rather than pick elements?"""
-    for node in ast.walk(value):
+    for node in walk(value):
         if not isinstance(node, ast.Call):
             continue
         api = model.array_api(node.func)

@@ -64,7 +64,7 @@ from ..model.numpy_api import (
     SELF_PRODUCTS,
 )
 from ..model.scopes import BindKind
-from ..model.syntax import dotted_name, operands
+from ..model.syntax import dotted_name, operands, walk
 from ._context import loop_place
 from ._roots import element_level
 
@@ -896,7 +896,7 @@ def _targets(stmt: ast.stmt) -> list[ast.expr]:
 
 
 def _names_in(expr: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(expr) if isinstance(n, ast.Name)}
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

@@ -12,6 +12,7 @@ from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_
 from ..registry import Category, Invalid, NoFix, Rule, Valid
 from ._roots import item_loop_line, unfolded
 from ._context import LoopContext, loop_context, runs_once, where_text
+from ..model.syntax import walk
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
 _CONVERTING_BUILTINS = frozenset({"float", "int", "bool", "complex"})
@@ -381,5 +382,5 @@ def _table_set_up_once(model: FileModel, value: ast.expr, context: LoopContext) 
     handful of round trips in all."""
     if context.call is not None or not runs_once(model, context.loop):
         return False
-    arrays = [n for n in ast.walk(value) if isinstance(n, ast.Name) and model.is_array(n)]
+    arrays = [n for n in walk(value) if isinstance(n, ast.Name) and model.is_array(n)]
     return bool(arrays) and all(model.values.written_out(n) for n in arrays)

@@ -11,6 +11,7 @@ from ..model.hostsync import hot_loop, is_device_value, is_modulo_check, is_thro
 from ..registry import Category, Invalid, Rule, Valid
 from ._roots import item_loop_line, unfolded, whole_array_test
 from ._context import loop_context, where_text
+from ..model.syntax import walk
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
@@ -371,7 +372,7 @@ def _fix(model: FileModel, value: ast.expr) -> str:
     carrier = next(
         (
             n
-            for n in ast.walk(value)
+            for n in walk(value)
             if isinstance(n, ast.Name) and model.statement_of(origin) is not test_statement and scalar_math_origin(model, n) is origin
         ),
         None,

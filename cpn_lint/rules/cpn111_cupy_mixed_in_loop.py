@@ -10,6 +10,7 @@ from ..findings import Finding
 from ..model import FileModel, Kind, LoopFrame
 from ..registry import Category, Invalid, Rule, Valid
 from ._context import describe_loop
+from ..model.syntax import walk
 
 _CUPY_ROOTS = ("cupy", "cupyx")
 # CuPy functions that take a foreign array in (the data leaves cuPyNumeric).
@@ -346,8 +347,8 @@ def _runtime_operations(model: FileModel, frame: LoopFrame, helpers: list[ast.AS
     """Does the loop (with the helpers it calls) compute with NumPy, and with
     CuPy, besides converting?"""
     numpy_op = cupy_op = False
-    calls = model.nodes_in_loop(frame, ast.Call) + [n for h in helpers for n in ast.walk(h) if isinstance(n, ast.Call)]
-    operations = model.nodes_in_loop(frame, ast.BinOp) + [n for h in helpers for n in ast.walk(h) if isinstance(n, ast.BinOp)]
+    calls = model.nodes_in_loop(frame, ast.Call) + [n for h in helpers for n in walk(h) if isinstance(n, ast.Call)]
+    operations = model.nodes_in_loop(frame, ast.BinOp) + [n for h in helpers for n in walk(h) if isinstance(n, ast.BinOp)]
     for call in calls:
         if id(call) in crossing_calls:
             continue

@@ -13,6 +13,7 @@ from ..model.iteration import fresh_in_iteration
 from ._context import describe_loop, kept_each_iteration, key_text
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
 from ..model.numpy_api import COMMUTATIVE_OPERATORS, IN_PLACE_OPERATORS, OUT_UFUNCS, ZERO_D_REDUCTIONS
+from ..model.syntax import walk
 
 _OPERATORS = IN_PLACE_OPERATORS
 _COMMUTATIVE = COMMUTATIVE_OPERATORS
@@ -643,7 +644,7 @@ def _in_place_steps(model: FileModel, expr: ast.expr, name: str) -> list[str] | 
         return []
     if isinstance(expr, ast.Name):
         return None
-    if sum(key_text(n) == name for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute))) != 1:
+    if sum(key_text(n) == name for n in walk(expr) if isinstance(n, (ast.Name, ast.Attribute))) != 1:
         return None
     if isinstance(expr, ast.BinOp) and type(expr.op) in _OPERATORS:
         ufunc = _OPERATORS[type(expr.op)][1]
@@ -671,4 +672,4 @@ def _in_place_steps(model: FileModel, expr: ast.expr, name: str) -> list[str] | 
 
 
 def _mentions(expr: ast.expr, name: str) -> bool:
-    return any(key_text(n) == name for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute)))
+    return any(key_text(n) == name for n in walk(expr) if isinstance(n, (ast.Name, ast.Attribute)))

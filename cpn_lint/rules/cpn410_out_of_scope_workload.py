@@ -11,7 +11,7 @@ from ..model import FileModel, LoopFrame
 from ..model.recurrence_forms import Recurrence, scan_form
 from ..model.integrators import small_state_chain
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
-from ..model.syntax import callback_args
+from ..model.syntax import callback_args, walk
 from ..model.worklists import worklist_queue
 from ..registry import Category, Invalid, Rule, Valid
 from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
@@ -1082,7 +1082,7 @@ def _called_from(model: FileModel, loop: ast.AST, depth: int = 3) -> set[tuple[i
     seen: set[int] = set()
     while todo:
         node, level = todo.pop()
-        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        for call in (n for n in walk(node) if isinstance(n, ast.Call)):
             scope = model.calls.callee(call)
             if scope is None or id(scope) in seen or level >= depth:
                 continue
@@ -1327,7 +1327,7 @@ def _spans(functions: list) -> set[tuple[int, int]]:  # type: ignore[type-arg]
 
 
 def _applies_activation_to_product(model: FileModel, function: ast.AST) -> bool:
-    for call in (n for n in ast.walk(function) if isinstance(n, ast.Call)):
+    for call in (n for n in walk(function) if isinstance(n, ast.Call)):
         if not any(_is_matrix_product(model, arg) for arg in call.args):
             continue
         api = model.array_api(call.func) or model.qualname(call.func) or ""
@@ -1347,12 +1347,12 @@ def _is_matrix_product(model: FileModel, expr: ast.expr) -> bool:
 
 def _is_sigmoid(model: FileModel, function: ast.AST) -> bool:
     """A function returning ``1 / (1 + exp(-z))`` or ``tanh(z)``."""
-    for ret in (n for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None):
-        for node in ast.walk(ret.value):
+    for ret in (n for n in walk(function) if isinstance(n, ast.Return) and n.value is not None):
+        for node in walk(ret.value):
             if isinstance(node, ast.Call) and model.array_api(node.func) == "tanh":
                 return True
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and any(
-                isinstance(c, ast.Call) and model.array_api(c.func) == "exp" for c in ast.walk(node.right)
+                isinstance(c, ast.Call) and model.array_api(c.func) == "exp" for c in walk(node.right)
             ):
                 return True
     return False
