@@ -306,6 +306,7 @@ def test_an_interrupted_write_leaves_no_temporary_file(tmp_path: Path, monkeypat
 
 
 # ------------------------------------------------------------------ concurrency
+@pytest.mark.slow  # several flake8 processes over the fixtures
 def test_two_processes_writing_at_once(tmp_path: Path) -> None:
     """Two cpn-verdict runs fill one cold cache at the same time: both print
     the report of a run without cache, and every entry left is whole."""
@@ -328,6 +329,7 @@ def test_two_processes_writing_at_once(tmp_path: Path) -> None:
     assert (warm.returncode, warm.stdout, warm.stderr) == (expected.returncode, expected.stdout, expected.stderr)
 
 
+@pytest.mark.slow  # several flake8 processes over the fixtures
 def test_flake8_with_and_without_the_cache(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """flake8 -j2 twice over a cold then warm cache prints what it prints
     without one; --cpn-no-cache and CPN_LINT_NO_CACHE=1 store nothing."""

@@ -37,6 +37,7 @@ def _run(main, args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int
     return status, captured.out, captured.err
 
 
+@pytest.mark.slow  # two full verdicts over the corpus, with worker processes (about 25 s of the fast tier)
 @pytest.mark.parametrize("fmt", ["markdown", "json"])
 def test_the_verdict_is_the_same_for_any_jobs(always_parallel: None, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
