@@ -261,12 +261,17 @@ def _in_scope(check: str) -> bool:
 def failure_of(outcome: oracle.OracleRun, path: Path, result: FileResult) -> Failure:
     stop = outcome.stop or {}
     line = failing_line(outcome, path)
+    error, message = str(stop.get("error") or "?"), str(stop.get("message") or "")
+    return _named(Failure(error, message[:200], line, False, environment=is_environment(error, message)), result)
+
+
+def _named(failure: Failure, result: FileResult) -> Failure:
+    """``failure`` with the CPN401/CPN404 finding that covers its line, if any."""
+    line = failure.line
     namer = next((f for f in result.findings if f.code in NAMING_CODES and line is not None
                   and f.line <= line <= (f.end_line or f.line)), None)
-    error, message = str(stop.get("error") or "?"), str(stop.get("message") or "")
-    return Failure(error, message[:200], line, namer is not None,
-                   f"{namer.code}:{namer.line} {namer.short or namer.message}"[:160] if namer else "",
-                   environment=is_environment(error, message))
+    return replace(failure, named=namer is not None,
+                   finding=f"{namer.code}:{namer.line} {namer.short or namer.message}"[:160] if namer else "")
 
 
 def is_environment(error: str, message: str) -> bool:
@@ -336,18 +341,9 @@ def rescore(stored: dict, folder: Path) -> dict:
                                dict(sorted(Counter(f.code for f in result.findings).items())),
                                diagnostics(result, doctor), detail.get("elsewhere", 0), note=detail.get("note", ""))
         if detail.get("failure"):
-            report.failure = _renamed(Failure(**detail["failure"]), result)
+            report.failure = _named(Failure(**detail["failure"]), result)
         reports.append(report)
     return summarise(folder, stored["timeout"], reports, stored.get("not_parsed", []), stored.get("notebooks_left_out", []))
-
-
-def _renamed(failure: Failure, result: FileResult) -> Failure:
-    """The stored failure with the CPN401/CPN404 finding that names its line today."""
-    line = failure.line
-    namer = next((f for f in result.findings if f.code in NAMING_CODES and line is not None
-                  and f.line <= line <= (f.end_line or f.line)), None)
-    return replace(failure, named=namer is not None,
-                   finding=f"{namer.code}:{namer.line} {namer.short or namer.message}"[:160] if namer else "")
 
 
 def summarise(folder: Path, timeout: float, reports: list[ProgramReport], unparsable: list[str],

@@ -160,8 +160,7 @@ def codes_of(check: str, description: str) -> list[str | None]:
     if check != _BUILTIN_CHECK:
         known = DOCTOR_CHECKS.get(check)
         return [known.codes[0] if known and known.codes else None]
-    match = _BUILTINS_SEEN.match(description.strip())
-    names = set(match.group("names").split(", ")) if match else set()
+    names = _builtin_names(description)
     codes: list[str | None] = []
     if names & _CONVERSION_BUILTINS:
         codes.append("CPN104")
@@ -170,9 +169,10 @@ def codes_of(check: str, description: str) -> list[str | None]:
     return codes
 
 
-def _names_bool(description: str) -> bool:
+def _builtin_names(description: str) -> set[str]:
+    """The built-ins a BuiltinReductionCheck description names."""
     match = _BUILTINS_SEEN.match(description.strip())
-    return bool(match) and "bool" in match.group("names").split(", ")
+    return set(match.group("names").split(", ")) if match else set()
 
 
 def _decode(text: str, origin: str) -> list[Any]:
@@ -294,7 +294,7 @@ def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) ->
                 continue
         matches = _matches(finding, unit, files) if finding.code is not None else []
         if not matches and finding.check in _REPEATED_ACCESS_CHECKS and unit is not None \
-                and files[unit].in_time_step(finding.line):
+                and files[unit].in_whole_array_pass(finding.line):
             outcome.per_step_accesses.append(finding)
             continue
         if not matches:
@@ -341,7 +341,7 @@ class _Unit:
             inner = loop
         return headers
 
-    def in_time_step(self, line: int) -> bool:
+    def in_whole_array_pass(self, line: int) -> bool:
         """Is ``line``'s innermost loop one whose iterations do whole-array
         work (rows or slabs), with no loop around it that the model reads as
         an element loop or a recurrence?"""
@@ -391,7 +391,7 @@ def _matches(finding: DoctorFinding, unit_index: int | None, files: list[_Unit])
     unit = files[unit_index]
     check = DOCTOR_CHECKS.get(finding.check)
     header_codes = check.confirms_at_header if check else frozenset()
-    if finding.check == _BUILTIN_CHECK and finding.code == "CPN104" and _names_bool(finding.description):
+    if finding.check == _BUILTIN_CHECK and finding.code == "CPN104" and "bool" in _builtin_names(finding.description):
         # bool() of an array is what an if/while test on it calls: R105's sync
         header_codes = header_codes | {"CPN105"}
     loop_codes = ({finding.code} & _REPORTED_AT_LOOPS) | (check.confirms_in_loop if check else frozenset())

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from .hostsync import is_throttled
 from .loop_iterations import hot_loop
 from .scopes import Binding, BindKind, ScopeKind
-from .syntax import names_in, walk
+from .syntax import names_in, parameter_default, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -480,14 +480,17 @@ class CallGraph:
                     return None
                 if i == position:
                     return arg
-            defaults = args.defaults
-            first_default = len(positional) - len(defaults)
-            index = positional.index(name)
-            return defaults[index - first_default] if index >= first_default else None
-        kwonly = [a.arg for a in args.kwonlyargs]
-        if name in kwonly:
-            return args.kw_defaults[kwonly.index(name)]
-        return None
+        return parameter_default(args, name)
+
+    def passed(self, param: Binding) -> list[ast.expr] | None:
+        """What every call of the parameter's function gives it (its default
+        where a call gives none); None when there is no call, one cannot be
+        read, or unseen callers may give something else."""
+        sites = self.argument_sites(param.scope)
+        if not sites or self.arguments_escape(param.scope):
+            return None
+        given = [self.argument(call, param.scope, param.name) for call in sites]
+        return None if any(g is None for g in given) else given  # type: ignore[return-value]
 
     def unread_argument(self, call: ast.Call, arg: ast.expr) -> bool:
         """Is ``arg`` handed to a parameter the file's function never reads

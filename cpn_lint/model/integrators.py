@@ -14,9 +14,9 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .scopes import Binding, BindKind, Scope
+from .scopes import BindKind, Scope
 from .calls import SCALAR_FUNCTION_CALLERS
-from .syntax import callback_args
+from .syntax import callback_args, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -60,8 +60,13 @@ def scalar_solve(model: "FileModel", call: ast.Call) -> OdeIntegration | None:
     if (model.qualname(call.func) or "") not in SCALAR_SOLVERS or not call.args:
         return None
     handed = call.args[0]
-    scope = model.scope_of(handed.body) if isinstance(handed, ast.Lambda) else model.calls.function(handed)
-    if scope is None or scope.node is not handed and isinstance(handed, ast.Lambda) or _works_on_arrays(model, scope, 0):
+    if isinstance(handed, ast.Lambda):
+        scope: Scope | None = model.scope_of(handed.body)
+        if scope is not None and scope.node is not handed:
+            scope = None
+    else:
+        scope = model.calls.function(handed)
+    if scope is None or _works_on_arrays(model, scope, 0):
         return None
     return OdeIntegration(call, 1, (scope,), solve=True)
 
@@ -70,7 +75,7 @@ def _works_on_arrays(model: "FileModel", scope: Scope, depth: int) -> bool:
     """Does the function (or a function of the file it calls, two deep)
     hold or compute an array of one axis or more?"""
     body = scope.node.body if isinstance(scope.node, ast.Lambda) else scope.node
-    for node in ast.walk(body):  # type: ignore[arg-type]
+    for node in walk(body):  # type: ignore[arg-type]
         if isinstance(node, (ast.Name, ast.Call, ast.BinOp, ast.Subscript)) and model.kind(node).is_array:
             return True
         if isinstance(node, ast.Call) and depth < 2:
@@ -114,7 +119,7 @@ def _state_size(model: "FileModel", state: ast.expr | None, depth: int = 0) -> i
     if isinstance(state, ast.Name):
         values: list[ast.expr] = []
         for binding in model.reaching_bindings(state):
-            passed = _passed(model, binding) if binding.kind is BindKind.PARAM else None
+            passed = model.calls.passed(binding) if binding.kind is BindKind.PARAM and binding.value is None else None
             if binding.kind is BindKind.VALUE and binding.value is not None:
                 values.append(binding.value)
             elif passed is not None:
@@ -130,18 +135,6 @@ def _state_size(model: "FileModel", state: ast.expr | None, depth: int = 0) -> i
         return None
     shape = model.literal_shape(state)
     return math.prod(shape) if shape is not None else None
-
-
-def _passed(model: "FileModel", param: Binding) -> list[ast.expr] | None:
-    """What every call of the parameter's function gives it (its default
-    where a call gives none); None when a call cannot be read or unseen
-    callers may give something else."""
-    calls = model.calls
-    sites = calls.argument_sites(param.scope)
-    if param.value is not None or not sites or calls.arguments_escape(param.scope):
-        return None
-    given = [calls.argument(call, param.scope, param.name) for call in sites]
-    return None if any(g is None for g in given) else given  # type: ignore[return-value]
 
 
 def _leaf_count(element: ast.expr) -> int:

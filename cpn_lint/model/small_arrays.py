@@ -147,12 +147,8 @@ class SmallArrays:
                 return _Small.YES if size is not None and size <= SMALL_ROW else _Small.NO
             return _Small.NO
         if b.kind is BindKind.PARAM:
-            calls = self.model.calls
-            sites = calls.argument_sites(b.scope)
-            if not sites or calls.arguments_escape(b.scope):
-                return _Small.NO
-            given = [calls.argument(call, b.scope, b.name) for call in sites]
-            if any(g is None for g in given):
+            given = self.model.calls.passed(b)
+            if given is None:
                 return _Small.NO
             return _all_small(self._small_status(g) for g in given)
         return _Small.NO

@@ -105,6 +105,17 @@ def positional_or_keyword(call: ast.Call, position: int | None, *names: str) -> 
     return None
 
 
+def parameter_default(arguments: ast.arguments, name: str) -> ast.expr | None:
+    """The default a function's signature gives parameter ``name`` (None
+    when it has none, or no such parameter)."""
+    positional = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+    if name in positional:
+        index = positional.index(name) - (len(positional) - len(arguments.defaults))
+        return arguments.defaults[index] if index >= 0 else None
+    kwonly = [a.arg for a in arguments.kwonlyargs]
+    return arguments.kw_defaults[kwonly.index(name)] if name in kwonly else None
+
+
 def callback_args(call: ast.Call, keywords: tuple[str, ...]) -> list[ast.expr]:
     """The functions a routine is handed by name (``minimize(cost, x0)``,
     ``odeint(func=deriv, ...)``): its first argument and those ``keywords``."""

@@ -18,7 +18,7 @@ from .imports import DEVICE_ROOTS
 from .kinds import Kind, join
 from .scopes import Binding, BindKind
 from .shapes import MaybeShape
-from .syntax import callee_name, positional_or_keyword, walk
+from .syntax import callee_name, parameter_default, positional_or_keyword, walk
 from .value_common import _ARRAYS, _COMPREHENSIONS, _NUMBERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -139,15 +139,10 @@ class BindingKinds:
             if binding.kind is BindKind.VALUE and binding.value is not None:
                 sources.append(binding.value)
             elif binding.kind is BindKind.PARAM and binding.value is None:
-                calls = model.calls
-                sites = calls.argument_sites(binding.scope)
-                if not sites or calls.arguments_escape(binding.scope):
+                given = model.calls.passed(binding)
+                if given is None:
                     return None
-                for call in sites:
-                    given = calls.argument(call, binding.scope, binding.name)
-                    if given is None:
-                        return None
-                    sources.append(given)
+                sources += given
             else:
                 return None
         return self._all_packed(sources, index, depth) if sources else None
@@ -555,13 +550,6 @@ def _number_default(param: Binding) -> bool:
     function = param.scope.node
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         return False
-    arguments = function.args
-    positional = [*arguments.posonlyargs, *arguments.args]
-    pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
-    pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
-    for arg, default in pairs:
-        if arg.arg == param.name:
-            value = default.operand if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub) else default
-            return isinstance(value, ast.Constant) and type(value.value) in (int, float)
-    return False
-
+    default = parameter_default(function.args, param.name)
+    value = default.operand if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub) else default
+    return isinstance(value, ast.Constant) and type(value.value) in (int, float)

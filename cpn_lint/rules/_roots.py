@@ -25,7 +25,7 @@ from ..model.compiled import compiled_function_at
 from ..model.scopes import BindKind, ScopeKind
 from ..model.worklists import traversal_frames
 from . import load_rules
-from ..model.syntax import walk
+from ..model.syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..findings import Finding
@@ -141,7 +141,7 @@ def _chases_what_its_callers_write(model: FileModel, frame: LoopFrame) -> bool:
     carried = {rec.via for rec in model.recurrences(frame)}
     chased = {sub.value.id for sub in model.nodes_in_loop(frame, ast.Subscript)
               if isinstance(sub.value, ast.Name) and sub.value.id in scope.params
-              and any(name in carried for name in _names(sub.slice))}
+              and names_in(sub.slice) & carried}
     for call in model.calls.sites(scope):
         caller = model.scope_of(call).function_like()
         for param in chased:
@@ -151,13 +151,9 @@ def _chases_what_its_callers_write(model: FileModel, frame: LoopFrame) -> bool:
     return False
 
 
-def _names(expr: ast.expr) -> set[str]:
-    return {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
-
-
 def _stores_into(function: ast.AST, name: str) -> bool:
     """``name[...] = ...`` (or ``+=``) anywhere in ``function``."""
-    for node in ast.walk(function):
+    for node in walk(function):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
         if any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name for t in targets):
             return True
