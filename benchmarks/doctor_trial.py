@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from cpn_lint import oracle
-from cpn_lint.doctor import DOCTOR_CHECKS, UNRECOGNIZED, DoctorFinding, load_doctor_report, reconcile
+from cpn_lint.doctor import DOCTOR_CHECKS, UNRECOGNIZED, DoctorFinding, codes_of, load_doctor_report, reconcile
 from cpn_lint.engine import FileResult, LintOptions, analyze_source
 
 from .results_file import write_results
@@ -335,8 +335,12 @@ def rescore(stored: dict, folder: Path) -> dict:
     for detail in stored["details"]:
         path = folder / detail["program"]
         result = lint(path)
-        doctor = [DoctorFinding(str(path), d["line"], d["check"], d["description"], d["source"], d["code"])
-                  for d in detail["diagnostics"]]
+        # Doctor's own words are what was stored; their codes are read again
+        # (an entry stored once per code it stood for is one diagnostic).
+        said = dict.fromkeys((d["line"], d["check"], d["description"], d["source"]) for d in detail["diagnostics"])
+        doctor = [DoctorFinding(str(path), line, check, description, source, code)
+                  for line, check, description, source in said
+                  for code in codes_of(check, description, source)]
         report = ProgramReport(detail["program"], detail["status"], detail["seconds"], detail["returncode"],
                                dict(sorted(Counter(f.code for f in result.findings).items())),
                                diagnostics(result, doctor), detail.get("elsewhere", 0), note=detail.get("note", ""))

@@ -21,9 +21,11 @@ cuPyNumeric or flake8 and never runs anything.
 from __future__ import annotations
 
 import ast
+import io
 import json
 import os
 import re
+import tokenize
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence
 
@@ -155,18 +157,76 @@ def check_of(description: str) -> str:
     return UNRECOGNIZED
 
 
-def codes_of(check: str, description: str) -> list[str | None]:
-    """The CPN code(s) a finding of ``check`` stands for (``[None]``: none)."""
+def codes_of(check: str, description: str, source: str = "") -> list[str | None]:
+    """The CPN code(s) a finding of ``check`` stands for (``[None]``: none).
+
+    ``source`` is the line Doctor quotes: a built-in that compares or rounds
+    its arguments there (``max(0, x)``, ``round(x)``) converts a 0-d value,
+    which is R104's host sync, not R110's host iteration."""
     if check != _BUILTIN_CHECK:
         known = DOCTOR_CHECKS.get(check)
         return [known.codes[0] if known and known.codes else None]
-    names = _builtin_names(description)
+    names = builtins_seen(description, source)
+    conversions = names & _CONVERSION_BUILTINS
+    if source:
+        conversions |= names & _converting_calls(source)
     codes: list[str | None] = []
-    if names & _CONVERSION_BUILTINS:
+    if conversions or (source and not names):
         codes.append("CPN104")
-    if names - _CONVERSION_BUILTINS or not names:
+    if names - conversions or (not names and not source):
         codes.append("CPN110")
     return codes
+
+
+def builtins_seen(description: str, source: str = "") -> set[str]:
+    """The built-ins a BuiltinReductionCheck finding stands for. Doctor names
+    the built-ins called on the line it quotes; when none is called there it
+    names those it finds among the frame's variables (``from pylab import *``
+    binds bool, max, min, pow and round), and what it saw is an implicit
+    conversion such as an ``if`` on a 0-d array: then the set is empty."""
+    names = _builtin_names(description)
+    if not source or not names:
+        return names
+    called = _calls_in(source)
+    return {name for name in names if name in called} if called is not None else names
+
+
+def _calls_in(source: str) -> dict[str, int] | None:
+    """The plain names called on a source line, with their positional
+    argument counts (None when the line is not a statement on its own)."""
+    line = source.strip()
+    if line.startswith("elif "):
+        line = line[2:]  # an elif header parses as the if it continues
+    for text in (line, line + "\n    pass"):  # a compound statement's header needs a body
+        try:
+            tree = ast.parse(text)
+            break
+        except (SyntaxError, ValueError):
+            continue
+    else:
+        return _called_tokens(line)
+    return {n.func.id: len(n.args) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def _called_tokens(line: str) -> dict[str, int] | None:
+    """A line that is part of a longer statement: the names followed by
+    ``(`` and not after a dot, as Doctor finds them (argument counts unknown)."""
+    tokens: list[tokenize.TokenInfo] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line).readline):
+            tokens.append(token)
+    except (tokenize.TokenError, SyntaxError):
+        pass  # an unclosed bracket at the end of the fragment: the tokens before it stand
+    called = {tok.string: 0 for i, tok in enumerate(tokens[:-1])
+              if tok.type == tokenize.NAME and tokens[i + 1].string == "(" and (i == 0 or tokens[i - 1].string != ".")}
+    return called or None
+
+
+def _converting_calls(source: str) -> set[str]:
+    """``max(a, b)``/``min(a, b)`` compare their arguments and ``round(x)``
+    returns a Python number: on a 0-d device value, a conversion."""
+    called = _calls_in(source) or {}
+    return {name for name, count in called.items() if (name in ("max", "min") and count >= 2) or name == "round"}
 
 
 def _builtin_names(description: str) -> set[str]:
@@ -221,7 +281,7 @@ def _findings_of(entry: Any, index: int, origin: str) -> Iterable[DoctorFinding]
         raise DoctorReportError(f"{where}: source must be a string or null, found {_describe(source)}")
     named = entry.get("check")  # not written by Doctor 26.x; honoured if a later one names its check
     check = named if isinstance(named, str) and named else check_of(description)
-    for code in codes_of(check, description):
+    for code in codes_of(check, description, (source or "").strip()):
         yield DoctorFinding(filename, lineno, check, description, (source or "").strip(), code)
 
 
@@ -253,7 +313,8 @@ class Reconciliation:
     confirmed: list[tuple[str, Finding, list[DoctorFinding]]] = field(default_factory=list)
     runtime_only: list[DoctorFinding] = field(default_factory=list)
     # float()/int()/bool() outside every loop of a linted file: one host sync
-    # where a result leaves the array world, which SPEC section 4 exempts from R104.
+    # where a result leaves the array world, which SPEC section 4 exempts from R104;
+    # likewise an unpacking of a few items there (``V0, V1 = np.zeros((2, n))``).
     boundary: list[DoctorFinding] = field(default_factory=list)
     # Repeated slice or item accesses no static finding explains, in a loop
     # cpn-lint reads as time stepping (whole rows or slabs each step: a
@@ -289,7 +350,7 @@ def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) ->
         unit = _file_of(finding.filename, files)
         if unit is not None:  # cite the file as it was linted, not as Doctor saw it
             finding = replace(finding, filename=files[unit].result.filename)
-            if finding.code == "CPN104" and not files[unit].in_loop(finding.line):
+            if _once_at_boundary(finding) and not files[unit].in_loop(finding.line):
                 outcome.boundary.append(finding)
                 continue
         matches = _matches(finding, unit, files) if finding.code is not None else []
@@ -306,6 +367,12 @@ def reconcile(results: Sequence[FileResult], doctor: Sequence[DoctorFinding]) ->
         for u, f in sorted(evidence)
     ]
     return outcome
+
+
+def _once_at_boundary(finding: DoctorFinding) -> bool:
+    """A conversion, or an unpacking of a few items (``V0, V1 =
+    np.zeros((2, n))``), which outside every loop happens once."""
+    return finding.code == "CPN104" or (finding.code == "CPN103" and bool(_UNPACKING.match(finding.source)))
 
 
 class _Unit:
@@ -326,12 +393,18 @@ class _Unit:
             return finding.line, finding.line
         return _extent(statement)
 
-    def nest_headers(self, line: int) -> set[int]:
+    def nest_headers(self, line: int, depth: int = 0) -> set[int]:
         """The header lines of the loops whose body ``line`` belongs to
         directly: its innermost loop, and each loop around that one for which
-        the inner loop is the whole body (a tight nest)."""
+        the inner loop is the whole body (a tight nest). A line of a function
+        outside every loop of that function runs where the function is
+        called: the loops around its calls in the file count (``mag(r[i])``
+        called per element from a loop, a flood fill called per seed)."""
         loops = sorted((n for n in self.loops() if n.lineno <= line <= (n.end_lineno or n.lineno)),
                        key=lambda n: n.lineno, reverse=True)
+        function = self._function_at(line)
+        if function is not None and not any(function.lineno < n.lineno for n in loops):
+            return self._call_site_headers(function, depth)
         headers: set[int] = set()
         inner: ast.AST | None = None
         for loop in loops:
@@ -359,6 +432,21 @@ class _Unit:
     def in_loop(self, line: int) -> bool:
         """``line`` is in a loop or comprehension (its header included)."""
         return any(n.lineno <= line <= (n.end_lineno or n.lineno) for n in self.loops())
+
+    def _function_at(self, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The innermost function whose body holds ``line``."""
+        holding = [n for n in self.statements() if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and n.lineno < line <= (n.end_lineno or n.lineno)]
+        return max(holding, key=lambda n: n.lineno, default=None)
+
+    def _call_site_headers(self, function: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> set[int]:
+        if depth >= _CALL_DEPTH:
+            return set()
+        tree = self._tree()
+        end = function.end_lineno or function.lineno
+        calls = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                 and n.func.id == function.name and not function.lineno <= n.lineno <= end] if tree else []
+        return {header for call in calls for header in self.nest_headers(call, depth + 1)}
 
     def loops(self) -> list[ast.AST]:
         if self._loops is None:
@@ -391,9 +479,15 @@ def _matches(finding: DoctorFinding, unit_index: int | None, files: list[_Unit])
     unit = files[unit_index]
     check = DOCTOR_CHECKS.get(finding.check)
     header_codes = check.confirms_at_header if check else frozenset()
-    if finding.check == _BUILTIN_CHECK and finding.code == "CPN104" and "bool" in _builtin_names(finding.description):
-        # bool() of an array is what an if/while test on it calls: R105's sync
+    seen = builtins_seen(finding.description, finding.source) if finding.check == _BUILTIN_CHECK else set()
+    if finding.check == _BUILTIN_CHECK and finding.code == "CPN104" and (
+            "bool" in seen or not seen or _TEST_HEADER.match(finding.source)):
+        # bool() of an array is what an if/while test on it calls: R105's sync;
+        # on a test header that is the conversion Doctor saw, whatever else the line calls
         header_codes = header_codes | {"CPN105"}
+        folded_codes = {finding.code, "CPN105"}
+    else:
+        folded_codes = {finding.code}
     loop_codes = ({finding.code} & _REPORTED_AT_LOOPS) | (check.confirms_in_loop if check else frozenset())
     candidates: list[tuple[tuple[int, int], int]] = []
     for index, static in enumerate(unit.result.findings):
@@ -408,18 +502,19 @@ def _matches(finding: DoctorFinding, unit_index: int | None, files: list[_Unit])
             rank = (0 if static.code == finding.code else 1, last - first)
             candidates.append((rank, index))
     if not candidates:
-        return _folded_into(finding, unit_index, unit)
+        return _folded_into(finding, folded_codes, unit_index, unit)
     best = min(rank for rank, _ in candidates)
     return [(unit_index, index) for rank, index in candidates if rank == best]
 
 
-def _folded_into(finding: DoctorFinding, unit_index: int, unit: "_Unit") -> list[tuple[int, int]]:
+def _folded_into(finding: DoctorFinding, codes: set[str | None], unit_index: int,
+                 unit: "_Unit") -> list[tuple[int, int]]:
     """A finding of Doctor's code folded into a root cause that holds its
     line (an element loop or recurrence counts its conversions and branches;
     a compiled kernel holds everything inside it): that root confirms it."""
     for index, static in enumerate(unit.result.findings):
         folded = static.data.get("folded") or {}
-        if finding.code in folded and static.line <= finding.line <= (static.end_line or static.line):
+        if any(code in folded for code in codes) and static.line <= finding.line <= (static.end_line or static.line):
             return [(unit_index, index)]
     return []
 
@@ -482,6 +577,10 @@ def _statement_at(statements: list[ast.stmt], line: int) -> ast.stmt | None:
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Codes reported at the ``for`` of a loop about what happens in its body.
+_UNPACKING = re.compile(r"\(?\s*[A-Za-z_]\w*\s*(?:,\s*[A-Za-z_]\w*\s*)+\)?\s*=(?!=)")
+_TEST_HEADER = re.compile(r"(?:if|elif|while)\b")
+# How many calls deep a line in a helper is followed to the loops that call it.
+_CALL_DEPTH = 3
 _REPORTED_AT_LOOPS = frozenset({"CPN101", "CPN103", "CPN410"})
 
 

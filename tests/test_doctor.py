@@ -91,16 +91,24 @@ def test_captured_findings_map_as_the_issue_says(finding: DoctorFinding) -> None
         assert finding.code == EXPECTED_CODES[finding.check]
 
 
-@pytest.mark.parametrize(("description", "codes"), [
-    (_builtin("sum"), ["CPN110"]),
-    (_builtin("max", "min"), ["CPN110"]),
-    (_builtin("float"), ["CPN104"]),
-    (_builtin("int"), ["CPN104"]),
-    (_builtin("bool"), ["CPN104"]),
-    (_builtin("float", "sum"), ["CPN104", "CPN110"]),  # float(sum(a)): one finding per code
+@pytest.mark.parametrize(("description", "source", "codes"), [
+    (_builtin("sum"), "total = sum(a)", ["CPN110"]),
+    (_builtin("max", "min"), "span = max(a) - min(a)", ["CPN110"]),
+    (_builtin("float"), "e = float(err)", ["CPN104"]),
+    (_builtin("int"), "k = int(a[i])", ["CPN104"]),
+    (_builtin("bool"), "ok = bool(done)", ["CPN104"]),
+    (_builtin("float", "sum"), "t = float(sum(a))", ["CPN104", "CPN110"]),  # one finding per code
+    # max(0, x) compares two values and round(x) returns a Python number: conversions of a 0-d value
+    (_builtin("max"), "V += [max(0, S - K)]", ["CPN104"]),
+    (_builtin("round"), "k = round(x)", ["CPN104"]),
+    # No built-in called on the line: Doctor listed names it found among the
+    # frame's variables (``from pylab import *``); what it saw is the if's bool()
+    (_builtin("bool", "max", "min", "pow", "round"), "elif lat < 25 and lon > -97 :", ["CPN104"]),
+    (_builtin("bool", "max", "min", "pow", "round"), "f.write(str(lat) + ','", ["CPN104"]),  # a fragment
+    (_builtin("sum"), "", ["CPN110"]),  # no source quoted: the description decides
 ])
-def test_builtin_reductions_split_conversions_from_iteration(description: str, codes: list[str]) -> None:
-    findings = _report(_entry("p.py", 3, description))
+def test_builtin_reductions_split_conversions_from_iteration(description: str, source: str, codes: list[str]) -> None:
+    findings = _report(_entry("p.py", 3, description, source))
     assert [f.code for f in findings] == codes
     assert {f.check for f in findings} == {"BuiltinReductionCheck"}
 
@@ -239,7 +247,8 @@ def test_a_simple_statement_covers_all_its_lines(tmp_path: Path) -> None:
 
 def test_a_non_loop_compound_statement_covers_only_its_header(tmp_path: Path) -> None:
     result = _file(tmp_path, "m.py", MULTILINE, ("CPN110", 9))
-    header, body = _report(_entry(result.filename, 9, _builtin("sum")), _entry(result.filename, 10, _builtin("max")))
+    header, body = _report(_entry(result.filename, 9, _builtin("sum"), "if sum(a) > 0:"),
+                           _entry(result.filename, 10, _builtin("max"), "print(max(a))"))
     rec = reconcile([result], [header, body])
     assert _confirmed(rec) == [("CPN110", 9, [("BuiltinReductionCheck", 9)])]
     assert rec.runtime_only == [body]
@@ -357,9 +366,10 @@ def test_real_report_on_the_smoothing_program() -> None:
     confirmed = {(f.code, f.line): sorted((d.check, d.line) for d in e) for _, f, e in rec.confirmed}
     assert confirmed[("CPN101", 13)] == [("RepeatedItemOps", 14)]
     assert confirmed[("CPN110", 66)] == [("BuiltinReductionCheck", 66), ("IterCheck", 66), ("RepeatedItemOps", 66)]
+    # the helper `scaled` runs once per element of the loop at line 53 that calls it
+    assert confirmed[("CPN101", 53)] == [("RepeatedItemOps", 48)]
     runtime_only = {(d.check, d.line) for d in rec.runtime_only}
-    # a helper called from an element loop and the unmapped checks
-    assert {("RepeatedItemOps", 48), ("ArrayGatherCheck", 68), ("AdvancedIndexingCheck", 35)} <= runtime_only
+    assert {("ArrayGatherCheck", 68), ("AdvancedIndexingCheck", 35)} <= runtime_only
     # float() once after the loops: a boundary conversion, not R104 (issue 12)
     assert [(d.check, d.line) for d in rec.boundary] == [("BuiltinReductionCheck", 68)]
     assert all(d.filename == str(SMOOTHING) for d in rec.runtime_only)  # captured elsewhere, cited here
@@ -477,8 +487,8 @@ def test_a_bool_of_an_array_is_the_branch_cpn105_reports(tmp_path: Path) -> None
     R105's sync, so CPN105 on the line confirms the conversion half of the
     entry; the iteration half (max, min) and a float() elsewhere are not it."""
     result = _file(tmp_path, "loop.py", LOOP, ("CPN105", 5))
-    both = _report(_entry(result.filename, 5, _builtin("bool", "max")))
-    floated = _report(_entry(result.filename, 5, _builtin("float")))
+    both = _report(_entry(result.filename, 5, _builtin("bool", "max"), "if bool(x) > max(a):"))
+    floated = _report(_entry(result.filename, 5, _builtin("float"), "y = float(x)"))
     rec = reconcile([result], [*both, *floated])
     conversion = next(d for d in both if d.code == "CPN104")
     assert _confirmed(rec) == [("CPN105", 5, [("BuiltinReductionCheck", 5)])]
@@ -514,3 +524,26 @@ def test_a_boundary_row_each_time_step_is_set_aside_not_an_element_loop(tmp_path
     rec = reconcile([result], [boundary, history, per_row])
     assert rec.per_step_accesses == [boundary, history]
     assert [(f.code, f.line) for _, f, evidence in rec.confirmed if per_row in evidence] == [("CPN101", 9)]
+
+
+WHILE_AND_UNPACK = """\
+import numpy as np
+a, b = np.zeros((2, 8))
+r = 1
+while np.sqrt(a[0] ** 2 + int(r / 2)) <= 2 * r:
+    r = r + 1
+    x1, x2 = np.random.normal(size=2)
+"""
+
+
+def test_a_conversion_on_a_test_header_is_cpn105s_and_an_unpacking_outside_loops_is_set_aside(tmp_path: Path) -> None:
+    """Doctor names int() on the while line (the line calls it), but the
+    conversion it saw is the test's bool(): CPN105 on the header confirms it.
+    An unpacking before every loop happens once; one inside the loop stays."""
+    result = _file(tmp_path, "w.py", WHILE_AND_UNPACK, ("CPN105", 4))
+    header = _report(_entry(result.filename, 4, _builtin("int"), "while np.sqrt(a[0] ** 2 + int(r / 2)) <= 2 * r:"))
+    once = _report(_entry(result.filename, 2, ITER, "a, b = np.zeros((2, 8))"))
+    inside = _report(_entry(result.filename, 6, ITER, "x1, x2 = np.random.normal(size=2)"))
+    rec = reconcile([result], [*header, *once, *inside])
+    assert _confirmed(rec) == [("CPN105", 4, [("BuiltinReductionCheck", 4)])]
+    assert rec.boundary == once and rec.runtime_only == inside

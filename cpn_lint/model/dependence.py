@@ -43,6 +43,7 @@ import ast
 import enum
 from typing import TYPE_CHECKING, Sequence
 
+from . import numpy_api as api
 from .array_recurrences import ArrayRecurrences
 from .kinds import Kind
 from .loop_helpers import chain_mentions, mentions
@@ -54,13 +55,17 @@ from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import offset_from
 from .state_recurrences import StateRecurrences
-from .syntax import chain_root, index_components, names_in, walk
+from .syntax import chain_root, index_components, names_in, positional_or_keyword, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
     from .scopes import LoopFrame, Scope
 
 _STACKS = frozenset({"hstack", "vstack", "column_stack", "row_stack", "concatenate", "append", "stack", "dstack"})
+
+
+# A draw of at most this many numbers per pass is drawn a number at a time.
+_FEW_NUMBERS = 4
 
 
 class Role(enum.Enum):
@@ -135,12 +140,22 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if frame.iter_kind is IterKind.SMALL_CONSTANT or not isinstance(frame.node, (ast.For, ast.AsyncFor)):
             return []
         draws = [call for call in model.nodes_in_loop(frame, ast.Call)
-                 if model.loop_of(call) is frame and model.unit_draw(call) is call]
+                 if model.loop_of(call) is frame and (model.unit_draw(call) is call or self._few_numbers_draw(call))]
         if not draws or self.carries_slab(frame) or model.work(frame).work not in (Work.NONE, Work.ELEMENT):
             return []
         if any(self.recurrences(inner) for inner in model.loops_within(frame)):
             return []  # a chain inside each pass (a walker per particle) stays the chain it is
         return draws
+
+    def _few_numbers_draw(self, call: ast.Call) -> bool:
+        """``x1, x2 = np.random.normal(size=2)``, ``lon =
+        np.random.uniform(a, b, 1)[0]``: a draw whose size is a literal of
+        a few numbers, taken a number or two at a time."""
+        name = self.model.draw_name(call)
+        position = api.RANDOM_SIZE_POSITION.get(name) if name is not None else None
+        size = positional_or_keyword(call, position, "size") if position is not None else None
+        return (isinstance(size, ast.Constant) and type(size.value) is int
+                and 1 <= size.value <= _FEW_NUMBERS)
 
     def _restarts_drawn_chains(self, frame: "LoopFrame") -> bool:
         """``for i in range(N): S = S0; for j in range(n): S *= 1 + c *

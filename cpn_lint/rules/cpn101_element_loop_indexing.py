@@ -522,6 +522,29 @@ class ElementLoopIndexing(Rule):
                     price *= 1.0 + 0.0004 + 0.02 * shock
                 payoffs.append(max(price - 42.0, 0.0))
             """, line=4, contains="draws np.random.normal() one element at a time; draw them all at once"),
+        # two numbers drawn per step and unpacked, or a one-element draw read
+        # at [0]: still a number at a time
+        Invalid("""
+            import numpy as np
+
+            values = []
+            for run in range(20000):
+                s1, s2 = 1.0, 1.0
+                for step in range(50):
+                    x1, x2 = np.random.normal(size=2)
+                    s1 *= 1.0 + 0.01 * x1
+                    s2 *= 1.0 + 0.01 * x2
+                values.append(s1 + s2)
+            """, line=4, contains="draws np.random.normal() one element at a time"),
+        Invalid("""
+            import numpy as np
+
+            kept = 0
+            for x in range(1, 2000):
+                lat = np.random.uniform(14.5, 25, 1)[0]
+                if lat < 16.3:
+                    kept += 1
+            """, line=4, contains="draws np.random.uniform() one element at a time"),
         # one independent sequence per parameter value: vectorised across
         # the values, each step of the map advances all of them at once
         Invalid("""

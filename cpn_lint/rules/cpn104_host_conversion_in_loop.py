@@ -1,4 +1,4 @@
-"""CPN104: ``.item()``, ``.tolist()``, ``float()``, ``int()``, ``bool()``, ``complex()`` of an array inside a loop."""
+"""CPN104: ``.item()``, ``.tolist()``, ``float()``, ``int()``, ``bool()``, ``complex()``, ``round()`` of an array (or ``max(0, x)`` on one) inside a loop."""
 
 from __future__ import annotations
 
@@ -12,10 +12,16 @@ from ..model.hostsync import is_device_value, is_throttled, leaves_loop, scalar_
 from ..registry import Category, Invalid, NoFix, Rule, Valid
 from ._roots import item_loop_line, unfolded
 from ._context import LoopContext, loop_context, runs_once, where_text
+from ..model.scopes import BindKind
 from ..model.syntax import walk
 
 _CONVERTING_METHODS = frozenset({"item", "tolist"})
 _CONVERTING_BUILTINS = frozenset({"float", "int", "bool", "complex"})
+# Built-ins that test their arguments on the host: `max(0, x)` asks bool() of
+# `0 < x`, `round(x)` asks for a Python int. On a 0-d device value each waits.
+_COMPARING_BUILTINS = {"max": "np.maximum", "min": "np.minimum"}
+# How many assignments back a compared value is followed to an element pick.
+_PICK_DEPTH = 3
 
 
 class HostConversionInLoop(Rule):
@@ -23,8 +29,10 @@ class HostConversionInLoop(Rule):
     ## What it does
     Reports a conversion of a NumPy array value to Python inside a loop:
     `.item()`, `.tolist()`, and `float(...)`, `int(...)`, `bool(...)`,
-    `complex(...)` applied to an array, a NumPy reduction (`np.max(r)`) or an
-    array element (`a[i]`). The finding is at the call and names the value
+    `complex(...)`, `round(...)` applied to an array, a NumPy reduction
+    (`np.max(r)`) or an array element (`a[i]`), and Python's `max`/`min` of
+    several values one of which is such a value (`max(0, s - k)` asks the
+    host whether `0 < s - k`; `np.maximum` keeps it on the device). The finding is at the call and names the value
     and the loop. Inside an element loop (CPN101) or a recurrence (CPN410)
     it is part of that loop's finding, which counts it.
 
@@ -193,6 +201,21 @@ class HostConversionInLoop(Rule):
                     print(i)
             """),
     )
+    valid = valid + (
+        # max of Python numbers, and NumPy's own max after `from numpy import *`
+        Valid("""
+            import numpy as np
+            best = 0.0
+            for i in range(10):
+                best = max(best, i * 0.5)
+            """),
+        Valid("""
+            from numpy import *
+            u = ones(8)
+            for step in range(10):
+                m = max(u, 0)
+            """),
+    )
     invalid = (
         Invalid(
             """
@@ -269,6 +292,21 @@ class HostConversionInLoop(Rule):
             parts = np.split(np.ones(6), 3)
             lists = [p.tolist() for p in parts]
             """, line=3, contains="comprehension"),
+        # max(0, x) asks bool() of `0 < x` on the host: a 0-d device value waits each pass
+        Invalid("""
+            import numpy as np
+            payoffs = []
+            for i in range(1000):
+                s = 40 * np.exp(0.2 * np.random.standard_normal())
+                payoffs.append(max(0, s - 70))
+            """, line=5, contains="max() on 's - 70' inside the loop at line 3 is a host sync every iteration; use np.maximum"),
+        Invalid("""
+            import numpy as np
+            u = np.linspace(0, 1, 100)
+            for step in range(50):
+                u = 0.5 * (u + np.roll(u, 1))
+                k = round(np.sum(u))
+            """, line=5, contains="round()"),
         Invalid(
             """
             import numpy as np
@@ -340,11 +378,7 @@ class HostConversionInLoop(Rule):
             if is_throttled(model, site, context.loop) or leaves_loop(model, site, context.frame or context.loop):
                 continue
             origin = scalar_math_origin(model, value)
-            fix = (
-                f"{model.segment(origin.func, 20)}() of Python numbers is a 0-d device array: use the math module"
-                if origin is not None
-                else "check every N steps or convert once after the loop"
-            )
+            fix = _fix(model, label, origin)
             yield self.finding(
                 call,
                 in_loop=True,
@@ -355,6 +389,15 @@ class HostConversionInLoop(Rule):
                 data={"conversion": label, "loop_line": context.line, "through_call": context.through_call,
                       "item_of": item_loop_line(model, call, value)},
             )
+
+
+def _fix(model: FileModel, label: str, origin: ast.Call | None) -> str:
+    comparing = _COMPARING_BUILTINS.get(label.rstrip("()"))
+    if comparing:
+        return f"use {comparing}, which stays on the device"
+    if origin is not None:
+        return f"{model.segment(origin.func, 20)}() of Python numbers is a 0-d device array: use the math module"
+    return "check every N steps or convert once after the loop"
 
 
 def _conversion(model: FileModel, call: ast.Call) -> tuple[str, ast.expr] | None:
@@ -373,7 +416,41 @@ def _conversion(model: FileModel, call: ast.Call) -> tuple[str, ast.expr] | None
         and not isinstance(call.args[0], ast.Starred)
     ):
         return f"{func.id}()", call.args[0]
+    if isinstance(func, ast.Name) and _plain_builtin(model, func):
+        values = [a for a in call.args if not isinstance(a, ast.Starred)]
+        if func.id == "round" and len(call.args) == 1 and not call.keywords and values:
+            return "round()", values[0]
+        if func.id in _COMPARING_BUILTINS and len(values) >= 2 and len(values) == len(call.args):
+            device = next((v for v in values if model.is_device(v)), None)
+            if device is not None and not _picked_element(model, device):
+                return f"{func.id}()", device
     return None
+
+
+def _picked_element(model: FileModel, value: ast.expr, depth: int = 0) -> bool:
+    """Is ``value`` made from elements a loop picks (``a[i]``, the items of
+    ``zip(rows, cols)``), directly or through names? Then the comparison is
+    a symptom of that element loop, which is the finding (CPN101/CPN103):
+    vectorising it removes the comparison too."""
+    if depth > _PICK_DEPTH:
+        return False
+    for node in walk(value):
+        if isinstance(node, ast.Subscript) and model.is_array(node.value):
+            return True
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            for binding in model.reaching_bindings(node):
+                if binding.kind is BindKind.ELEMENT and model.is_array(binding.value):
+                    return True
+                if binding.kind in (BindKind.VALUE, BindKind.AUG) and binding.value is not None \
+                        and _picked_element(model, binding.value, depth + 1):
+                    return True
+    return False
+
+
+def _plain_builtin(model: FileModel, func: ast.Name) -> bool:
+    """``func`` is Python's own built-in: not a local definition and not
+    NumPy's function of the same name brought in by ``from numpy import *``."""
+    return model.lookup(func) is None and not model.imports.star_shadows_builtin(func.id)
 
 
 def _table_set_up_once(model: FileModel, value: ast.expr, context: LoopContext) -> bool:

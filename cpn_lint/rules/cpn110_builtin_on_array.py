@@ -49,8 +49,9 @@ class BuiltinOnArray(Rule):
     `list(a)`, `tuple(a)`, `set(a)`, `frozenset(a)`, `reversed(a)`,
     `iter(a)`, `map(f, a)`, `filter(f, a)`, and consumers of those such as
     `dict(enumerate(a))` or `list(zip(a, b))` (one finding, at the outermost
-    call). `min`/`max` are reported only with a single positional argument:
-    `max(a, b)` compares two values and does not iterate.
+    call). `min`/`max` are reported here only with a single positional
+    argument: `max(a, b)` compares two values and does not iterate (on a 0-d
+    device value that comparison is a host sync, CPN104's finding).
 
     `len(a)` is not reported: it reads the length from the array's shape and
     touches no data. Inside an element loop (CPN101) or a recurrence
