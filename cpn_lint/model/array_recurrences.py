@@ -17,13 +17,39 @@ from .loop_work import SMALL_PICK
 from .recurrence_forms import _Form, _chain_base, _chain_components, _flows, _form, _with_lags, unwrapped
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
-from .spatial import counter_step, direction, offset_from
+from .spatial import counter_step, direction, offset_from, range_of
 from .syntax import index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
     from .scopes import LoopFrame
 
+
+
+def _single_index(target: ast.expr) -> str | None:
+    """``x[i]``: the one index name of a one-index subscript of a name."""
+    if not isinstance(target, ast.Subscript):
+        return None
+    index = target.slice
+    return index.id if isinstance(target.value, ast.Name) and isinstance(index, ast.Name) else None
+
+
+def _names_only(expr: ast.expr, var: str) -> bool:
+    return isinstance(expr, ast.Name) and expr.id == var
+
+
+def _below(test: ast.expr, inner: str, var: str) -> bool:
+    """``inner < var`` or ``var > inner``."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    return (_names_only(left, inner) and isinstance(op, ast.Lt) and _names_only(right, var)) or \
+        (_names_only(left, var) and isinstance(op, ast.Gt) and _names_only(right, inner))
+
+
+def _within(node: ast.AST, where: ast.AST | list[ast.stmt]) -> bool:
+    roots = where if isinstance(where, list) else [where]
+    return any(node is n for root in roots for n in ast.walk(root))
 
 
 class ArrayRecurrences:
@@ -70,6 +96,13 @@ class ArrayRecurrences:
                 read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
+                    if step > 0 and _single_index(target) == var and any(
+                            self._reads_earlier_elements(r, var, frame) for r in reads
+                            if r is not target and isinstance(r, ast.Subscript) and _chain_base(r) is not None
+                            and _chain_base(r).id == name):
+                        # x_new[i] from x_new[j], j < i: a Gauss-Seidel row sweep by loops
+                        candidates.append((stmt, name, base, var, target))
+                        continue
                     lags = self._inner_lags(frame)
                     if any(_flows(written[1], _with_lags(forms[1], var, lags), var, step, outer) for forms in read_forms):
                         if any(_flows(written[1], forms[1], var, -step) for forms in read_forms):
@@ -93,6 +126,33 @@ class ArrayRecurrences:
                 continue
             found.append((stmt, name, self._element_sized(target, var, inner_indices)))
         return found
+
+    def _reads_earlier_elements(self, read: ast.Subscript, var: str, frame: "LoopFrame") -> bool:
+        """``x[j]`` where ``j`` is the index of a loop inside ``frame`` that
+        only reaches the elements before ``var`` (``for j in range(i)``, or
+        any ``j`` under ``if j < i:``): the read sees what earlier passes of
+        ``frame`` wrote."""
+        model = self.model
+        inner = _single_index(read)
+        if inner is None or inner == var:
+            return False
+        for loop in model.loops_within(frame):
+            if inner not in model.loop_indices(loop) or not _within(read, loop.node):
+                continue
+            call, step = range_of(model, loop)
+            if call is not None and step > 0 and _names_only(call.args[-1] if len(call.args) <= 2 else call.args[1], var):
+                return True
+            return self._guarded_below(read, inner, var, loop.node)
+        return False
+
+    def _guarded_below(self, read: ast.AST, inner: str, var: str, stop: ast.AST) -> bool:
+        """An ``if inner < var:`` (or ``var > inner``) around ``read``, inside ``stop``."""
+        node: ast.AST | None = self.model.parent(read)
+        while node is not None and node is not stop:
+            if isinstance(node, ast.If) and _below(node.test, inner, var) and _within(read, node.body):
+                return True
+            node = self.model.parent(node)
+        return False
 
     def _shifted_indices(self, frame: "LoopFrame", index_vars: set[str]) -> set[str]:
         """Names the body binds once to an index plus an amount the loop does

@@ -84,7 +84,8 @@ class OutOfScopeWorkload(Rule):
       in-place sweep whose updates read neighbours the same sweep already
       wrote on both sides (`u[i, j]` from `u[i - 1, j]` and `u[i + 1, j]`:
       Gauss-Seidel, SOR; made whole-array it is another algorithm, Jacobi or
-      red-black ordering)
+      red-black ordering; also `x_new[i]` from the `x_new[j]` of an inner
+      loop that reaches only `j < i`, Gauss-Seidel on a dense system)
       (`y[n] = a * y[n - 1] + x[n]`, also through intermediate names), a
       few numbers updated from themselves in a non-additive way
       (`acc = a * acc + x[i]`, a filter's 4-number state
@@ -182,6 +183,22 @@ class OutOfScopeWorkload(Rule):
     short = "{origin}: {headline}"
 
     valid = (
+        # Jacobi by loops: x_new[i] from the previous sweep's x only
+        Valid("""
+            import numpy as np
+            def jacobi(A, f, x, sweeps=100):
+                n = A.shape[0]
+                for k in range(sweeps):
+                    x_new = np.zeros(n)
+                    for i in range(n):
+                        s = 0.0
+                        for j in range(n):
+                            if j < i or j > i:
+                                s += A[i, j] * x[j]
+                        x_new[i] = (f[i] - s) / A[i, i]
+                    x = x_new
+                return x
+            """),
         # a Gauss-Seidel sweep over a list of cells reads neighbours on both
         # sides: a relaxation (CPN101's sweep), not a dynamic program
         Valid("""
@@ -807,6 +824,26 @@ class OutOfScopeWorkload(Rule):
                         u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - f[i, j])
                 return u
             """, line=4, contains="sweeps 'u' in place"),
+        # Gauss-Seidel on a dense system by loops: x_new[i] from the x_new[j]
+        # this sweep already wrote (j < i); the Jacobi form beside it, which
+        # reads only the previous sweep's x, is an element loop (CPN101)
+        Invalid("""
+            import numpy as np
+            def gauss_seidel(A, f, x, sweeps=100):
+                n = A.shape[0]
+                x_new = np.zeros(n)
+                for k in range(sweeps):
+                    for i in range(n):
+                        s1, s2 = 0.0, 0.0
+                        for j in range(n):
+                            if j < i:
+                                s1 += A[i, j] * x_new[j]
+                            elif j > i:
+                                s2 += A[i, j] * x[j]
+                        x_new[i] = (f[i] - s1 - s2) / A[i, i]
+                    x = x_new
+                return x
+            """, line=6, contains="computes 'x_new' from values of earlier iterations"),
         # a DTW table kept in a dict, filled over a list of cells
         Invalid("""
             import numpy as np
@@ -838,7 +875,7 @@ class OutOfScopeWorkload(Rule):
                     p = p * (1.0 - g * g)
                     a[k] = g
                 return a, p
-            """, line=7, contains="carries 'p'"),
+            """, line=7, contains="computes 'a' from values of earlier iterations (a[k] = g)"),
         # single-site Metropolis: each step flips a drawn site of the lattice or not
         Invalid("""
             import numpy as np
