@@ -26,6 +26,21 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 
+def _index_and_offset(expr: ast.expr) -> tuple[str, int] | None:
+    """``x[j]`` -> ("j", 0), ``x[j + 1]`` -> ("j", 1), and the same for a
+    bare index expression (``j - 2``)."""
+    if isinstance(expr, ast.Subscript):
+        if not isinstance(expr.value, ast.Name):
+            return None
+        expr = expr.slice
+    if isinstance(expr, ast.Name):
+        return expr.id, 0
+    if isinstance(expr, ast.BinOp) and isinstance(expr.left, ast.Name) and isinstance(expr.right, ast.Constant) \
+            and type(expr.right.value) is int and isinstance(expr.op, (ast.Add, ast.Sub)):
+        return expr.left.id, expr.right.value if isinstance(expr.op, ast.Add) else -expr.right.value
+    return None
+
+
 def _single_index(target: ast.expr) -> str | None:
     """``x[i]``: the one index name of a one-index subscript of a name."""
     if not isinstance(target, ast.Subscript):
@@ -74,6 +89,10 @@ class ArrayRecurrences:
         index_vars |= self._shifted_indices(frame, index_vars)
         inner_indices = {name for f in model.loops_within(frame) for name in model.loop_indices(f)}
         outer = frozenset(name for f in frame.chain()[1:] for name in model.loop_indices(f))
+        # A pass that reads the elements before it (x[j], j < i) is a sweep of
+        # an iterative solver when a loop around repeats it (Gauss-Seidel);
+        # run once, it is a substitution, a spatial loop (SPEC section 3).
+        repeated = len(frame.chain()) > 1
         candidates: list[tuple[ast.stmt, str, str, str, ast.Subscript]] = []
         relaxed: set[tuple[str, str]] = set()
         sweeping: dict[int, tuple[ast.stmt, str]] = {}  # relaxed in place: Gauss-Seidel, SOR
@@ -96,11 +115,12 @@ class ArrayRecurrences:
                 read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
-                    if step > 0 and _single_index(target) == var and any(
-                            self._reads_earlier_elements(r, var, frame) for r in reads
+                    if repeated and _single_index(target) == var and any(
+                            self._reads_earlier_elements(r, var, frame, step) for r in reads
                             if r is not target and isinstance(r, ast.Subscript) and _chain_base(r) is not None
                             and _chain_base(r).id == name):
-                        # x_new[i] from x_new[j], j < i: a Gauss-Seidel row sweep by loops
+                        # x_new[i] from x_new[j], j < i (Gauss-Seidel by loops); Q[t] from
+                        # Q[s + 1], s >= t, in a loop counting down (a backward recursion)
                         candidates.append((stmt, name, base, var, target))
                         continue
                     lags = self._inner_lags(frame)
@@ -127,29 +147,37 @@ class ArrayRecurrences:
             found.append((stmt, name, self._element_sized(target, var, inner_indices)))
         return found
 
-    def _reads_earlier_elements(self, read: ast.Subscript, var: str, frame: "LoopFrame") -> bool:
-        """``x[j]`` where ``j`` is the index of a loop inside ``frame`` that
-        only reaches the elements before ``var`` (``for j in range(i)``, or
-        any ``j`` under ``if j < i:``): the read sees what earlier passes of
-        ``frame`` wrote."""
+    def _reads_earlier_elements(self, read: ast.Subscript, var: str, frame: "LoopFrame", step: int) -> bool:
+        """``x[j]`` (or ``x[j + c]``) where ``j`` is the index of a loop
+        inside ``frame`` that only reaches elements earlier passes of
+        ``frame`` wrote: below ``var`` when ``frame`` counts up (``for j in
+        range(i)``, or any ``j`` under ``if j < i:``), above it when it
+        counts down (``for s in range(t, n)`` reading ``x[s + 1]``)."""
         model = self.model
-        inner = _single_index(read)
-        if inner is None or inner == var:
+        picked = _index_and_offset(read)
+        if picked is None or picked[0] == var:
             return False
+        inner, offset = picked
         for loop in model.loops_within(frame):
             if inner not in model.loop_indices(loop) or not _within(read, loop.node):
                 continue
-            call, step = range_of(model, loop)
-            if call is not None and step > 0 and _names_only(call.args[-1] if len(call.args) <= 2 else call.args[1], var):
-                return True
-            return self._guarded_below(read, inner, var, loop.node)
+            call, inner_step = range_of(model, loop)
+            if call is not None and inner_step > 0:
+                if step > 0 and offset <= 0 and len(call.args) <= 2 and _names_only(call.args[-1], var):
+                    return True  # range(i), range(k, i): j < i
+                start = _index_and_offset(call.args[0]) if len(call.args) >= 2 else None
+                if step < 0 and start is not None and start[0] == var and start[1] + offset >= 1:
+                    return True  # range(t, n) read at s + 1, range(t + 1, n) at s: beyond t
+            return self._guarded(read, inner, var, loop.node, step)
         return False
 
-    def _guarded_below(self, read: ast.AST, inner: str, var: str, stop: ast.AST) -> bool:
-        """An ``if inner < var:`` (or ``var > inner``) around ``read``, inside ``stop``."""
+    def _guarded(self, read: ast.AST, inner: str, var: str, stop: ast.AST, step: int) -> bool:
+        """An ``if inner < var:`` around ``read`` (``inner > var`` when the
+        loop counts down), inside ``stop``."""
         node: ast.AST | None = self.model.parent(read)
+        low, high = (inner, var) if step > 0 else (var, inner)
         while node is not None and node is not stop:
-            if isinstance(node, ast.If) and _below(node.test, inner, var) and _within(read, node.body):
+            if isinstance(node, ast.If) and _below(node.test, low, high) and _within(read, node.body):
                 return True
             node = self.model.parent(node)
         return False

@@ -50,10 +50,10 @@ from .loop_helpers import chain_mentions, mentions
 from .loop_iterations import hot_loop, walks_checkerboard
 from .loop_work import Work
 from .loops import WorkAnalysis
-from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _is_name
+from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _is_name, unwrapped
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
-from .spatial import offset_from
+from .spatial import form_offset, linear, offset_from
 from .state_recurrences import StateRecurrences
 from .syntax import chain_root, index_components, names_in, positional_or_keyword, walk
 
@@ -458,13 +458,15 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         found = self._chains(frame)
         if found:
             return found
+        line = self._line_sweep(frame)
         if arrays:
-            if self.model.work(frame).work is Work.SLAB:
-                return []
             # A sweep (u[i, j] from u[i - 1, j] and u[i, j - 1]): the rows the
             # outer loop carries are filled by an inner recurrence, so the
             # whole nest is one sequential recurrence.
-            return next((inner for inner in self._inner_recurrences(frame)), [])
+            inner = [] if self.model.work(frame).work is Work.SLAB else next(iter(self._inner_recurrences(frame)), [])
+            return inner or ([line] if line is not None else [])
+        if line is not None:
+            return [line]
         found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) or self._table_wavefront(frame) \
             or self._around_a_sweep(frame)
         if found and self.model.work(frame).work is Work.SLAB:
@@ -472,6 +474,108 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             if history is None or any(r.via in history for r in found):
                 return []  # a clock or a step size beside whole-array work, or the history itself
         return found
+
+    def _line_sweep(self, frame: "LoopFrame") -> Recurrence | None:
+        """A loop along an axis of the input data whose inner loop fills
+        each line of a table cell by cell from the line before (``M[i, j]``
+        from ``M[i - 1, j - 1:j + 2]`` for ``i`` over the rows of an image, a
+        DP table over ``len(x)``): parallel across a line at best, sequential
+        along the data, as many steps as the data has lines, each as wide as
+        one line (issue 30's line sweeps). A whole line per step from the one
+        before (``Y[:, t]`` from ``Y[:, t - 1]``) is a slab recurrence, time
+        stepping (SPEC section 4), and a loop over time steps (``range(nt)``)
+        walks no axis of the input."""
+        if not isinstance(frame.node, (ast.For, ast.AsyncFor)) or frame.iter_kind is not IterKind.RANGE:
+            return None
+        from .spatial import range_of
+
+        model = self.model
+        call, step = range_of(model, frame)
+        if call is None:
+            return None
+        if not any(self._input_extent_bases(bound) for bound in call.args[:2]):
+            return None
+        target = frame.node.target
+        var = target.id if isinstance(target, ast.Name) else None
+        inner = {name for f in model.loops_within(frame) for name in f.index_vars}
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for target in targets:
+                if var is not None and self._fills_line_from_previous(stmt, target, var, step, inner, frame):
+                    return Recurrence(frame, stmt, target.value.id, target.value.id, "line")  # type: ignore[attr-defined]
+        return None
+
+    def _fills_line_from_previous(self, stmt: ast.stmt, target: ast.expr, var: str, step: int, inner: set[str],
+                                  frame: "LoopFrame") -> bool:
+        model = self.model
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and model.is_array(target.value)):
+            return False
+        parts = index_components(target)
+        offsets = [_var_offset(p, var) for p in parts]
+        axis = next((k for k, o in enumerate(offsets) if o is not None), None)
+        if axis is None or len(parts) < 2:
+            return False
+        across = [p for k, p in enumerate(parts) if k != axis]
+        by_cell = any(names_in(p) & inner for p in across)
+        if not by_cell:
+            return False  # a whole line per step from the one before is time stepping (SPEC: slab recurrence)
+        reads = [target] if isinstance(stmt, ast.AugAssign) else []
+        reads += self._picks_feeding(stmt.value, frame)  # type: ignore[attr-defined]
+        for read in reads:
+            if read is target or not isinstance(read, ast.Subscript) or not _is_name(read.value, target.value.id):
+                continue
+            read_parts = index_components(read)
+            if len(read_parts) != len(parts):
+                continue
+            offset = _var_offset(read_parts[axis], var)
+            if offset is not None and (offsets[axis] - offset) * step >= 1:  # type: ignore[operator]
+                return True
+        return False
+
+    def _input_extent_bases(self, expr: ast.expr, depth: int = 0) -> list[ast.Name]:
+        """The arrays whose extent ``expr`` is (``len(x)``, ``im.shape[0]``,
+        ``a.size``, arithmetic on one, a name bound to one: ``h, w =
+        im.shape[:2]``), when the code did not make them itself."""
+        model = self.model
+        if depth > 4:
+            return []
+        if isinstance(expr, ast.BinOp):
+            return self._input_extent_bases(expr.left, depth + 1) + self._input_extent_bases(expr.right, depth + 1)
+        base: ast.expr | None = None
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and expr.args:
+            base = expr.args[0]
+        elif isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
+            base = expr.value.value
+        elif isinstance(expr, ast.Attribute) and expr.attr in ("size", "shape"):
+            base = expr.value
+        if base is not None:
+            return [base] if isinstance(base, ast.Name) and self._made_elsewhere(base) else []
+        if isinstance(expr, ast.Name):
+            return [found for binding in model.reaching_bindings(expr)
+                    if binding.kind in (BindKind.VALUE, BindKind.ELEMENT) and binding.value is not None
+                    for found in self._input_extent_bases(binding.value, depth + 1)]
+        return []
+
+    def _made_elsewhere(self, name: ast.Name) -> bool:
+        """An array the caller hands in (a parameter), or read from outside
+        (``np.load``, ``imread``, a call the file does not define): not one
+        the code allocates from sizes it chose."""
+        model = self.model
+        bindings = model.reaching_bindings(name)
+        if not bindings:
+            return False
+        for binding in bindings:
+            if binding.kind is BindKind.PARAM:
+                continue
+            value = binding.value
+            if binding.kind is not BindKind.VALUE or not isinstance(value, ast.Call):
+                return False
+            api_name = model.call_api(value)
+            if api_name is not None and (api_name in api.BUILDERS or api_name.startswith("random.")):
+                return False  # allocated or drawn here, at sizes the code chose
+            if api_name is None and model.calls.callee(value) is not None:
+                return False  # made by a function of the file
+        return True
 
     def _around_a_sweep(self, frame: "LoopFrame") -> list[Recurrence]:
         """The rows of a Gauss-Seidel sweep whose neighbours in the other
@@ -512,6 +616,14 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
     def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
         model = self.model
         return [found for inner in model.loops_within(frame) if (found := self.recurrences(inner))]
+
+
+def _var_offset(part: ast.expr, var: str) -> int | None:
+    """``c`` when an index component is ``var + c`` (``var``, ``var - 1``)."""
+    if isinstance(part, ast.Slice):
+        return None
+    rest = form_offset(linear(unwrapped(part)), var)
+    return rest.const if rest is not None and not rest.terms else None
 
 
 def _updated_names(stmt: ast.stmt) -> set[str]:

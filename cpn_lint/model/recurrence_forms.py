@@ -38,7 +38,7 @@ class Recurrence:
     node: ast.stmt  # the statement that carries the dependence
     array: str  # the array written (or the state carried)
     via: str  # what carries it: the array itself, or the name of the carried value
-    form: str  # "element", "sweep" (in place, Gauss-Seidel), "scalar", "state", "chain", "site" (a chain over the sites of an array), "list" or "walker"
+    form: str  # "element", "sweep" (in place, Gauss-Seidel), "line" (each line of a table from the one before), "scalar", "state", "chain", "site" (a chain over the sites of an array), "list" or "walker"
 
 
 def offset_of(expr: ast.expr, var: str) -> int | None:

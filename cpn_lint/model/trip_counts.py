@@ -177,7 +177,7 @@ class TripCounts:
             return True
         if frame.iter_kind in (IterKind.ARRAY, IterKind.INDEX_PRODUCT):
             return True
-        return any(r.form in ("element", "walker", "sweep") for r in self.model.recurrences(frame))
+        return any(r.form in ("element", "walker", "sweep", "line") for r in self.model.recurrences(frame))
 
     def _range_count(self, frame: LoopFrame) -> "Poly | object | None":
         """A range loop's count: _DATA for a data extent, a constant as

@@ -85,7 +85,12 @@ class OutOfScopeWorkload(Rule):
       wrote on both sides (`u[i, j]` from `u[i - 1, j]` and `u[i + 1, j]`:
       Gauss-Seidel, SOR; made whole-array it is another algorithm, Jacobi or
       red-black ordering; also `x_new[i]` from the `x_new[j]` of an inner
-      loop that reaches only `j < i`, Gauss-Seidel on a dense system)
+      loop that reaches only `j < i`, in a sweep a loop around repeats:
+      Gauss-Seidel on a dense system; run once, that is a substitution, an
+      element loop), each line of a table filled from the line before along
+      an axis of the input data (a DP table over `len(x)`, an IIR filter
+      along the columns of an input signal: parallel across a line,
+      sequential along the data)
       (`y[n] = a * y[n - 1] + x[n]`, also through intermediate names), a
       few numbers updated from themselves in a non-additive way
       (`acc = a * acc + x[i]`, a filter's 4-number state
@@ -265,19 +270,9 @@ class OutOfScopeWorkload(Rule):
 
             lam = brentq(moment_gap, 0.0, 5.0)
             """),
-        # each row read only from earlier rows (steps (1, 1), (2, 1), (1, 2)):
-        # the rows come in turn, each one whole, so the loop along a row is an
-        # element loop (CPN101), as in an explicit upwind step u[x, t + 1]
-        Valid("""
-            import numpy as np
-            def accumulate(C):
-                N, M = C.shape
-                D = np.zeros((N + 2, M + 2))
-                for n in range(N):
-                    for m in range(M):
-                        D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n, m + 1], D[n + 1, m])
-                return D
-            """),
+        # an explicit upwind step u[x, t + 1] from u[x - 1, t]: the loop around
+        # runs over time steps (range(999)), not along an axis of input data,
+        # so the loop along x is an element loop (CPN101), not a line sweep
         Valid("""
             import numpy as np
             u = np.zeros((100, 1000))
@@ -844,6 +839,31 @@ class OutOfScopeWorkload(Rule):
                     x = x_new
                 return x
             """, line=6, contains="computes 'x_new' from values of earlier iterations"),
+        # each row of a DP table read only from earlier rows (steps (1, 1),
+        # (2, 1), (1, 2)), filled cell by cell along the rows of the input:
+        # the rows wait for each other, each as wide as one row (a line sweep)
+        Invalid("""
+            import numpy as np
+            def accumulate(C):
+                N, M = C.shape
+                D = np.zeros((N + 2, M + 2))
+                for n in range(N):
+                    for m in range(M):
+                        D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n, m + 1], D[n + 1, m])
+                return D
+            """, line=5, contains="fills each line of 'D' from the line before"),
+        # a DP table over the rows of an input image, filled cell by cell from
+        # the row before: each row waits for the last (a line sweep)
+        Invalid("""
+            import numpy as np
+            def cumulative_energy(energy):
+                h, w = energy.shape
+                M = energy.copy()
+                for i in range(1, h):
+                    for j in range(1, w - 1):
+                        M[i, j] += np.min(M[i - 1, j - 1:j + 2])
+                return M
+            """, line=5, contains="fills each line of 'M' from the line before"),
         # a DTW table kept in a dict, filled over a list of cells
         Invalid("""
             import numpy as np
@@ -875,7 +895,7 @@ class OutOfScopeWorkload(Rule):
                     p = p * (1.0 - g * g)
                     a[k] = g
                 return a, p
-            """, line=7, contains="computes 'a' from values of earlier iterations (a[k] = g)"),
+            """, line=7, contains="carries 'p'"),
         # single-site Metropolis: each step flips a drawn site of the lattice or not
         Invalid("""
             import numpy as np
@@ -1434,6 +1454,8 @@ def _recurrence_text(model: FileModel, frame: LoopFrame, rec: Recurrence) -> str
         return f"{loop} sweeps '{rec.array}' in place: each update reads neighbours this sweep already wrote ({statement})"
     if rec.form == "element":
         return f"{loop} computes '{rec.array}' from values of earlier iterations ({statement})"
+    if rec.form == "line":
+        return f"{loop} fills each line of '{rec.array}' from the line before ({statement}): sequential along the data"
     if rec.form == "chain":
         return f"{loop} is a Markov chain: '{rec.via}' is accepted or rejected every step ({statement})"
     if rec.form == "site":
