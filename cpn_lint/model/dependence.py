@@ -107,9 +107,11 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             return Role.ELEMENT_LOOP if self._small_element_nest(frame) else Role.OTHER
         if not self._may_matter(frame):
             return Role.ELEMENT_LOOP if self.draws_one_at_a_time(frame) or self._restarts_drawn_chains(frame) else Role.OTHER
+        if self._restarts_drawn_chains(frame):
+            return Role.ELEMENT_LOOP  # independent paths, each restarted: what a pass carries starts afresh
         if self.recurrences(frame):
             return Role.RECURRENCE
-        if self.draws_one_at_a_time(frame) or self._restarts_drawn_chains(frame):
+        if self.draws_one_at_a_time(frame):
             return Role.ELEMENT_LOOP
         if frame.iter_kind is IterKind.OTHER or not model.loop_varying(frame) & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
             return Role.TIME_STEP if self.carries_slab(frame) else Role.OTHER  # nothing the loop varies picks an element
@@ -140,12 +142,41 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if frame.iter_kind is IterKind.SMALL_CONSTANT or not isinstance(frame.node, (ast.For, ast.AsyncFor)):
             return []
         draws = [call for call in model.nodes_in_loop(frame, ast.Call)
-                 if model.loop_of(call) is frame and (model.unit_draw(call) is call or self._few_numbers_draw(call))]
+                 if model.loop_of(call) is frame and (self._one_number_draw(call) or self._few_numbers_draw(call))
+                 and not self._handed_to_host(call)]
         if not draws or self.carries_slab(frame) or model.work(frame).work not in (Work.NONE, Work.ELEMENT):
             return []
         if any(self.recurrences(inner) for inner in model.loops_within(frame)):
             return []  # a chain inside each pass (a walker per particle) stays the chain it is
         return draws
+
+    def _handed_to_host(self, call: ast.Call) -> bool:
+        """``cm.viridis(np.random.rand())``, ``print(rng.random())``: a number
+        drawn for a plot's colour or a message, no work on data."""
+        parent = self.model.parent(call)
+        return isinstance(parent, ast.Call) and call in parent.args and self.model.is_host_call(parent)
+
+    def _one_number_draw(self, call: ast.Call) -> bool:
+        """A draw of one number: no ``size`` (``np.random.normal()``,
+        ``rng.standard_normal()``, ``np.random.randn()``) and no array among
+        its parameters (a 0-d value or a one-element array on cuPyNumeric)."""
+        model = self.model
+        if model.unit_draw(call) is call:
+            return True
+        name = model.draw_name(call)
+        if name is None:
+            return False
+        if name in api.RANDOM_DIMS_AS_ARGS:
+            return not call.args and not call.keywords
+        position = api.RANDOM_SIZE_POSITION.get(name)
+        if position is None:
+            return False
+        size = positional_or_keyword(call, position, "size")
+        if size is not None and not (isinstance(size, ast.Constant) and size.value is None):
+            return False
+        parameters = list(call.args[:position]) + [k.value for k in call.keywords if k.arg not in ("size", "dtype")]
+        return all(not isinstance(p, (ast.List, ast.Tuple, ast.Starred)) and model.kind(p) is not Kind.DEVICE
+                   for p in parameters)
 
     def _few_numbers_draw(self, call: ast.Call) -> bool:
         """``x1, x2 = np.random.normal(size=2)``, ``lon =

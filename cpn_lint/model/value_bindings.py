@@ -432,7 +432,20 @@ class BindingKinds:
             return Kind.DEVICE
         if _number_default(b):
             return Kind.SCALAR  # n=14, tol=1e-6: a number unless the code uses it as an array
-        return Kind.UNKNOWN
+        return self._default_kind(b)
+
+    def _default_kind(self, param: Binding) -> Kind:
+        """``rng=rng`` after ``rng = np.random.default_rng()``, ``n=default_n``
+        after ``default_n = 10``: a parameter defaulting to a module-level
+        generator or number is one (the code never uses it as an array)."""
+        function = param.scope.node
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return Kind.UNKNOWN
+        default = parameter_default(function.args, param.name)
+        if not isinstance(default, ast.Name):
+            return Kind.UNKNOWN
+        kind = self._kind(default)
+        return kind if kind in (Kind.GENERATOR, Kind.SCALAR) else Kind.UNKNOWN
 
     def _argument_kind(self, param: Binding) -> Kind:
         """What the call sites pass for a parameter: their joined kind when

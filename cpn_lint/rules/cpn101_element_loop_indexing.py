@@ -477,6 +477,15 @@ class ElementLoopIndexing(Rule):
         ),
     )
     valid = valid + (
+        # a number drawn for a plot's colour: no work on data
+        Valid("""
+            import numpy as np
+            import matplotlib.pyplot as plt
+            from matplotlib import cm
+            ys = np.cumsum(np.random.normal(size=(100, 50)), axis=1)
+            for i in range(100):
+                plt.plot(ys[i, :], color=cm.viridis(np.random.rand()))
+            """),
         Valid("""
             import numpy as np
             u = np.zeros(100)
@@ -522,6 +531,25 @@ class ElementLoopIndexing(Rule):
                     price *= 1.0 + 0.0004 + 0.02 * shock
                 payoffs.append(max(price - 42.0, 0.0))
             """, line=4, contains="draws np.random.normal() one element at a time; draw them all at once"),
+        # paths of a stochastic-volatility model, each restarted: the volatility
+        # h is carried within a path (h = rho * h + ...), but the paths are
+        # independent, so the paths loop is the element loop; the generator is
+        # a parameter defaulting to the module's, S0 a number by its default
+        Invalid("""
+            import numpy as np
+            rng = np.random.default_rng(1)
+
+            def call_price(S0=10.0, K=12.0, n=20, M=100000, rng=rng):
+                total = 0.0
+                for m in range(M):
+                    s = np.log(S0)
+                    h = 0.0
+                    for t in range(n):
+                        s = s + 0.0001 + np.exp(h) * rng.standard_normal()
+                        h = 0.9 * h + 0.01 * rng.standard_normal()
+                    total += np.maximum(np.exp(s) - K, 0)
+                return total / M
+            """, line=6, contains="draws rng.standard_normal() one element at a time"),
         # two numbers drawn per step and unpacked, or a one-element draw read
         # at [0]: still a number at a time
         Invalid("""

@@ -295,11 +295,13 @@ class HostConversionInLoop(Rule):
         # max(0, x) asks bool() of `0 < x` on the host: a 0-d device value waits each pass
         Invalid("""
             import numpy as np
+            final = 40 * np.exp(0.2 * np.random.standard_normal(100000))
             payoffs = []
-            for i in range(1000):
-                s = 40 * np.exp(0.2 * np.random.standard_normal())
-                payoffs.append(max(0, s - 70))
-            """, line=5, contains="max() on 's - 70' inside the loop at line 3 is a host sync every iteration; use np.maximum"),
+            for strike in range(30, 60):
+                mean_price = np.mean(np.abs(final - 40))
+                payoffs.append(max(0, mean_price - strike))
+            """, line=6, contains="max() on 'mean_price - strike' inside the loop at line 4 is a host sync every iteration; "
+                                  "use np.maximum"),
         Invalid("""
             import numpy as np
             u = np.linspace(0, 1, 100)
