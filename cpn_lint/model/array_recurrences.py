@@ -26,6 +26,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 
+# How many names back a stored value is followed to the picks that feed it
+# (``v = min(vs)``, ``vs = [a for a in pair if a > 1]``, ``pair = [c3, c5]``,
+# ``c3 = label[y - 1, x]``).
+_FEED_DEPTH = 5
+
+
 def _index_and_offset(expr: ast.expr) -> tuple[str, int] | None:
     """``x[j]`` -> ("j", 0), ``x[j + 1]`` -> ("j", 1), and the same for a
     bare index expression (``j - 2``)."""
@@ -345,7 +351,7 @@ class ArrayRecurrences:
         model = self.model
         reads, names = self._reads_of(value)
         found: list[ast.AST] = list(reads)
-        if depth >= 3:
+        if depth >= _FEED_DEPTH:
             return found
         seen = {id(node) for node in found}
         sources: list[ast.expr] = []

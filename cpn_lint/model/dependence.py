@@ -498,7 +498,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             return inner or ([line] if line is not None else [])
         if line is not None:
             return [line]
-        found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) or self._table_wavefront(frame) \
+        found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) \
+            or self._attribute_walkers(frame) or self._table_wavefront(frame) \
             or self._around_a_sweep(frame)
         if found and self.model.work(frame).work is Work.SLAB:
             history = self._history(frame)

@@ -273,10 +273,16 @@ def _form(part: ast.expr) -> _Form:
 
 
 def unwrapped(index: ast.expr) -> ast.expr:
-    """``i + 1`` for a periodic neighbour ``(i + 1) % n``: the same element
-    away from the edge, where the wrap only joins the ends."""
+    """``i + 1`` for a periodic neighbour ``(i + 1) % n`` or a clamped one
+    (``max(i - 1, 0)``, ``min(i + 1, n - 1)``): the same element away from
+    the edge, where the wrap or the clamp only joins the ends."""
     if isinstance(index, ast.BinOp) and isinstance(index.op, ast.Mod):
         return index.left
+    if isinstance(index, ast.Call) and isinstance(index.func, ast.Name) and index.func.id in ("max", "min") \
+            and len(index.args) == 2 and not index.keywords:
+        varying = [a for a in index.args if not isinstance(a, ast.Constant)]
+        if len(varying) == 1:
+            return varying[0]
     return index
 
 

@@ -18,6 +18,7 @@ from .loops import WorkAnalysis
 from .recurrence_forms import (Recurrence, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
                                _on_cycle, _reads_ahead, _reads_behind, _self_updated_names)
 from .scopes import BindKind
+from .shapes import literal_size
 from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -342,6 +343,50 @@ class StateRecurrences:
                     return [Recurrence(frame, stmt, base.id, name, "walker")]
         return []
 
+    def _attribute_walkers(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A walker kept on the object (``self.pos``): the loop calls methods
+        of the same class, one of which moves the position from where it was
+        (``new_pos = self.pos + move`` ... ``self.pos = new_pos``), and the
+        loop or those methods pick elements of an array with it
+        (``self.lattice[self.pos[0], self.pos[1]]``). Each step starts where
+        the last ended, whichever method moved it."""
+        methods = self._methods_called(frame)
+        if not methods:
+            return []
+        bodies = [frame.node, *(m.node for m in methods)]
+        for method in methods:
+            for stmt in (n for n in ast.walk(method.node) if isinstance(n, (ast.Assign, ast.AugAssign))):
+                attr = _self_attribute_moved(stmt, method)
+                if attr is None or not self._small_attribute(stmt, attr):
+                    continue
+                picked = _attribute_picks(bodies, attr)
+                if picked is not None:
+                    return [Recurrence(frame, stmt, picked, attr, "walker")]
+        return []
+
+    def _methods_called(self, frame: "LoopFrame") -> "list[Scope]":
+        """The methods of the enclosing class the loop calls on ``self``."""
+        model = self.model
+        found: "list[Scope]" = []
+        for call in model.nodes_in_loop(frame, ast.Call):
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"):
+                continue
+            callee = model.calls.callee(call)
+            if callee is not None and callee not in found:
+                found.append(callee)
+        return found
+
+    def _small_attribute(self, stmt: ast.stmt, attr: str) -> bool:
+        """Is ``self.<attr>`` a few numbers, by every value the class gives it?"""
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target  # type: ignore[attr-defined]
+        bindings = self.model.class_attribute_bindings(target) if isinstance(target, ast.Attribute) else None
+        if not bindings:
+            return False
+        sizes = [literal_size(self.model.shape(b.value)) if b.value is not None else None for b in bindings]
+        known = [size for size in sizes if size is not None]
+        return bool(known) and max(known) <= _FEW_COORDINATES
+
     def _list_carried(self, frame: "LoopFrame") -> list[Recurrence]:
         """``x = path[-1]`` ... ``path.append(f(x))``: each value from the last."""
         model = self.model
@@ -361,3 +406,50 @@ class StateRecurrences:
             if name in names_in(call.args[0]) and self._not_large(call.args[0]) and self._touches_device_values(frame):
                 return [Recurrence(frame, stmt, value.value.id, name, "list")]
         return []
+
+
+# A position of at most this many coordinates (a walker on a 2-D or 3-D lattice).
+_FEW_COORDINATES = 4
+
+
+def _self_attribute_moved(stmt: ast.stmt, method: "Scope") -> str | None:
+    """``self.pos = new_pos`` after ``new_pos = self.pos + move`` (or
+    ``self.pos = self.pos + move``, ``self.pos += move``): the attribute a
+    method moves from its own last value."""
+    target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+        return None
+    attr = target.attr
+    if isinstance(stmt, ast.AugAssign):
+        return attr
+    sources = [stmt.value]
+    local = {n.targets[0].id: n.value for n in ast.walk(method.node)
+             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    seen: set[str] = set()
+    while sources:
+        value = sources.pop()
+        for node in walk(value):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+                    and node.attr == attr and isinstance(node.ctx, ast.Load):
+                return attr
+            if isinstance(node, ast.Name) and node.id in local and node.id not in seen:
+                seen.add(node.id)
+                sources.append(local[node.id])
+    return None
+
+
+def _attribute_picks(bodies: list[ast.AST], attr: str) -> str | None:
+    """The array whose elements ``self.<attr>`` picks in any of ``bodies``
+    (``self.lattice[self.pos[0], self.pos[1]]``), by attribute name."""
+    for body in bodies:
+        for sub in ast.walk(body):
+            if not isinstance(sub, ast.Subscript):
+                continue
+            base = sub.value
+            if isinstance(base, ast.Attribute) and base.attr == attr:
+                continue
+            mentions = any(isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.value, ast.Name)
+                           and n.value.id == "self" for n in ast.walk(sub.slice))
+            if mentions:
+                return base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else attr
+    return None

@@ -24,7 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
     from .scopes import LoopFrame
 
-POPS = frozenset({"pop", "popleft", "popitem", "get"})
+# `s = choice(pocket)` ... `pocket.remove(s)` takes an item as well as pop does (a Wolff cluster)
+POPS = frozenset({"pop", "popleft", "popitem", "get", "remove", "discard"})
 PUSHES = frozenset({"append", "appendleft", "extend", "add", "put"})
 _HEAP_POP = "heapq.heappop"
 _HEAP_PUSH = "heapq.heappush"
@@ -118,9 +119,19 @@ def traversal_frames(model: "FileModel") -> "list[LoopFrame]":
 
 
 def _popped_names(model: "FileModel", frame: "LoopFrame", queue: str) -> set[str]:
+    """The names a pass takes its item into: ``node = q.pop()``, or ``s =
+    choice(pocket)`` / ``s = pocket[k]`` with ``pocket.remove(s)`` after it."""
     names: set[str] = set()
+    removed = {a.id for call in model.nodes_in_loop(frame, ast.Call)
+               if isinstance(call.func, ast.Attribute) and call.func.attr in ("remove", "discard")
+               and isinstance(call.func.value, ast.Name) and call.func.value.id == queue
+               for a in call.args if isinstance(a, ast.Name)}
     for stmt in model.nodes_in_loop(frame, ast.Assign):
-        if isinstance(stmt.value, ast.Call) and is_pop(model, stmt.value, queue):
+        value = stmt.value
+        taken = isinstance(value, ast.Call) and is_pop(model, value, queue)
+        if not taken and removed and queue in names_in(value):
+            taken = bool(names_in(stmt.targets[0]) & removed)  # s = choice(pocket) ... pocket.remove(s)
+        if taken:
             for target in stmt.targets:
                 names |= names_in(target)
     return names

@@ -852,6 +852,69 @@ class OutOfScopeWorkload(Rule):
                         D[n + 2, m + 2] = C[n, m] + min(D[n + 1, m + 1], D[n, m + 1], D[n + 1, m])
                 return D
             """, line=5, contains="fills each line of 'D' from the line before"),
+        # a Wolff cluster grown from a pocket: a random member is taken and
+        # removed, its like neighbours join the pocket (a graph traversal)
+        Invalid("""
+            import numpy as np
+
+            def grow_cluster(spins, neighbours, p):
+                k = np.random.randint(0, len(spins))
+                pocket = [k]
+                cluster = [k]
+                while pocket != []:
+                    s = np.random.choice(pocket)
+                    for n in neighbours[s]:
+                        if spins[n] == spins[s] and n not in cluster and np.random.random_sample() < p:
+                            pocket.append(n)
+                            cluster.append(n)
+                    pocket.remove(s)
+                return cluster
+            """, line=7, contains="graph"),
+        # a walker kept on the object: a method moves self.pos from where it was,
+        # and the loop freezes the walker into the lattice where it stops
+        Invalid("""
+            import numpy as np
+
+            class Aggregate:
+                def __init__(self, L):
+                    self.L = L
+                    self.lattice = np.zeros((L, L), dtype=int)
+                    self.pos = np.zeros(2, dtype=int)
+                    self.moves = np.array([[-1, 0], [1, 0], [0, -1], [0, 1]])
+
+                def move(self):
+                    new_pos = self.pos + self.moves[np.random.randint(4)]
+                    self.pos = np.clip(new_pos, 0, self.L - 1)
+
+                def run(self, steps):
+                    for k in range(steps):
+                        self.move()
+                        if self.lattice[self.pos[0], self.pos[1]] > 0:
+                            break
+            """, line=15, contains="walks 'lattice'"),
+        # raster-order labelling: each pixel takes the label of its upper or left
+        # neighbour (clamped at the edge with max), read through a few names
+        Invalid("""
+            import numpy as np
+            def label_pixels(mask):
+                H, W = mask.shape
+                label = mask.astype(int)
+                n = 1
+                for y in range(H):
+                    for x in range(W):
+                        if label[y, x] == 0:
+                            continue
+                        up = label[max(y - 1, 0), x]
+                        left = label[y, max(x - 1, 0)]
+                        pair = [up, left]
+                        seen = [a for a in pair if a > 1]
+                        if not seen:
+                            n += 1
+                            label[y, x] = n
+                        else:
+                            label[y, x] = min(seen)
+                return label
+            """, line=6, contains="computes 'label' from values of earlier iterations"),
         # a DP table over the rows of an input image, filled cell by cell from
         # the row before: each row waits for the last (a line sweep)
         Invalid("""
