@@ -56,6 +56,11 @@ class InstanceClasses:
             return calls.class_of(expr.func) or self._made_by(expr, depth)
         if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, ast.Slice):
             return _one_class(self._item_classes(expr.value, depth + 1))  # particles[i]
+        if isinstance(expr, ast.Attribute):
+            # g = self.grid, where every `self.grid = ...` of the class holds one
+            # (a constructor's parameter every call passes a Grid)
+            bindings = self.model.class_attribute_bindings(expr)
+            return _one_class([self._binding_class(b, depth + 1) for b in bindings]) if bindings else None
         if not isinstance(expr, ast.Name):
             return None
         return _one_class([self._binding_class(b, depth + 1) for b in self.model.reaching_bindings(expr)])

@@ -130,6 +130,25 @@ class StridedSlice(Rule):
             """),
     )
     invalid = (
+        # the array is an attribute of a grid object another object holds:
+        # `self.grid = grid`, passed a Grid by its only caller
+        Invalid("""
+            import numpy as np
+
+            class Grid:
+                def __init__(self, n):
+                    self.phi = np.zeros(n + 2)
+
+            class Solver:
+                def __init__(self, grid):
+                    self.grid = grid
+
+                def relax_odd(self):
+                    g = self.grid
+                    g.phi[1:-1:2] = 0.0
+
+            Solver(Grid(64)).relax_odd()
+            """, line=13, contains="g.phi[1:-1:2]"),
         # no error here: the runtime hands back an empty array
         Invalid("""
             import numpy as np
