@@ -51,6 +51,8 @@ def _numpy_value(name: str) -> list:
         "s_": a[numpy.s_[1:, :2]],
         "index_exp": a[numpy.index_exp[1:, :2]],
         "ogrid": (lambda y, x: y * 10 + x)(*numpy.ogrid[0:3, 0:4]),
+        "r_": numpy.r_[2.5, a[0], a[1]],
+        "c_": numpy.c_[a[0], a[1]],
         "ndarray.std": a.std(axis=0, ddof=1),
         "ndarray.ptp": numpy.ptp(a, axis=0),
     }[name]
@@ -67,7 +69,8 @@ def test_every_listed_name_is_missing_under_the_runtime(runtime: dict) -> None:
 
 @pytest.mark.parametrize("name", ["size", "around", "atan2", "pow", "fix", "std", "ptp", "ascontiguousarray",
                                   "asanyarray", "fft.fftfreq", "fft.rfftfreq", "fromfunction",
-                                  "trapezoid", "trapz", "s_", "index_exp", "ogrid", "ndarray.std", "ndarray.ptp"])
+                                  "trapezoid", "trapz", "s_", "index_exp", "ogrid", "ndarray.std", "ndarray.ptp",
+                                  "r_", "c_"])
 def test_the_equivalent_computes_what_numpy_does(runtime: dict, name: str) -> None:
     assert runtime["values"][name] == pytest.approx(_numpy_value(name), rel=1e-12, abs=1e-12)
 

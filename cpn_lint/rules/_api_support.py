@@ -69,6 +69,8 @@ ONE_LINE_EQUIVALENTS: dict[str, str] = {
     "numpy.s_": "a tuple of slice(a, b) objects",
     "numpy.index_exp": "a tuple of slice(a, b) objects",
     "numpy.ogrid": "np.arange(h)[:, None], np.arange(w)",
+    "numpy.r_": "np.hstack((x, a, ...))",
+    "numpy.c_": "np.column_stack((a, b, ...))",
     # the same distribution (cuPyNumeric's random streams differ from NumPy's anyway: CPN304)
     "numpy.random.standard_normal": "np.random.normal(0.0, 1.0, size)",
     "numpy.random.Generator.standard_normal": "rng.normal(0.0, 1.0, size)",

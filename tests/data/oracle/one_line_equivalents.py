@@ -37,6 +37,8 @@ values = {
     "s_": a[(slice(1, None), slice(None, 2))],
     "index_exp": a[(slice(1, None), slice(None, 2))],
     "ogrid": np.arange(3)[:, None] * 10 + np.arange(4),
+    "r_": np.hstack((2.5, a[0], a[1])),
+    "c_": np.column_stack((a[0], a[1])),
     "ndarray.std": np.sqrt(a.var(axis=0, ddof=1)),
     "ndarray.ptp": a.max(axis=0) - a.min(axis=0),
 }
