@@ -4,7 +4,7 @@ Runs every program of a folder under the oracle (cuPyNumeric 26.6.1 on this
 machine's CPUs, Doctor on), lints the same file with cpn-lint's default
 codes, and reports how many of Doctor's in-scope diagnostics a static
 finding predicts, per Doctor check, and which programs stop with a Python
-traceback and whether a CPN401/CPN404 finding names the failing line::
+traceback and whether a breaking finding (CPN401, CPN404, CPN106, CPN107) names the failing line::
 
     python -m benchmarks.doctor_trial FOLDER [--json OUT] [--timeout SECONDS] [--jobs 1]
     python -m benchmarks.doctor_trial FOLDER --rescore RESULTS.json [--json OUT]   # no runs: today's findings
@@ -39,13 +39,14 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from cpn_lint import oracle
+from cpn_lint.verdict.breaks import BREAKING_CODES
 from cpn_lint.doctor import DOCTOR_CHECKS, UNRECOGNIZED, DoctorFinding, codes_of, load_doctor_report, reconcile
 from cpn_lint.engine import FileResult, LintOptions, analyze_source
 
 from .results_file import write_results
 
 DEFAULT_TIMEOUT = 120.0
-NAMING_CODES = ("CPN401", "CPN404")  # the codes that predict a program cannot run at all
+NAMING_CODES = BREAKING_CODES  # the codes "What breaks first" lists: the program cannot run past them
 # Exceptions that mean the program waited for something the run cannot give
 # (input() reads an empty stdin): it did not finish, it did not fail.
 NEEDS_INPUT = frozenset({"EOFError"})
@@ -84,7 +85,7 @@ class Failure:
     message: str
     line: int | None  # the last traceback frame in the program file
     named: bool
-    finding: str = ""  # the CPN401/CPN404 finding on that line
+    finding: str = ""  # the breaking finding on that line
     # The machine's, not cuPyNumeric's: a module this environment lacks (not
     # numpy's), or a data file the program expects beside it.
     environment: bool = False
@@ -266,7 +267,7 @@ def failure_of(outcome: oracle.OracleRun, path: Path, result: FileResult) -> Fai
 
 
 def _named(failure: Failure, result: FileResult) -> Failure:
-    """``failure`` with the CPN401/CPN404 finding that covers its line, if any."""
+    """``failure`` with the breaking finding (CPN401, CPN404, CPN106, CPN107) that covers its line, if any."""
     line = failure.line
     namer = next((f for f in result.findings if f.code in NAMING_CODES and line is not None
                   and f.line <= line <= (f.end_line or f.line)), None)
@@ -274,12 +275,18 @@ def _named(failure: Failure, result: FileResult) -> Failure:
                    finding=f"{namer.code}:{namer.line} {namer.short or namer.message}"[:160] if namer else "")
 
 
+# Failures Doctor's own checks cause (the same line runs without Doctor:
+# tests/test_oracle_doctor_artefacts.py): the instrument's, not the program's.
+_DOCTOR_ARTEFACTS = ("'_MGridClass' object has no attribute 'ndim'",)
+
+
 def is_environment(error: str, message: str) -> bool:
-    """A missing third-party or sibling module, or a missing data file: the
-    run says nothing about cuPyNumeric. A missing ``cupynumeric.x`` (the
-    program's ``numpy.x``) is cuPyNumeric's."""
-    if error == "FileNotFoundError":
-        return True
+    """A missing third-party or sibling module, a missing data file, a name
+    the program never defines, or a failure Doctor itself causes: the run
+    says nothing about cuPyNumeric. A
+    missing ``cupynumeric.x`` (the program's ``numpy.x``) is cuPyNumeric's."""
+    if error in ("FileNotFoundError", "NameError") or any(artefact in message for artefact in _DOCTOR_ARTEFACTS):
+        return True  # NameError: the program's own bug (a name NumPy lacks is an AttributeError)
     missing = _MISSING_MODULE.search(message)
     return error == "ModuleNotFoundError" and bool(missing) and missing["name"].split(".")[0] not in (
         "numpy", "cupynumeric")
@@ -345,7 +352,9 @@ def rescore(stored: dict, folder: Path) -> dict:
                                dict(sorted(Counter(f.code for f in result.findings).items())),
                                diagnostics(result, doctor), detail.get("elsewhere", 0), note=detail.get("note", ""))
         if detail.get("failure"):
-            report.failure = _named(Failure(**detail["failure"]), result)
+            failure = Failure(**detail["failure"])  # environment read again: the list of causes grows
+            failure = replace(failure, environment=is_environment(failure.exception, failure.message))
+            report.failure = _named(failure, result)
         reports.append(report)
     return summarise(folder, stored["timeout"], reports, stored.get("not_parsed", []), stored.get("notebooks_left_out", []))
 
@@ -439,8 +448,8 @@ def _checks_markdown(checks: dict[str, dict[str, int]]) -> str:
 def _failures_markdown(failures: list[dict]) -> str:
     named = sum(f["named"] for f in failures)
     runtime = [f for f in failures if not f["environment"]]
-    rows = [f"Runtime failures (non-zero exit with a traceback): {len(failures)}, named by CPN401/CPN404: {named}; "
-            f"{len(failures) - len(runtime)} of them the environment's (a missing module or data file), "
+    rows = [f"Runtime failures (non-zero exit with a traceback): {len(failures)}, named by a breaking finding: {named}; "
+            f"{len(failures) - len(runtime)} of them the environment's (a missing module or data file, a name the program never defines, a Doctor artefact), "
             f"of the other {len(runtime)} named: {sum(f['named'] for f in runtime)}.",
             "", "| program | exception | line | named | environment | finding |", "|---|---|---:|---|---|---|"]
     for f in failures:

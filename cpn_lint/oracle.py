@@ -299,8 +299,9 @@ def _smoke_test(venv: Path) -> None:
         raise OracleError(f"cuPyNumeric does not start on this machine: {run.stderr_tail.splitlines()[-1:] or run.returncode}")
 
 
-def oracle_environment(venv: Path, report: Path) -> dict[str, str]:
-    """The child's environment: CPU-only Legate, Doctor on, JSON to ``report``."""
+def oracle_environment(venv: Path, report: Path, *, doctor: bool = True) -> dict[str, str]:
+    """The child's environment: CPU-only Legate, Doctor on (unless
+    ``doctor`` is false), JSON to ``report``."""
     env = {k: v for k, v in os.environ.items()
            if k not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP"}}
     library_path = env.get("LD_LIBRARY_PATH")
@@ -309,7 +310,7 @@ def oracle_environment(venv: Path, report: Path) -> dict[str, str]:
         LD_LIBRARY_PATH=f"{stub}:{library_path}" if library_path else stub,
         LEGATE_AUTO_CONFIG="0",
         LEGATE_CONFIG=LEGATE_CONFIG,
-        CUPYNUMERIC_DOCTOR="1",
+        CUPYNUMERIC_DOCTOR="1" if doctor else "0",
         CUPYNUMERIC_DOCTOR_FORMAT="json",
         CUPYNUMERIC_DOCTOR_FILENAME=str(report),
         PYTHONDONTWRITEBYTECODE="1",
@@ -319,8 +320,10 @@ def oracle_environment(venv: Path, report: Path) -> dict[str, str]:
 
 
 def run_program(program: Path | str, *, venv: Path | None = None, args: Sequence[str] = (),
-                timeout: float = DEFAULT_TIMEOUT) -> OracleRun:
-    """Run ``program`` (its folder as working directory) under Doctor."""
+                timeout: float = DEFAULT_TIMEOUT, doctor: bool = True) -> OracleRun:
+    """Run ``program`` (its folder as working directory) under Doctor, or
+    without it (``doctor=False``: to tell a failure Doctor's own checks
+    cause from one of cuPyNumeric)."""
     venv = (venv or default_venv()).absolute()
     program = Path(program).resolve()
     if not venv_python(venv).exists():
@@ -328,7 +331,7 @@ def run_program(program: Path | str, *, venv: Path | None = None, args: Sequence
     with tempfile.TemporaryDirectory(prefix="cpn-oracle-") as scratch:
         report = Path(scratch) / "doctor-report.json"
         stop_file = Path(scratch) / "stop.json"
-        env = oracle_environment(venv, report)
+        env = oracle_environment(venv, report, doctor=doctor)
         env["CPN_ORACLE_STOP_FILE"] = str(stop_file)
         command = [str(venv_python(venv)), "-c", _BOOTSTRAP, str(program), *args]
         started = time.monotonic()

@@ -71,6 +71,9 @@ class UnsupportedArgumentForm(Rule):
       to cuPyNumeric, which has not implemented it (NotImplementedError).
       SciPy functions that are not ufuncs (`softmax`, `logsumexp`) convert
       their input to host NumPy and run (CPN301 notes the round trip);
+    * a point count in `np.mgrid` (`np.mgrid[0:1:50j, 0:2:30j]`, a complex
+      step): cuPyNumeric's mgrid takes real steps only (TypeError); build
+      the grid from `np.linspace` with `np.meshgrid(..., indexing='ij')`;
     * strings handed to NumPy as data (`np.array(["a", "b"])`,
       `np.ndim("bs")`, `np.where(m, "big", "small")`, `np.unique(labels)`
       of a list of strings): cuPyNumeric has no string dtype (TypeError);
@@ -145,6 +148,11 @@ class UnsupportedArgumentForm(Rule):
     short = "{call}: cuPyNumeric rejects {form} (RR-host-fallback)"
 
     valid = (
+        Valid("""
+            import numpy as np
+            rows, cols = np.mgrid[0:4, 0:3]
+            X, Y = np.meshgrid(np.linspace(0, 1, 50), np.linspace(0, 2, 30), indexing="ij")
+            """),
         # an object array of strings is CPN107's
         Valid("""
             import numpy as np
@@ -274,6 +282,10 @@ class UnsupportedArgumentForm(Rule):
             """),
     )
     invalid = (
+        Invalid("""
+            import numpy as np
+            X, Y = np.mgrid[0:1:50j, 0:2:30j]
+            """, line=2, contains="a point count (complex step) raises TypeError"),
         Invalid("""
             import numpy as np
             import matplotlib.pyplot as plt
@@ -699,6 +711,24 @@ def _convolve_modes(model: FileModel) -> Iterator[Hit]:
 _SAME_THEN_SLICE = "mode='same', then slice [len(v) // 2 : len(a) - (len(v) - 1) // 2]"
 
 
+def _mgrid_point_counts(model: FileModel) -> Iterator[Hit]:
+    """``np.mgrid[0:1:50j, 0:2:30j]``: a complex step asks for that many
+    points; cuPyNumeric's mgrid takes real steps only (TypeError)."""
+    for sub in model.nodes(ast.Subscript):
+        if model.numpy_name(sub.value) != "numpy.mgrid":
+            continue
+        parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        if any(isinstance(p, ast.Slice) and p.step is not None and _complex_literal(p.step) for p in parts):
+            yield Hit(sub, "a point count (complex step)", "TypeError",
+                      "np.meshgrid(np.linspace(a, b, n), ..., indexing='ij')")
+
+
+def _complex_literal(expr: ast.expr) -> bool:
+    """``50j``, ``n * 1j``, ``complex(0, n)``."""
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, complex) for n in ast.walk(expr)) or (
+        isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "complex")
+
+
 # NumPy functions that make an array from the data they are handed, and the
 # positions of that data: given strings, cuPyNumeric has no dtype for them.
 _DATA_POSITIONS = {
@@ -890,6 +920,8 @@ FORMS: tuple[Form, ...] = (
          _draws_stored_through_zero_d_index),
     Form("ufunc-where", ("ufunc_where_keyword",), _ufunc_where),
     Form("convolve-mode", ("convolve_default_mode",), _convolve_modes),
+    # shown with Doctor off (tests/test_oracle_doctor_artefacts.py): under Doctor every mgrid raises first
+    Form("mgrid-point-count", ("mgrid_with_point_count",), _mgrid_point_counts),
     Form("zero-d-to-matplotlib", ("matplotlib_limits_of_0d_values", "matplotlib_patch_at_0d_point"),
          _zero_d_values_to_matplotlib),
     Form("string-data", ("ndim_of_a_string", "array_of_strings", "where_choosing_strings"), _string_data),
