@@ -33,6 +33,14 @@ def test_nothing_found_is_ready():
     assert (d.verdict, d.rule, d.demoted) == (Verdict.READY, "clean", False)
 
 
+def test_a_compiled_kernel_is_the_element_loop_idiom_it_compiles():
+    """CPN112 (a Numba kernel taking arrays) is element loops the compiler
+    runs: beside CPN101 it is one root cause, not a third idiom."""
+    assert g.blocking_idioms(["CPN105", "CPN112", "CPN101"]) == ["CPN101/CPN112", "CPN105"]
+    assert _decide(blocks_codes=("CPN101", "CPN105", "CPN112")).verdict is Verdict.LIGHT
+    assert _decide(blocks_codes=("CPN101", "CPN105", "CPN112", "CPN103")).verdict is Verdict.SIGNIFICANT
+
+
 def test_refactor_only_is_light():
     assert _decide(has_refactor=True).verdict is Verdict.LIGHT
     assert _decide(has_refactor=True).rule == "refactor-only"

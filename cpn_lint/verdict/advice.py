@@ -67,7 +67,7 @@ def summary_sentence(
     verdict = decision.verdict.value
     rule = decision.rule
     plain_python = gate5 is not None and gate5.failed
-    codes = sorted({i.code for i in blocks if i.code})
+    codes = g.blocking_idioms({i.code for i in blocks if i.code})
     if rule == "gate1-hardware":
         why = f"the target hardware fails Gate 1 ({gate1.reason.split(':')[0]}), whatever the code looks like"
     elif rule == "gate4-pattern":
@@ -78,7 +78,7 @@ def summary_sentence(
         why = f"the hot-path arrays are below the 65,536-elements-per-GPU floor, where cuPyNumeric cannot run in parallel{where}"
     elif rule == "mpi4py":
         mpi = [i for i in blocks if i.code == g.MPI_CODE]
-        others = [c for c in codes if c != g.MPI_CODE]
+        others = [c for c in codes if c != g.MPI_CODE]  # an idiom of its own: CPN108 has no other form
         why = f"the code distributes its own work with mpi4py ({_cites(mpi, 2)}), so the parallel layer must be rewritten around one global array"
         if others:
             why += f", besides {len(others)} other blocking idiom{'s' if len(others) > 1 else ''} ({', '.join(others)})"

@@ -288,7 +288,8 @@ def decide_gates(
     tier = decision.base if decision.rule != "gate1-hardware" else _code_tier(blocks_codes, refactor)
     parts = []
     if blocks_codes:
-        parts.append(f"{len(blocks_codes)} distinct blocking idiom{'s' if len(blocks_codes) > 1 else ''} ({', '.join(blocks_codes)})")
+        idioms = g.blocking_idioms(blocks_codes)
+        parts.append(f"{len(idioms)} distinct blocking idiom{'s' if len(idioms) > 1 else ''} ({', '.join(idioms)})")
     if refactor:
         recipes = sorted({i.recipe for i in refactor if i.recipe}, key=recipe_rank)
         parts.append(f"{len(refactor)} mechanical fix{'es' if len(refactor) > 1 else ''}" + (f" ({', '.join(recipes)})" if recipes else ""))

@@ -41,6 +41,10 @@ from .context import PATTERNS, Context, format_count, format_share
 FLOOR = 65_536  # elements per GPU below which cuPyNumeric runs serially
 MPI_CODE = "CPN108"
 SIGNIFICANT_BLOCKS = 3  # distinct BLOCKS codes from which the verdict is SIGNIFICANT
+# Codes that count as the idiom they are a form of: a Numba-compiled kernel
+# that takes arrays (CPN112) is element loops (R101) the compiler runs; one
+# root cause whether or not the loops are compiled (SPEC: count root causes).
+_IDIOM_OF = {"CPN112": "CPN101"}
 MIN_COMPUTE_CAPABILITY = (7, 0)
 DENSE_PATTERNS = frozenset(p for p in PATTERNS if p != "mixed")
 
@@ -462,6 +466,15 @@ RULE_IDS = (
 )
 
 
+def blocking_idioms(blocks_codes: Collection[str]) -> list[str]:
+    """The distinct idioms the verdict counts, each with the codes that are
+    forms of it: ``["CPN101/CPN112", "CPN105"]``."""
+    grouped: dict[str, list[str]] = {}
+    for code in sorted(set(blocks_codes)):
+        grouped.setdefault(_IDIOM_OF.get(code, code), []).append(code)
+    return ["/".join(codes) for _, codes in sorted(grouped.items())]
+
+
 def decide(
     *,
     gate1_failed: bool,
@@ -472,7 +485,7 @@ def decide(
     hot_missing_api: bool,
 ) -> Decision:
     """Apply the verdict order; see the module docstring."""
-    blocks = set(blocks_codes)
+    blocks = set(blocking_idioms(blocks_codes))
     if gate1_failed:
         return Decision(Verdict.NOT_RECOMMENDED, Verdict.NOT_RECOMMENDED, "gate1-hardware", False)
     if gate4_failed:
