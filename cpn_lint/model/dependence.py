@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import numpy_api as api
 from .array_recurrences import ArrayRecurrences
+from .draws import sizeless_parameters
 from .kinds import Kind
 from .loop_helpers import chain_mentions, mentions
 from .loop_iterations import hot_loop, walks_checkerboard
@@ -168,15 +169,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             return False
         if name in api.RANDOM_DIMS_AS_ARGS:
             return not call.args and not call.keywords
-        position = api.RANDOM_SIZE_POSITION.get(name)
-        if position is None:
-            return False
-        size = positional_or_keyword(call, position, "size")
-        if size is not None and not (isinstance(size, ast.Constant) and size.value is None):
-            return False
-        parameters = list(call.args[:position]) + [k.value for k in call.keywords if k.arg not in ("size", "dtype")]
-        return all(not isinstance(p, (ast.List, ast.Tuple, ast.Starred)) and model.kind(p) is not Kind.DEVICE
-                   for p in parameters)
+        parameters = sizeless_parameters(call, name)
+        return parameters is not None and all(model.kind(p) is not Kind.DEVICE for p in parameters)
 
     def _few_numbers_draw(self, call: ast.Call) -> bool:
         """``x1, x2 = np.random.normal(size=2)``, ``lon =

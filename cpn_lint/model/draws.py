@@ -124,15 +124,22 @@ class DrawTracker:
         name = self.draw_name(call)
         if name is None or name in api.ZERO_D_DRAWS or name not in api.DISTRIBUTION_PARAMETERS and name not in _PLAIN_DRAWS:
             return False
-        position = api.RANDOM_SIZE_POSITION.get(name)
-        if position is None:
-            return False
-        size = positional_or_keyword(call, position, "size")
-        if size is not None and not (isinstance(size, ast.Constant) and size.value is None):
-            return False
-        parameters = list(call.args[:position]) + [k.value for k in call.keywords if k.arg not in ("size", "dtype")]
-        return all(not isinstance(p, (ast.List, ast.Tuple, ast.Starred)) and self.model.kind(p) in _OPERAND_KINDS
-                   for p in parameters)
+        parameters = sizeless_parameters(call, name)
+        return parameters is not None and all(self.model.kind(p) in _OPERAND_KINDS for p in parameters)
+
+
+def sizeless_parameters(call: ast.Call, name: str) -> list[ast.expr] | None:
+    """The distribution parameters of a draw called ``name`` made without
+    ``size`` (``normal(mu, s)``: ``[mu, s]``); None when it has a size, or
+    a list or a starred argument among its parameters (shaped by them)."""
+    position = api.RANDOM_SIZE_POSITION.get(name)
+    if position is None:
+        return None
+    size = positional_or_keyword(call, position, "size")
+    if size is not None and not (isinstance(size, ast.Constant) and size.value is None):
+        return None
+    parameters = list(call.args[:position]) + [k.value for k in call.keywords if k.arg not in ("size", "dtype")]
+    return None if any(isinstance(p, (ast.List, ast.Tuple, ast.Starred)) for p in parameters) else parameters
 
 
 # Parameterless draws of [0, 1) and the standard distributions.
