@@ -484,10 +484,19 @@ def test_sarif_lists_problems_only_unless_scales_are_asked_for(sarif_schema):
 
 
 def test_sarif_levels_fit_code_review():
+    """A result's level is its rule's (as in flake8's SARIF: one level per
+    code in a review tool); its category property is the assessment's
+    reading, which may make a finding a note (an order= cuPyNumeric ignores)."""
+    from cpn_lint.rules import load_rules
+
     results = _sarif_of("fixtures")["runs"][0]["results"]
-    levels = {(r["properties"]["category"], r["level"]) for r in results}
+    rules = load_rules()
+    levels = {(rules[r["ruleId"]].category.value, r["level"]) for r in results if r["ruleId"] in rules}
     assert levels == {("BLOCKS", "warning"), ("SCOPE", "warning"), ("REFACTOR", "note"), ("API", "note"),
                       ("INFO", "note")}
+    notes = {r["ruleId"] for r in results if r["properties"]["category"] == "INFO"
+             and rules[r["ruleId"]].category.value == "BLOCKS"}
+    assert notes == {"CPN109"}
 
 
 def test_help_uri_only_where_the_rule_pages_are_published():

@@ -52,7 +52,10 @@ class OrderKeyword(Rule):
 
     `order="C"` is not reported: it is the default and the only layout
     cuPyNumeric uses, so it asks for nothing new. `order=None` is not a
-    request either.
+    request either. Where cuPyNumeric accepts the keyword and ignores it
+    (every call but a reshape, `ravel` or `flatten`), the finding asks only
+    to drop a keyword with no effect: `cpn-verdict` lists it as a
+    compatibility note, not as a blocking idiom.
 
     ## Why it does not scale on cuPyNumeric
     A distributed array has no single buffer, so "Fortran order" has no
@@ -222,6 +225,7 @@ class OrderKeyword(Rule):
                 value=model.segment(value, 20),
                 call=model.segment(call.func, 40) + "(...)",
                 effect=_effect(name, order),
+                data={"effect": _runtime_effect(name, order)},
             )
 
 
@@ -279,6 +283,17 @@ def _requested_order(value: ast.expr) -> str | None:
         if isinstance(value.value, str):
             return value.value.upper()
     return "?"
+
+
+def _runtime_effect(name: str, order: str) -> str:
+    """What cuPyNumeric does with the request, in one word: ``ignored`` (a
+    keyword with no effect on the device: the verdict reads the finding as a
+    note, not a blocking idiom), ``host-copy``, ``reordered`` or ``unknown``."""
+    if order == "?":
+        return "unknown"
+    if name in _RESHAPES:
+        return "reordered" if order == "A" else "host-copy"
+    return "ignored"
 
 
 def _effect(name: str, order: str) -> str:

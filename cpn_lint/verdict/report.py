@@ -57,7 +57,7 @@ def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[Ru
     return Item(
         code=finding.code,
         name=rule.slug if rule else finding.code,
-        category=rule.category.value if rule else "UNKNOWN",
+        category=_category(rule, finding),
         summary=rule.summary if rule else "",
         recipe=rule.recipe if rule else None,
         message=cells_in_message(unit, finding.message),
@@ -69,6 +69,17 @@ def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[Ru
         function=unit.function_at(finding.line),
         span=max(1, (finding.end_line or finding.line) - finding.line + 1),
     )
+
+
+def _category(rule: Any, finding: Finding) -> str:
+    """The rule's category; a request cuPyNumeric accepts and ignores
+    (``a.copy(order="K")``) changes nothing on the device, so in the
+    assessment it is a compatibility note (INFO), not a blocking idiom."""
+    if rule is None:
+        return "UNKNOWN"
+    if rule.category.value == "BLOCKS" and finding.data.get("effect") == "ignored":
+        return "INFO"
+    return rule.category.value
 
 
 _LINE_REFERENCE = re.compile(r"\bline (\d+)\b")
