@@ -39,14 +39,13 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from cpn_lint import oracle
-from cpn_lint.verdict.breaks import BREAKING_CODES
 from cpn_lint.doctor import DOCTOR_CHECKS, UNRECOGNIZED, DoctorFinding, codes_of, load_doctor_report, reconcile
 from cpn_lint.engine import FileResult, LintOptions, analyze_source
+from cpn_lint.verdict.breaks import BREAKING_CODES
 
 from .results_file import write_results
 
 DEFAULT_TIMEOUT = 120.0
-NAMING_CODES = BREAKING_CODES  # the codes "What breaks first" lists: the program cannot run past them
 # Exceptions that mean the program waited for something the run cannot give
 # (input() reads an empty stdin): it did not finish, it did not fail.
 NEEDS_INPUT = frozenset({"EOFError"})
@@ -86,8 +85,9 @@ class Failure:
     line: int | None  # the last traceback frame in the program file
     named: bool
     finding: str = ""  # the breaking finding on that line
-    # The machine's, not cuPyNumeric's: a module this environment lacks (not
-    # numpy's), or a data file the program expects beside it.
+    # Not cuPyNumeric's (see is_environment): a module this environment lacks
+    # (not numpy's), a data file the program expects beside it, a name the
+    # program never defines, or a failure Doctor itself causes.
     environment: bool = False
 
 
@@ -269,7 +269,7 @@ def failure_of(outcome: oracle.OracleRun, path: Path, result: FileResult) -> Fai
 def _named(failure: Failure, result: FileResult) -> Failure:
     """``failure`` with the breaking finding (CPN401, CPN404, CPN106, CPN107) that covers its line, if any."""
     line = failure.line
-    namer = next((f for f in result.findings if f.code in NAMING_CODES and line is not None
+    namer = next((f for f in result.findings if f.code in BREAKING_CODES and line is not None
                   and f.line <= line <= (f.end_line or f.line)), None)
     return replace(failure, named=namer is not None,
                    finding=f"{namer.code}:{namer.line} {namer.short or namer.message}"[:160] if namer else "")
@@ -283,8 +283,8 @@ _DOCTOR_ARTEFACTS = ("'_MGridClass' object has no attribute 'ndim'",)
 def is_environment(error: str, message: str) -> bool:
     """A missing third-party or sibling module, a missing data file, a name
     the program never defines, or a failure Doctor itself causes: the run
-    says nothing about cuPyNumeric. A
-    missing ``cupynumeric.x`` (the program's ``numpy.x``) is cuPyNumeric's."""
+    says nothing about cuPyNumeric. A missing ``cupynumeric.x`` (the
+    program's ``numpy.x``) is cuPyNumeric's."""
     if error in ("FileNotFoundError", "NameError") or any(artefact in message for artefact in _DOCTOR_ARTEFACTS):
         return True  # NameError: the program's own bug (a name NumPy lacks is an AttributeError)
     missing = _MISSING_MODULE.search(message)

@@ -166,10 +166,9 @@ def codes_of(check: str, description: str, source: str = "") -> list[str | None]
     if check != _BUILTIN_CHECK:
         known = DOCTOR_CHECKS.get(check)
         return [known.codes[0] if known and known.codes else None]
-    names = builtins_seen(description, source)
-    conversions = names & _CONVERSION_BUILTINS
-    if source:
-        conversions |= names & _converting_calls(source)
+    called = _calls_in(source) if source else None
+    names = _seen(_builtin_names(description), called)
+    conversions = names & (_CONVERSION_BUILTINS | _converting_calls(called or {}))
     codes: list[str | None] = []
     if conversions or (source and not names):
         codes.append("CPN104")
@@ -184,10 +183,12 @@ def builtins_seen(description: str, source: str = "") -> set[str]:
     names those it finds among the frame's variables (``from pylab import *``
     binds bool, max, min, pow and round), and what it saw is an implicit
     conversion such as an ``if`` on a 0-d array: then the set is empty."""
-    names = _builtin_names(description)
-    if not source or not names:
-        return names
-    called = _calls_in(source)
+    return _seen(_builtin_names(description), _calls_in(source) if source else None)
+
+
+def _seen(names: set[str], called: dict[str, int] | None) -> set[str]:
+    """``names`` kept to those ``called`` on the quoted line (all of them
+    when the line could not be read)."""
     return {name for name in names if name in called} if called is not None else names
 
 
@@ -222,10 +223,9 @@ def _called_tokens(line: str) -> dict[str, int] | None:
     return called or None
 
 
-def _converting_calls(source: str) -> set[str]:
+def _converting_calls(called: dict[str, int]) -> set[str]:
     """``max(a, b)``/``min(a, b)`` compare their arguments and ``round(x)``
     returns a Python number: on a 0-d device value, a conversion."""
-    called = _calls_in(source) or {}
     return {name for name, count in called.items() if (name in ("max", "min") and count >= 2) or name == "round"}
 
 
@@ -384,6 +384,7 @@ class _Unit:
         self.parts = tuple(reversed(self.path.replace("\\", "/").split("/")))
         self._statements: list[ast.stmt] | None = None
         self._loops: list[ast.AST] | None = None
+        self._calls: dict[str, list[int]] | None = None
 
     def span(self, finding: Finding) -> tuple[int, int]:
         """The lines the statement beginning at the finding's line covers:
@@ -442,11 +443,19 @@ class _Unit:
     def _call_site_headers(self, function: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> set[int]:
         if depth >= _CALL_DEPTH:
             return set()
-        tree = self._tree()
         end = function.end_lineno or function.lineno
-        calls = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                 and n.func.id == function.name and not function.lineno <= n.lineno <= end] if tree else []
+        calls = [line for line in self._call_lines().get(function.name, ()) if not function.lineno <= line <= end]
         return {header for call in calls for header in self.nest_headers(call, depth + 1)}
+
+    def _call_lines(self) -> dict[str, list[int]]:
+        """The lines of the file's calls of a plain name, by name (found once)."""
+        if self._calls is None:
+            tree = self._tree()
+            self._calls = {}
+            for node in ast.walk(tree) if tree else ():
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                    self._calls.setdefault(node.func.id, []).append(node.lineno)
+        return self._calls
 
     def loops(self) -> list[ast.AST]:
         if self._loops is None:
@@ -576,11 +585,12 @@ def _statement_at(statements: list[ast.stmt], line: int) -> ast.stmt | None:
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-# Codes reported at the ``for`` of a loop about what happens in its body.
+# ``a, b = ...``: an unpacking assignment; ``if``/``elif``/``while``: a test header.
 _UNPACKING = re.compile(r"\(?\s*[A-Za-z_]\w*\s*(?:,\s*[A-Za-z_]\w*\s*)+\)?\s*=(?!=)")
 _TEST_HEADER = re.compile(r"(?:if|elif|while)\b")
 # How many calls deep a line in a helper is followed to the loops that call it.
 _CALL_DEPTH = 3
+# Codes reported at the ``for`` of a loop about what happens in its body.
 _REPORTED_AT_LOOPS = frozenset({"CPN101", "CPN103", "CPN410"})
 
 

@@ -484,6 +484,11 @@ class FileModel:
         turning it into a Python value waits for the runtime."""
         return self.kind(expr).is_device
 
+    def is_builtin(self, func: ast.Name) -> bool:
+        """``func`` names Python's own built-in: not a name the file binds,
+        nor NumPy's function of that name from ``from numpy import *``."""
+        return self.lookup(func) is None and not self.imports.star_shadows_builtin(func.id)
+
     def class_attribute_bindings(self, expr: ast.Attribute) -> list[Binding] | None:
         """Every ``self.x = ...`` of the class for ``self.x`` read in one of its methods."""
         scope = self.scope_of(expr).function_like()

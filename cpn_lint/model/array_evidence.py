@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from . import numpy_api as api
 from .scopes import ScopeKind
-from .syntax import parameter_default
+from .syntax import defaults_to_number
 from .value_common import _DEF_TYPES, _DEFS_AND_CLASSES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,7 +59,8 @@ class ArrayEvidence:
         # a class's attribute: a ufunc's argument may as well be a number
         # (np.isfinite(self.energy)); so may a parameter whose default is a
         # number (np.log(S0) with S0=10); any other parameter: the SPEC's rule
-        scalars_too = scope.kind is ScopeKind.CLASS or _defaults_to_number(scope, name)
+        scalars_too = scope.kind is ScopeKind.CLASS or (
+            scope.kind is ScopeKind.FUNCTION and defaults_to_number(scope.node, name))
         for call, position in scope.array_arguments.get(name, ()):
             tail = self.model.call_api(call)
             if position == 1 and not CONTRACTION_PARTNERS_ARE_EVIDENCE:
@@ -243,14 +244,3 @@ def _own_nodes(statement: ast.stmt) -> Iterable[ast.AST]:
                 stack.extend(v for v in value if isinstance(v, ast.AST))
             elif isinstance(value, ast.AST):
                 stack.append(value)
-
-
-def _defaults_to_number(scope: "Scope", name: str) -> bool:
-    """Is ``name`` a parameter of ``scope``'s function whose default is a
-    number literal (``S0=10``, ``tol=-1e-6``)?"""
-    function = scope.node
-    if scope.kind is not ScopeKind.FUNCTION or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        return False
-    default = parameter_default(function.args, name)
-    value = default.operand if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub) else default
-    return isinstance(value, ast.Constant) and type(value.value) in (int, float)

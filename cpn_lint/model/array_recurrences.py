@@ -14,10 +14,11 @@ import ast
 from typing import TYPE_CHECKING
 
 from .loop_work import SMALL_PICK
-from .recurrence_forms import _Form, _chain_base, _chain_components, _flows, _form, _with_lags, unwrapped
+from .recurrence_forms import (_Form, _chain_base, _chain_components, _flows, _form, _is_name, _offset, _with_lags,
+                               unwrapped)
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
-from .spatial import counter_step, direction, offset_from, range_of
+from .spatial import counter_step, direction, linear, offset_from, range_of
 from .syntax import index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,47 +31,6 @@ if TYPE_CHECKING:  # pragma: no cover
 # (``v = min(vs)``, ``vs = [a for a in pair if a > 1]``, ``pair = [c3, c5]``,
 # ``c3 = label[y - 1, x]``).
 _FEED_DEPTH = 5
-
-
-def _index_and_offset(expr: ast.expr) -> tuple[str, int] | None:
-    """``x[j]`` -> ("j", 0), ``x[j + 1]`` -> ("j", 1), and the same for a
-    bare index expression (``j - 2``)."""
-    if isinstance(expr, ast.Subscript):
-        if not isinstance(expr.value, ast.Name):
-            return None
-        expr = expr.slice
-    if isinstance(expr, ast.Name):
-        return expr.id, 0
-    if isinstance(expr, ast.BinOp) and isinstance(expr.left, ast.Name) and isinstance(expr.right, ast.Constant) \
-            and type(expr.right.value) is int and isinstance(expr.op, (ast.Add, ast.Sub)):
-        return expr.left.id, expr.right.value if isinstance(expr.op, ast.Add) else -expr.right.value
-    return None
-
-
-def _single_index(target: ast.expr) -> str | None:
-    """``x[i]``: the one index name of a one-index subscript of a name."""
-    if not isinstance(target, ast.Subscript):
-        return None
-    index = target.slice
-    return index.id if isinstance(target.value, ast.Name) and isinstance(index, ast.Name) else None
-
-
-def _names_only(expr: ast.expr, var: str) -> bool:
-    return isinstance(expr, ast.Name) and expr.id == var
-
-
-def _below(test: ast.expr, inner: str, var: str) -> bool:
-    """``inner < var`` or ``var > inner``."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
-        return False
-    left, op, right = test.left, test.ops[0], test.comparators[0]
-    return (_names_only(left, inner) and isinstance(op, ast.Lt) and _names_only(right, var)) or \
-        (_names_only(left, var) and isinstance(op, ast.Gt) and _names_only(right, inner))
-
-
-def _within(node: ast.AST, where: ast.AST | list[ast.stmt]) -> bool:
-    roots = where if isinstance(where, list) else [where]
-    return any(node is n for root in roots for n in ast.walk(root))
 
 
 class ArrayRecurrences:
@@ -121,10 +81,9 @@ class ArrayRecurrences:
                 read_forms = [forms for r in reads if r is not target and (forms := self._view_forms(r, frame)) is not None and forms[0] == base]
                 for var in sorted(index_vars):
                     step = direction(model, frame, var)
-                    if repeated and _single_index(target) == var and any(
+                    if repeated and _offset_of_one_index(target, var) == 0 and any(
                             self._reads_earlier_elements(r, var, frame, step) for r in reads
-                            if r is not target and isinstance(r, ast.Subscript) and _chain_base(r) is not None
-                            and _chain_base(r).id == name):
+                            if r is not target and isinstance(r, ast.Subscript) and _is_name(r.value, name)):
                         # x_new[i] from x_new[j], j < i (Gauss-Seidel by loops); Q[t] from
                         # Q[s + 1], s >= t, in a loop counting down (a backward recursion)
                         candidates.append((stmt, name, base, var, target))
@@ -160,32 +119,34 @@ class ArrayRecurrences:
         range(i)``, or any ``j`` under ``if j < i:``), above it when it
         counts down (``for s in range(t, n)`` reading ``x[s + 1]``)."""
         model = self.model
-        picked = _index_and_offset(read)
-        if picked is None or picked[0] == var:
-            return False
-        inner, offset = picked
+        holder = model.loop_of(read)
         for loop in model.loops_within(frame):
-            if inner not in model.loop_indices(loop) or not _within(read, loop.node):
+            if not loop.contains(holder):
                 continue
-            call, inner_step = range_of(model, loop)
-            if call is not None and inner_step > 0:
-                if step > 0 and offset <= 0 and len(call.args) <= 2 and _names_only(call.args[-1], var):
-                    return True  # range(i), range(k, i): j < i
-                start = _index_and_offset(call.args[0]) if len(call.args) >= 2 else None
-                if step < 0 and start is not None and start[0] == var and start[1] + offset >= 1:
-                    return True  # range(t, n) read at s + 1, range(t + 1, n) at s: beyond t
-            return self._guarded(read, inner, var, loop.node, step)
+            for inner in loop.index_vars:
+                offset = _offset_of_one_index(read, inner)
+                if offset is None:
+                    continue
+                call, inner_step = range_of(model, loop)
+                if call is not None and inner_step > 0:
+                    if step > 0 and offset <= 0 and len(call.args) <= 2 and _is_name(call.args[-1], var):
+                        return True  # range(i), range(k, i): j < i
+                    start = _offset(linear(call.args[0]), var) if len(call.args) >= 2 else None
+                    if step < 0 and start is not None and start + offset >= 1:
+                        return True  # range(t, n) read at s + 1, range(t + 1, n) at s: beyond t
+                if self._guarded(read, inner, var, loop.node, step):
+                    return True
         return False
 
     def _guarded(self, read: ast.AST, inner: str, var: str, stop: ast.AST, step: int) -> bool:
         """An ``if inner < var:`` around ``read`` (``inner > var`` when the
         loop counts down), inside ``stop``."""
-        node: ast.AST | None = self.model.parent(read)
         low, high = (inner, var) if step > 0 else (var, inner)
+        child, node = read, self.model.parent(read)
         while node is not None and node is not stop:
-            if isinstance(node, ast.If) and _below(node.test, low, high) and _within(read, node.body):
+            if isinstance(node, ast.If) and child in node.body and _below(node.test, low, high):
                 return True
-            node = self.model.parent(node)
+            child, node = node, self.model.parent(node)
         return False
 
     def _shifted_indices(self, frame: "LoopFrame", index_vars: set[str]) -> set[str]:
@@ -441,3 +402,19 @@ class ArrayRecurrences:
             if names_in(component) & inner_indices or (isinstance(component, ast.Slice) and not few):
                 return False
         return shape is None or shape == () or few
+
+
+def _offset_of_one_index(sub: ast.expr, var: str) -> int | None:
+    """``c`` for ``x[var + c]``, a one-index subscript of a name; None else."""
+    if not (isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name)):
+        return None
+    return _offset(linear(sub.slice), var)
+
+
+def _below(test: ast.expr, low: str, high: str) -> bool:
+    """``low < high`` or ``high > low``."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    return (_is_name(left, low) and isinstance(op, ast.Lt) and _is_name(right, high)) or \
+        (_is_name(left, high) and isinstance(op, ast.Gt) and _is_name(right, low))

@@ -45,18 +45,18 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import numpy_api as api
 from .array_recurrences import ArrayRecurrences
-from .draws import sizeless_parameters
+from .draws import draw_size, sizeless_parameters
 from .kinds import Kind
 from .loop_helpers import chain_mentions, mentions
 from .loop_iterations import hot_loop, walks_checkerboard
 from .loop_work import Work
 from .loops import WorkAnalysis
-from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _is_name, unwrapped
+from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _form, _is_name, _offset
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
-from .spatial import form_offset, linear, offset_from
+from .spatial import offset_from, range_of
 from .state_recurrences import StateRecurrences
-from .syntax import chain_root, index_components, names_in, positional_or_keyword, walk
+from .syntax import chain_root, index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -177,8 +177,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         np.random.uniform(a, b, 1)[0]``: a draw whose size is a literal of
         a few numbers, taken a number or two at a time."""
         name = self.model.draw_name(call)
-        position = api.RANDOM_SIZE_POSITION.get(name) if name is not None else None
-        size = positional_or_keyword(call, position, "size") if position is not None else None
+        size = draw_size(call, name) if name is not None else None
         return (isinstance(size, ast.Constant) and type(size.value) is int
                 and 1 <= size.value <= _FEW_NUMBERS)
 
@@ -483,15 +482,16 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         found = self._chains(frame)
         if found:
             return found
-        line = self._line_sweep(frame)
-        if arrays:
+        if arrays and self.model.work(frame).work is not Work.SLAB:
             # A sweep (u[i, j] from u[i - 1, j] and u[i, j - 1]): the rows the
             # outer loop carries are filled by an inner recurrence, so the
             # whole nest is one sequential recurrence.
-            inner = [] if self.model.work(frame).work is Work.SLAB else next(iter(self._inner_recurrences(frame)), [])
-            return inner or ([line] if line is not None else [])
-        if line is not None:
-            return [line]
+            inner = next(iter(self._inner_recurrences(frame)), [])
+            if inner:
+                return inner
+        line = self._line_sweep(frame)
+        if line is not None or arrays:
+            return [line] if line is not None else []
         found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) \
             or self._attribute_walkers(frame) or self._table_wavefront(frame) \
             or self._around_a_sweep(frame)
@@ -513,8 +513,6 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         walks no axis of the input."""
         if not isinstance(frame.node, (ast.For, ast.AsyncFor)) or frame.iter_kind is not IterKind.RANGE:
             return None
-        from .spatial import range_of
-
         model = self.model
         call, step = range_of(model, frame)
         if call is None:
@@ -537,7 +535,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and model.is_array(target.value)):
             return False
         parts = index_components(target)
-        offsets = [_var_offset(p, var) for p in parts]
+        offsets = [_offset(_form(p).index, var) for p in parts]
         axis = next((k for k, o in enumerate(offsets) if o is not None), None)
         if axis is None or len(parts) < 2:
             return False
@@ -553,7 +551,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             read_parts = index_components(read)
             if len(read_parts) != len(parts):
                 continue
-            offset = _var_offset(read_parts[axis], var)
+            offset = _offset(_form(read_parts[axis]).index, var)
             if offset is not None and (offsets[axis] - offset) * step >= 1:  # type: ignore[operator]
                 return True
         return False
@@ -642,14 +640,6 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
     def _inner_recurrences(self, frame: "LoopFrame") -> "list[list[Recurrence]]":
         model = self.model
         return [found for inner in model.loops_within(frame) if (found := self.recurrences(inner))]
-
-
-def _var_offset(part: ast.expr, var: str) -> int | None:
-    """``c`` when an index component is ``var + c`` (``var``, ``var - 1``)."""
-    if isinstance(part, ast.Slice):
-        return None
-    rest = form_offset(linear(unwrapped(part)), var)
-    return rest.const if rest is not None and not rest.terms else None
 
 
 def _updated_names(stmt: ast.stmt) -> set[str]:

@@ -128,6 +128,13 @@ class DrawTracker:
         return parameters is not None and all(self.model.kind(p) in _OPERAND_KINDS for p in parameters)
 
 
+def draw_size(call: ast.Call, name: str) -> ast.expr | None:
+    """The ``size`` a draw called ``name`` is given, by position or keyword
+    (None when it has none, or the draw takes no ``size``)."""
+    position = api.RANDOM_SIZE_POSITION.get(name)
+    return positional_or_keyword(call, position, "size") if position is not None else None
+
+
 def sizeless_parameters(call: ast.Call, name: str) -> list[ast.expr] | None:
     """The distribution parameters of a draw called ``name`` made without
     ``size`` (``normal(mu, s)``: ``[mu, s]``); None when it has a size, or
@@ -135,7 +142,7 @@ def sizeless_parameters(call: ast.Call, name: str) -> list[ast.expr] | None:
     position = api.RANDOM_SIZE_POSITION.get(name)
     if position is None:
         return None
-    size = positional_or_keyword(call, position, "size")
+    size = draw_size(call, name)
     if size is not None and not (isinstance(size, ast.Constant) and size.value is None):
         return None
     parameters = list(call.args[:position]) + [k.value for k in call.keywords if k.arg not in ("size", "dtype")]

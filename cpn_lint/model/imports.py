@@ -147,9 +147,14 @@ class ImportTable:
         """Does a star import of NumPy bind ``name`` over Python's builtin
         (``from numpy import *`` gives NumPy's ``sum``; after
         ``from pylab import *`` ``max`` is Python's again)?"""
+        if name not in _NUMPY_STAR_BUILTINS:
+            return False
         starred = any(m.split(".", 1)[0] in DEVICE_ROOTS for m in self.star_imports)
         return starred and name not in self.star_builtins
 
+
+# Python built-ins ``from numpy import *`` replaces with NumPy's own functions.
+_NUMPY_STAR_BUILTINS = frozenset({"sum", "min", "max", "any", "all", "abs", "round"})
 
 # What an ``except`` clause catches when the import it guards is missing.
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})

@@ -355,8 +355,11 @@ class StateRecurrences:
             return []
         bodies = [frame.node, *(m.node for m in methods)]
         for method in methods:
-            for stmt in (n for n in ast.walk(method.node) if isinstance(n, (ast.Assign, ast.AugAssign))):
-                attr = _self_attribute_moved(stmt, method)
+            assignments = [n for n in ast.walk(method.node) if isinstance(n, (ast.Assign, ast.AugAssign))]
+            local = {n.targets[0].id: n.value for n in assignments
+                     if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+            for stmt in assignments:
+                attr = _self_attribute_moved(stmt, local)
                 if attr is None or not self._small_attribute(stmt, attr):
                     continue
                 picked = _attribute_picks(bodies, attr)
@@ -370,7 +373,7 @@ class StateRecurrences:
         found: "list[Scope]" = []
         for call in model.nodes_in_loop(frame, ast.Call):
             func = call.func
-            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"):
+            if not _is_self_attribute(func):
                 continue
             callee = model.calls.callee(call)
             if callee is not None and callee not in found:
@@ -412,25 +415,29 @@ class StateRecurrences:
 _FEW_COORDINATES = 4
 
 
-def _self_attribute_moved(stmt: ast.stmt, method: "Scope") -> str | None:
+def _is_self_attribute(node: ast.AST, attr: str | None = None) -> bool:
+    """``self.<attr>`` (any attribute of ``self`` when ``attr`` is None)."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+        and (attr is None or node.attr == attr)
+
+
+def _self_attribute_moved(stmt: ast.stmt, local: dict[str, ast.expr]) -> str | None:
     """``self.pos = new_pos`` after ``new_pos = self.pos + move`` (or
     ``self.pos = self.pos + move``, ``self.pos += move``): the attribute a
-    method moves from its own last value."""
+    method moves from its own last value (``local``: the method's plain
+    assignments, by name)."""
     target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
-    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+    if not _is_self_attribute(target):
         return None
-    attr = target.attr
+    attr = target.attr  # type: ignore[union-attr]
     if isinstance(stmt, ast.AugAssign):
         return attr
-    sources = [stmt.value]
-    local = {n.targets[0].id: n.value for n in ast.walk(method.node)
-             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    sources = [stmt.value]  # type: ignore[attr-defined]
     seen: set[str] = set()
     while sources:
         value = sources.pop()
         for node in walk(value):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
-                    and node.attr == attr and isinstance(node.ctx, ast.Load):
+            if _is_self_attribute(node, attr) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
                 return attr
             if isinstance(node, ast.Name) and node.id in local and node.id not in seen:
                 seen.add(node.id)
@@ -448,8 +455,6 @@ def _attribute_picks(bodies: list[ast.AST], attr: str) -> str | None:
             base = sub.value
             if isinstance(base, ast.Attribute) and base.attr == attr:
                 continue
-            mentions = any(isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.value, ast.Name)
-                           and n.value.id == "self" for n in ast.walk(sub.slice))
-            if mentions:
+            if any(_is_self_attribute(n, attr) for n in ast.walk(sub.slice)):
                 return base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else attr
     return None

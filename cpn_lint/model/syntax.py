@@ -116,6 +116,21 @@ def parameter_default(arguments: ast.arguments, name: str) -> ast.expr | None:
     return arguments.kw_defaults[kwonly.index(name)] if name in kwonly else None
 
 
+def function_default(function: ast.AST, name: str) -> ast.expr | None:
+    """:func:`parameter_default` of a def or lambda; None for anything else."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return None
+    return parameter_default(function.args, name)
+
+
+def defaults_to_number(function: ast.AST, name: str) -> bool:
+    """Does parameter ``name`` of ``function`` default to a number literal
+    (``n=14``, ``tol=-1e-6``)?"""
+    default = function_default(function, name)
+    value = default.operand if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub) else default
+    return isinstance(value, ast.Constant) and type(value.value) in (int, float)
+
+
 def callback_args(call: ast.Call, keywords: tuple[str, ...]) -> list[ast.expr]:
     """The functions a routine is handed by name (``minimize(cost, x0)``,
     ``odeint(func=deriv, ...)``): its first argument and those ``keywords``."""

@@ -18,7 +18,7 @@ from .imports import DEVICE_ROOTS
 from .kinds import Kind, join
 from .scopes import Binding, BindKind
 from .shapes import MaybeShape
-from .syntax import callee_name, parameter_default, positional_or_keyword, walk
+from .syntax import callee_name, defaults_to_number, function_default, positional_or_keyword, walk
 from .value_common import _ARRAYS, _COMPREHENSIONS, _NUMBERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -430,7 +430,7 @@ class BindingKinds:
             return passed
         if self.has_array_evidence(b.scope, b.name) and not self.model.calls.is_receiver(b):
             return Kind.DEVICE
-        if _number_default(b):
+        if defaults_to_number(b.scope.node, b.name):
             return Kind.SCALAR  # n=14, tol=1e-6: a number unless the code uses it as an array
         return self._default_kind(b)
 
@@ -438,10 +438,7 @@ class BindingKinds:
         """``rng=rng`` after ``rng = np.random.default_rng()``, ``n=default_n``
         after ``default_n = 10``: a parameter defaulting to a module-level
         generator or number is one (the code never uses it as an array)."""
-        function = param.scope.node
-        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return Kind.UNKNOWN
-        default = parameter_default(function.args, param.name)
+        default = function_default(param.scope.node, param.name)
         if not isinstance(default, ast.Name):
             return Kind.UNKNOWN
         kind = self._kind(default)
@@ -556,13 +553,3 @@ def _annotation_kind(annotation: ast.expr | None) -> bool | None:
 def _annotated_number(annotation: ast.expr | None) -> bool:
     """``int``, ``float`` or ``complex``: a Python number."""
     return isinstance(annotation, ast.Name) and annotation.id in ("int", "float", "complex")
-
-
-def _number_default(param: Binding) -> bool:
-    """Does ``param`` default to a number literal (``n=14``, ``tol=-1e-6``)?"""
-    function = param.scope.node
-    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        return False
-    default = parameter_default(function.args, param.name)
-    value = default.operand if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub) else default
-    return isinstance(value, ast.Constant) and type(value.value) in (int, float)

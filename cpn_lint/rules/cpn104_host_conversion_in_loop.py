@@ -418,7 +418,7 @@ def _conversion(model: FileModel, call: ast.Call) -> tuple[str, ast.expr] | None
         and not isinstance(call.args[0], ast.Starred)
     ):
         return f"{func.id}()", call.args[0]
-    if isinstance(func, ast.Name) and _plain_builtin(model, func):
+    if isinstance(func, ast.Name) and model.is_builtin(func):
         values = [a for a in call.args if not isinstance(a, ast.Starred)]
         if func.id == "round" and len(call.args) == 1 and not call.keywords and values:
             return "round()", values[0]
@@ -447,12 +447,6 @@ def _picked_element(model: FileModel, value: ast.expr, depth: int = 0) -> bool:
                         and _picked_element(model, binding.value, depth + 1):
                     return True
     return False
-
-
-def _plain_builtin(model: FileModel, func: ast.Name) -> bool:
-    """``func`` is Python's own built-in: not a local definition and not
-    NumPy's function of the same name brought in by ``from numpy import *``."""
-    return model.lookup(func) is None and not model.imports.star_shadows_builtin(func.id)
 
 
 def _table_set_up_once(model: FileModel, value: ast.expr, context: LoopContext) -> bool:

@@ -37,8 +37,6 @@ _LAZY = frozenset({"map", "filter", "reversed", "iter", "enumerate", "zip"})
 _ONLY_INSIDE_CONSUMER = frozenset({"enumerate", "zip"})
 # Builtins that only collect what they iterate.
 _CONTAINERS = frozenset({"list", "tuple", "dict", "set", "frozenset"})
-# Builtin names `from numpy import *` replaces with NumPy's own functions.
-_NUMPY_STAR_NAMES = frozenset({"sum", "min", "max", "any", "all", "abs", "round"})
 
 
 class BuiltinOnArray(Rule):
@@ -285,36 +283,33 @@ class BuiltinOnArray(Rule):
     def detect(self, model: FileModel) -> Iterator[Finding]:
         if not model.uses_numpy():
             return
-        star_numpy = any(m.split(".", 1)[0] in ("numpy", "cupynumeric") for m in model.imports.star_imports)
         for call in model.nodes(ast.Call):
-            name = _builtin_name(model, call, star_numpy)
+            name = _builtin_name(model, call)
             if name is None or name in _ONLY_INSIDE_CONSUMER:
                 continue
-            array = _iterated_array(model, call, star_numpy)
-            if array is None or _consumed_further_out(model, call, star_numpy):
+            array = _iterated_array(model, call)
+            if array is None or _consumed_further_out(model, call):
                 continue
             yield self.finding(
                 call,
                 in_loop=model.in_loop(call),
                 call=model.segment(call, 40),
                 array=model.segment(array, 24),
-                replacement=_replacement(model, call, star_numpy),
+                replacement=_replacement(model, call),
             )
 
 
-def _builtin_name(model: FileModel, call: ast.Call, star_numpy: bool) -> str | None:
+def _builtin_name(model: FileModel, call: ast.Call) -> str | None:
     """The builtin a call invokes, when it is one of ours and not shadowed."""
     func = call.func
-    if not isinstance(func, ast.Name) or func.id not in _CONSUMERS or model.lookup(func) is not None:
-        return None
-    if star_numpy and func.id in _NUMPY_STAR_NAMES and model.imports.star_shadows_builtin(func.id):
-        return None  # NumPy's own sum/max after the star import (pylab puts max, min, round back)
+    if not isinstance(func, ast.Name) or func.id not in _CONSUMERS or not model.is_builtin(func):
+        return None  # a local def, or NumPy's own sum/max after the star import (pylab puts max, min, round back)
     return func.id
 
 
-def _iterated_array(model: FileModel, call: ast.Call, star_numpy: bool) -> ast.expr | None:
+def _iterated_array(model: FileModel, call: ast.Call) -> ast.expr | None:
     """The device array a builtin call iterates (directly or through lazy builtins)."""
-    name = _builtin_name(model, call, star_numpy)
+    name = _builtin_name(model, call)
     if name is None:
         return None
     for argument in _iterables(name, call):
@@ -322,19 +317,19 @@ def _iterated_array(model: FileModel, call: ast.Call, star_numpy: bool) -> ast.e
             continue
         if model.is_array(argument) and not _narrowed(model, argument):
             return argument
-        if isinstance(argument, ast.Call) and _builtin_name(model, argument, star_numpy) in _LAZY:
-            inner = _iterated_array(model, argument, star_numpy)
+        if isinstance(argument, ast.Call) and _builtin_name(model, argument) in _LAZY:
+            inner = _iterated_array(model, argument)
             if inner is not None:
                 return inner
     return None
 
 
-def _replacement(model: FileModel, call: ast.Call, star_numpy: bool) -> str:
+def _replacement(model: FileModel, call: ast.Call) -> str:
     """What to write instead; for ``list(map(f, a))`` the inner builtin says more."""
-    name = _builtin_name(model, call, star_numpy) or ""
+    name = _builtin_name(model, call) or ""
     inner = call.args[0] if call.args and name in _CONTAINERS else None
-    if isinstance(inner, ast.Call) and _builtin_name(model, inner, star_numpy) in _LAZY:
-        return _replacement(model, inner, star_numpy)
+    if isinstance(inner, ast.Call) and _builtin_name(model, inner) in _LAZY:
+        return _replacement(model, inner)
     return _CONSUMERS[name]
 
 
@@ -357,15 +352,15 @@ def _iterables(name: str, call: ast.Call) -> list[ast.expr]:
     return args[:1]
 
 
-def _consumed_further_out(model: FileModel, call: ast.Call, star_numpy: bool) -> bool:
+def _consumed_further_out(model: FileModel, call: ast.Call) -> bool:
     """``map(f, a)`` inside ``list(...)`` or ``dict(enumerate(...))``: the
     consumer further out carries the one finding for the chain."""
     node: ast.AST = call
-    while _builtin_name(model, node, star_numpy) in _LAZY:  # type: ignore[arg-type]
+    while _builtin_name(model, node) in _LAZY:  # type: ignore[arg-type]
         parent = model.parent(node)
         if not isinstance(parent, ast.Call):
             return False
-        parent_name = _builtin_name(model, parent, star_numpy)
+        parent_name = _builtin_name(model, parent)
         if parent_name is None or node not in _iterables(parent_name, parent):
             return False
         if parent_name not in _ONLY_INSIDE_CONSUMER:

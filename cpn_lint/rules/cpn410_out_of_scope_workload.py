@@ -87,10 +87,11 @@ class OutOfScopeWorkload(Rule):
       red-black ordering; also `x_new[i]` from the `x_new[j]` of an inner
       loop that reaches only `j < i`, in a sweep a loop around repeats:
       Gauss-Seidel on a dense system; run once, that is a substitution, an
-      element loop), each line of a table filled from the line before along
-      an axis of the input data (a DP table over `len(x)`, an IIR filter
-      along the columns of an input signal: parallel across a line,
-      sequential along the data)
+      element loop), each line of a table filled cell by cell from the line
+      before along an axis of the input data (a DP table over `len(x)`, seam
+      carving over the rows of an image: parallel across a line at best,
+      sequential along the data; a whole line per step from the one before
+      is time stepping)
       (`y[n] = a * y[n - 1] + x[n]`, also through intermediate names), a
       few numbers updated from themselves in a non-additive way
       (`acc = a * acc + x[i]`, a filter's 4-number state
