@@ -233,9 +233,19 @@ LISTED = re.compile(r"^- `[^`]+`(?: \(in `[^`]*`\))?(?: \(confirmed at runtime b
 MORE = re.compile(r"(\d+) more (CPN\d{3})")
 
 
+LOOP_ROW = re.compile(r"^- `[^`]+`(?: \(in `[^`]*`\))? loop `.*?` waits on the device at \d+ sites every iteration: "
+                      r"(.*?); one root cause", re.M)
+API_ROW = re.compile(r"^- `[^`]+` (CPN\d{3}) [a-z0-9-]+ at (\d+) sites", re.M)
+
+
 def listed_codes(text: str) -> Counter[str]:
-    """Sites a capped list shows, plus those its "… and N more" line counts."""
+    """Sites a capped list shows (a loop's host waits and an API name's
+    sites listed as one entry), plus those its "… and N more" line counts."""
     counts = Counter(LISTED.findall(text))
+    for waits in LOOP_ROW.findall(text):
+        counts.update({code: int(n) for n, code in re.findall(r"(\d+) [a-z -]+ \((CPN\d{3})\)", waits)})
+    for code, n in API_ROW.findall(text):  # LISTED counted the row once
+        counts[code] += int(n) - 1
     for line in text.splitlines():
         if line.startswith("… and "):
             counts.update({code: int(n) for n, code in MORE.findall(line)})

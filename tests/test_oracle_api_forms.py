@@ -75,6 +75,7 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "histogram_with_bin_rule": ("TypeError", "`bins` must be array or integer type"),
     "view_as_ndarray_subclass": ("NotImplementedError", "cuPyNumeric does not currently support type reinterpretation"),
     "ndarray_new_of_subclass": ("AttributeError", "'Tagged' object has no attribute '_writeable'"),
+    "ndarray_subscripted_as_type": ("TypeError", "type 'ndarray' is not subscriptable"),
     # forms CPN404 leaves alone, and the recipes its messages give: all run
     "bool_of_comparison_with_random_without_size": None,
     "int_of_comparison_with_rand": None,

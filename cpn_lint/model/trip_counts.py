@@ -280,10 +280,23 @@ class TripCounts:
             depth = sum(1 for f in nested.chain() if frame.contains(f) and f is not frame and self._walks_data(f))
             inner = max(inner, depth)
         rank = max(1, outer + inner, self._picked_rank(frame))
-        if model.work(frame).work is Work.ROW:
-            rank = max(rank, 2)
+        if model.work(frame).work is Work.ROW and not self._picks_only_vectors(frame):
+            rank = max(rank, 2)  # each iteration works on a row of a 2-D table
         self._ranks[key] = rank
         return rank
+
+    def _picks_only_vectors(self, frame: LoopFrame) -> bool:
+        """Is every array the loop's own index picks from known to be 1-D?
+        Then a slice in its body (``t_exit[0:i]``, a prefix) is part of one
+        vector, not a row of a table, and the loop walks E elements."""
+        model = self.model
+        own = model.loop_indices(frame) | model.loop_varying(frame)
+        ranks = set()
+        for sub in model.nodes_in_loop(frame, ast.Subscript):
+            if own and any(isinstance(n, ast.Name) and n.id in own for n in walk(sub.slice)) and model.is_device(sub.value):
+                shape = model.shape(sub.value)
+                ranks.add(len(shape) if shape else None)
+        return ranks == {1}
 
     def _picked_rank(self, frame: LoopFrame) -> int:
         """The most indices a subscript picked by the loop's own index takes

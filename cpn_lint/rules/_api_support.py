@@ -117,6 +117,20 @@ MISSING_SUBMODULES = ("numpy.polynomial", "numpy.version", "numpy.emath", "numpy
                       "numpy.matlib", "numpy.dtypes", "numpy.exceptions")
 
 
+# numpy.typing only names types. Kept on NumPy its import is right; renamed with
+# the rest (``from cupynumeric.typing import ...``, or a module-wide swap as the
+# oracle does) it fails on load with ModuleNotFoundError (oracle-checked:
+# tests/test_oracle_typing.py). Only the import statement is reported.
+TYPE_ONLY_SUBMODULE = "numpy.typing"
+TYPE_ONLY_FIX = "keep this import on NumPy: it names types only"
+
+
+def _type_only_import(name: str) -> ApiSupport | None:
+    if canonical_name(name).startswith(TYPE_ONLY_SUBMODULE + "."):
+        return ApiSupport(canonical_name(name), Status.NOT_IMPLEMENTED, "Module-Level", lacks=True, kind="module")
+    return None
+
+
 def _in_missing_submodule(name: str) -> ApiSupport | None:
     canonical = canonical_name(name)
     for module in MISSING_SUBMODULES:
@@ -219,12 +233,14 @@ _BROAD = frozenset({"Exception", "BaseException"})  # handlers that catch whatev
 
 def guarded(model: FileModel, node: ast.AST, api: str, caught: frozenset[str] = frozenset({"AttributeError"})) -> bool:
     """Is the use of ``api`` one the program already guards: in the branch
-    of ``if hasattr(np, "trapz"):`` (which cuPyNumeric never takes), or in
-    the body of a ``try`` whose handler catches the AttributeError?"""
+    of ``if hasattr(np, "trapz"):`` (which cuPyNumeric never takes), in
+    the body of a ``try`` whose handler catches the AttributeError, or
+    under ``if TYPE_CHECKING:`` (which never runs)?"""
     attribute = api.rpartition(".")[2]
     child: ast.AST = node
     for parent in model.ancestors(node):
-        if isinstance(parent, ast.If) and any(child is s for s in parent.body) and _tests_hasattr(parent.test, attribute):
+        if isinstance(parent, ast.If) and any(child is s for s in parent.body) and (
+                _tests_hasattr(parent.test, attribute) or _is_type_checking(parent.test)):
             return True
         if isinstance(parent, ast.Try) and any(child is s for s in parent.body) and any(_catches(h, caught) for h in parent.handlers):
             return True
@@ -232,6 +248,12 @@ def guarded(model: FileModel, node: ast.AST, api: str, caught: frozenset[str] = 
             return False
         child = parent
     return False
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def _tests_hasattr(test: ast.expr, attribute: str) -> bool:
@@ -262,8 +284,12 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
         if name is not None and name not in COVERED_ELSEWHERE and lacking(name) and not guarded(model, node, name):
             found.append(ApiCall(node, lookup(table, name), hot_loop(model, node), called=False))  # type: ignore[arg-type]
     for alias, name in _imported_names(model):
-        if name not in COVERED_ELSEWHERE and lacking(name) and not guarded(model, alias, name, frozenset({"ImportError"})):
+        if guarded(model, alias, name, frozenset({"ImportError"})):
+            continue
+        if name not in COVERED_ELSEWHERE and lacking(name):
             found.append(ApiCall(alias, lookup(table, name), None, called=False))  # type: ignore[arg-type]
+        elif (type_only := _type_only_import(name)) is not None:
+            found.append(ApiCall(alias, type_only, None, called=False))
     return found
 
 
@@ -515,7 +541,9 @@ def finding_data(api_call: ApiCall, model: FileModel | None = None) -> dict[str,
     if model is not None:
         data["data_path"] = on_data_path(model, api_call.call, entry.api)
     optional = {"note": entry.note, "lacks": entry.lacks, "replacement": entry.replacement,
-                "releases": list(entry.releases) or None, "equivalent": ONE_LINE_EQUIVALENTS.get(entry.api)}
+                "releases": list(entry.releases) or None,
+                "equivalent": ONE_LINE_EQUIVALENTS.get(entry.api) or (
+                    TYPE_ONLY_FIX if entry.api.startswith(TYPE_ONLY_SUBMODULE + ".") else None)}
     data.update({key: value for key, value in optional.items() if value is not None})
     return data
 

@@ -8,6 +8,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel
 from ..registry import Category, FixExample, Invalid, NoFix, Rule, Valid
+from ._context import loop_context
 from ._roots import unfolded
 
 # Builtins that consume an iterable, with the NumPy way to say the same thing.
@@ -290,12 +291,15 @@ class BuiltinOnArray(Rule):
             array = _iterated_array(model, call)
             if array is None or _consumed_further_out(model, call):
                 continue
+            context = loop_context(model, call)
             yield self.finding(
                 call,
                 in_loop=model.in_loop(call),
                 call=model.segment(call, 40),
                 array=model.segment(array, 24),
                 replacement=_replacement(model, call),
+                # the loop whose iterations repeat it: the report lists a loop's host waits as one root cause
+                data={"loop_line": context.line} if context is not None else None,
             )
 
 

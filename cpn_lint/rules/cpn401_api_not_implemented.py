@@ -10,6 +10,8 @@ from ..model import FileModel
 from ..registry import Category, Invalid, Valid
 from ._api_support import (
     ONE_LINE_EQUIVALENTS,
+    TYPE_ONLY_FIX,
+    TYPE_ONLY_SUBMODULE,
     ApiCall,
     ApiSupportRule,
     finding_data,
@@ -274,16 +276,26 @@ class ApiNotImplemented(ApiSupportRule):
         return uses_not_implemented(model)
 
     def data(self, model: FileModel, use: ApiCall) -> dict[str, object]:
-        return finding_data(use, model)
+        return {**finding_data(use, model), "error": _error(use)}
 
     def fields(self, model: FileModel, use: ApiCall) -> dict[str, Any]:
-        error = "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"
+        error = _error(use)
         fix = fix_text(model, use)
         hint = fix if use.entry.replacement is not None or use.entry.api in ONE_LINE_EQUIVALENTS \
             else "keep it on host NumPy"
+        if use.entry.api.startswith(TYPE_ONLY_SUBMODULE + "."):
+            error, hint = "ModuleNotFoundError once the import is renamed", "keep the import on NumPy"
         if len(hint) > HINT_LIMIT:
             hint = "a one-line equivalent exists"
         return {"gap": gap_text(use.entry, version_text(), error), "fix": fix, "hint": hint}
+
+
+def _error(use: ApiCall) -> str:
+    """What the use raises under cuPyNumeric: a missing module fails its
+    import, a missing name its ``from`` import or its attribute access."""
+    if use.entry.api.startswith(TYPE_ONLY_SUBMODULE + "."):
+        return "ModuleNotFoundError"
+    return "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"
 
 
 def gap_text(entry: ApiSupport, version: str, error: str = "AttributeError") -> str:
@@ -300,6 +312,8 @@ def gap_text(entry: ApiSupport, version: str, error: str = "AttributeError") -> 
 def fix_text(model: FileModel, use: ApiCall) -> str:
     """The NumPy 2 spelling when cuPyNumeric has it, else the host fallback."""
     replacement = use.entry.replacement
+    if use.entry.api.startswith(TYPE_ONLY_SUBMODULE + "."):
+        return TYPE_ONLY_FIX
     if replacement is None:
         equivalent = ONE_LINE_EQUIVALENTS.get(use.entry.api)
         return f"use {equivalent}" if equivalent else HOST_FALLBACK

@@ -9,6 +9,7 @@ from typing import Callable, Iterator
 from ..findings import Finding
 from ..model import BindKind, FileModel, Kind
 from ..model import numpy_api as api
+from ..model.scopes import ScopeKind
 from ..model.shapes import rank
 from ..model.syntax import positional_or_keyword
 from ..model.unit_values import one_element_draw
@@ -90,7 +91,12 @@ class UnsupportedArgumentForm(Rule):
       `a.view(Sub)` raises NotImplementedError ("type reinterpretation"), and
       `np.ndarray.__new__(Sub, shape)` (or `super().__new__(cls, ...)`)
       makes an object without cuPyNumeric's storage, which fails at first
-      use (AttributeError). Defining the subclass alone is harmless.
+      use (AttributeError). Defining the subclass alone is harmless;
+    * `np.ndarray[Any, Any]` where Python evaluates it (`cast(...)`, a
+      module-level alias, a parameter or return annotation without
+      `from __future__ import annotations`, which fails on load):
+      cuPyNumeric's ndarray is not generic (TypeError). Annotations Python
+      never evaluates, and strings, are quiet.
 
     ## Why it does not scale on cuPyNumeric
     None of these forms falls back to NumPy: after the import swap the
@@ -148,6 +154,24 @@ class UnsupportedArgumentForm(Rule):
     short = "{call}: cuPyNumeric rejects {form} (RR-host-fallback)"
 
     valid = (
+        # annotations Python does not evaluate: postponed, quoted, or on a local variable
+        Valid("""
+            from __future__ import annotations
+            from typing import Any
+            import numpy as np
+            def scale(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+                y: np.ndarray[Any, Any] = 2 * x
+                return y
+            def shift(x: "np.ndarray[Any, Any]"):
+                return x + 1
+            """),
+        Valid("""
+            from typing import Any
+            import numpy as np
+            def scale(x):
+                y: np.ndarray[Any, Any] = 2 * x
+                return y
+            """),
         Valid("""
             import numpy as np
             rows, cols = np.mgrid[0:4, 0:3]
@@ -459,6 +483,18 @@ class UnsupportedArgumentForm(Rule):
                 def __new__(cls, shape):
                     return super().__new__(cls, shape)
             """, line=5, contains="ndarray.__new__ of the subclass 'Grid'"),
+        Invalid("""
+            from typing import Any, cast
+            import numpy as np
+            def total(x):
+                return np.sum(cast(np.ndarray[Any, Any], x))
+            """, line=4, contains="ndarray subscripted as a generic type"),
+        Invalid("""
+            from typing import Any
+            import numpy as np
+            def scale(x: np.ndarray[Any, Any]) -> np.ndarray:
+                return 2 * x
+            """, line=3, contains="raises TypeError"),
     )
 
     def check(self, model: FileModel) -> Iterator[Finding]:
@@ -904,6 +940,45 @@ def _ndarray_subclass_instances(model: FileModel) -> Iterator[Hit]:
                 yield Hit(call, f"ndarray.__new__ of the subclass '{name}'", "AttributeError", _SUBCLASS_FIX)
 
 
+_GENERIC_FIX = "name the type as numpy.typing.NDArray[...] (kept on NumPy) or quote it"
+
+
+def _ndarray_type_subscripts(model: FileModel) -> Iterator[Hit]:
+    """``np.ndarray[Any, Any]`` where it is evaluated (``cast(...)``, a
+    module-level alias, a parameter or return annotation without
+    ``from __future__ import annotations``): cuPyNumeric's ndarray is not
+    generic (TypeError). An annotation Python does not evaluate is quiet."""
+    if "ndarray[" not in model.source:
+        return
+    for sub in model.nodes(ast.Subscript):
+        if isinstance(sub.ctx, ast.Load) and model.array_api(sub.value) == "ndarray" and _evaluated(model, sub):
+            yield Hit(sub, "ndarray subscripted as a generic type", "TypeError", _GENERIC_FIX)
+
+
+def _evaluated(model: FileModel, node: ast.AST) -> bool:
+    """Does Python evaluate ``node`` when its statement runs? Not in an
+    annotation under postponed evaluation, nor in a local variable's
+    annotation (never evaluated)."""
+    postponed = any(isinstance(n, ast.ImportFrom) and n.module == "__future__"
+                    and any(a.name == "annotations" for a in n.names) for n in model.tree.body)  # type: ignore[attr-defined]
+    child: ast.AST = node
+    for parent in model.ancestors(node):
+        if isinstance(parent, ast.arg) and child is parent.annotation:
+            return not postponed
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                child is parent.returns or any(child is a.annotation for a in _parameters(parent.args))):
+            return not postponed  # the model's parents may skip the parameter nodes
+        if isinstance(parent, ast.AnnAssign) and child is parent.annotation:
+            return not postponed and model.scope_of(parent).function_like().kind is not ScopeKind.FUNCTION
+        child = parent
+    return True
+
+
+def _parameters(arguments: ast.arguments) -> list[ast.arg]:
+    extra = [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    return [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, *extra]
+
+
 FORMS: tuple[Form, ...] = (
     Form("array-distribution-parameter", ("normal_with_array_mean", "normal_with_array_scale",
          "uniform_with_array_bounds", "generator_normal_with_array_mean", "gamma_with_list_shape"),
@@ -933,4 +1008,5 @@ FORMS: tuple[Form, ...] = (
     Form("isclose-equal-nan", ("isclose_with_equal_nan",), _equal_nan),
     Form("histogram-bin-rule", ("histogram_with_bin_rule",), _histogram_bin_rules),
     Form("ndarray-subclass", ("view_as_ndarray_subclass", "ndarray_new_of_subclass"), _ndarray_subclass_instances),
+    Form("ndarray-generic", ("ndarray_subscripted_as_type",), _ndarray_type_subscripts),
 )

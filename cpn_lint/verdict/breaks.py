@@ -55,13 +55,16 @@ def breaks_first(items: list[Item]) -> list[Break]:
     return sorted(found, key=lambda b: (_ORDER[b.when], not b.silent))
 
 
+_IMPORT_FAILURES = frozenset({"raises ImportError", "raises ModuleNotFoundError"})
+
+
 def _after_failed_import(candidate: Break, found: list[Break]) -> bool:
     """A use of a name whose ``from numpy import name`` already fails: the
     program never gets that far, so the import is the one break."""
     if candidate.effect != "raises AttributeError":
         return False
     api = candidate.item.data.get("api")
-    return api is not None and any(b.effect == "raises ImportError" and b.item.data.get("api") == api
+    return api is not None and any(b.effect in _IMPORT_FAILURES and b.item.data.get("api") == api
                                    and b.item.location.path == candidate.item.location.path for b in found)
 
 
@@ -74,8 +77,9 @@ def _break(item: Item) -> Break | None:
 
 def _effect(item: Item) -> tuple[str, bool]:
     if item.code == "CPN401":
-        # ``from numpy import name`` fails at the import itself
-        return ("raises ImportError" if "(ImportError)" in item.message else "raises AttributeError"), False
+        # ``from numpy import name`` fails at the import itself (flake8 input has no data: the message says)
+        error = item.data.get("error") or ("ImportError" if "(ImportError)" in item.message else "AttributeError")
+        return f"raises {error}", False
     if item.code == "CPN404":
         return f"raises {item.data.get('error') or 'an error'}", False
     if item.code == "CPN107":

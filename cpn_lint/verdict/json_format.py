@@ -15,6 +15,8 @@ from typing import Any
 
 from .. import __version__
 from .breaks import summary_line
+from .api_groups import ApiGroup, group_by_api
+from .loop_groups import LoopGroup, groups_of
 from .report_items import REPORT_SCHEMA, REPORT_SCHEMA_VERSION, SECTION_TITLES, Item, Report
 from .summary import Hotspot, Overview
 from .time_projection import SHARE_ORDER, assumptions_text
@@ -40,6 +42,19 @@ def load_schema() -> dict[str, Any]:
 
 def render_json(report: Report) -> str:
     return json.dumps(to_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def loop_dict(group: LoopGroup) -> dict[str, Any]:
+    """A loop whose host waits What blocks lists as one root cause."""
+    return {
+        "location": {"path": group.path, "line": group.line, "citation": group.citation},
+        "quote": group.quote,
+        "function": group.function,
+        "message": group.message(),
+        "recipe": group.recipe,
+        "codes": group.counts,
+        "sites": [i.citation for i in group.items],
+    }
 
 
 def item_dict(item: Item) -> dict[str, Any]:
@@ -155,6 +170,7 @@ def to_dict(report: Report) -> dict[str, Any]:
             2,
             bool(report.what_blocks or report.out_of_scope or report.runtime_blocks),
             items=[item_dict(i) for i in report.what_blocks],
+            loops=[loop_dict(g) for g in groups_of(report.block_entries)],
             out_of_scope=[item_dict(i) for i in report.out_of_scope],
             runtime_only=[item_dict(i) for i in report.runtime_blocks],
         ),
@@ -171,6 +187,9 @@ def to_dict(report: Report) -> dict[str, Any]:
             5,
             bool(report.api_gaps),
             items=[item_dict(i) for i in report.api_gaps],
+            # one entry per API name and code, as the markdown lists them
+            apis=[{"code": g.code, "api": g.api, "sites": [i.citation for i in g.items], "in_loops": g.in_loops}
+                  for g in group_by_api(report.api_gaps) if isinstance(g, ApiGroup)],
             note=report.api_note or None,
             manifest=None if report.manifest is None else {
                 "date": report.manifest.date,

@@ -17,10 +17,12 @@ which cannot; the cells of the tables that remain are short.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from ..registry import RECIPES, recipe_rank
 from .breaks import SHOWN, summary_line
+from .api_groups import ApiEntry, ApiGroup, group_by_api
+from .loop_groups import SITES_SHOWN, Entry, LoopGroup, groups_of
 from .report_items import SECTION_TITLES, Item, Report
 from .time_projection import assumptions_text, headline, shares_text, time_rows
 from .summary import Hotspot
@@ -38,6 +40,8 @@ PATH_LIMIT = 80  # a path in a table cell
 QUOTE_LIMIT = 60  # a quoted line in a table cell
 EXAMPLE_LIMIT = 90  # a quoted line under "What works"
 CODES_SHOWN = 6  # codes in a hotspot row
+LOOPS = "loops"  # what the capped lists call loop groups ("… and 2 more loops")
+T = TypeVar("T")
 
 
 def render_markdown(report: Report) -> str:
@@ -77,14 +81,18 @@ def render_brief(report: Report, target: str) -> str:
     if notes and room - len(notes) - 1 >= BRIEF_MIN_FINDINGS:  # the notes only when enough findings fit after them
         head += notes + [""]
         room -= len(notes) + 1
-    top = [_brief_line(item) for item in report.what_blocks[: max(min(room, BRIEF_FINDINGS), 0)]]
+    entries = report.block_entries or report.what_blocks
+    top = [_brief_line(entry) for entry in entries[: max(min(room, BRIEF_FINDINGS), 0)]]
     body = ["Top findings:", "", *top] if top else []
     lines = head + summary + body + tail
     return "\n".join(lines[:BRIEF_LINES - 1] + lines[-1:] if len(lines) > BRIEF_LINES else lines) + "\n"
 
 
-def _brief_line(item: Item) -> str:
+def _brief_line(item: Entry) -> str:
     """One finding on one line: where, the code and the message's first clause."""
+    if isinstance(item, LoopGroup):
+        counts = ", ".join(f"{c} ×{n}" for c, n in item.counts.items())
+        return "- " + _shorten(f"{code(item.citation)} one loop's host waits: {counts}", BRIEF_LINE - 2)
     first = item.message.split("; ", 1)[0]
     return "- " + _shorten(f"{code(item.citation)} {item.code or item.name}: {cell(first)}", BRIEF_LINE - 2)
 
@@ -250,13 +258,17 @@ def _sites(citations: Sequence[str], limit: int = PER_CODE) -> str:  # wrapped b
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def capped(items: Sequence[Item]) -> tuple[list[Item], dict[str, int]]:
+def _code_of(item: Item) -> str:
+    return item.code or item.name
+
+
+def capped(items: Sequence[T], key: Callable[[T], str] = _code_of) -> tuple[list[T], dict[str, int]]:  # type: ignore[assignment]
     """The sites a section shows — up to PER_CODE per code, PER_SECTION in
     all, each code keeping MIN_PER_CODE — and how many each code leaves out.
     ``items`` arrive ranked; the order is kept."""
-    by_code: dict[str, list[Item]] = {}
+    by_code: dict[str, list[T]] = {}
     for item in items:
-        by_code.setdefault(item.code or item.name, []).append(item)
+        by_code.setdefault(key(item), []).append(item)
     quota = {c: min(len(v), PER_CODE) for c, v in by_code.items()}
     while sum(quota.values()) > PER_SECTION and any(q > MIN_PER_CODE for q in quota.values()):
         largest = max(quota, key=lambda c: (quota[c], c))
@@ -475,12 +487,48 @@ def _recipe_legend(items: Sequence[Item]) -> list[str]:
     return lines
 
 
+def _entry_key(entry: Entry) -> str:
+    return LOOPS if isinstance(entry, LoopGroup) else _code_of(entry)
+
+
+def _entry_rows(entries: Sequence[Entry]) -> list[str]:
+    """What blocks, capped like any finding list, a loop's host waits as one entry."""
+    shown, _ = capped(entries, _entry_key)
+    lines: list[str] = []
+    for entry in shown:
+        if isinstance(entry, LoopGroup):
+            where = code(entry.citation) + (f" (in {code(entry.function)})" if entry.function else "")
+            lines += item_lines(f"{where} loop {code(cell(entry.quote, QUOTE_LIMIT))} {entry.message()}; sites: "
+                                f"{_sites([i.citation for i in entry.items], SITES_SHOWN)}")
+        else:
+            lines += _finding_rows([entry], cap=False)
+    return lines + _more_rows(_sites_left(entries, shown))
+
+
+def _sites_left(entries: Sequence[Entry | ApiEntry], shown: Sequence[Entry | ApiEntry]) -> dict[str, int]:
+    """The sites per code of the entries a capped list leaves out (a group counts all of its sites)."""
+    left: dict[str, int] = {}
+    for entry in entries:
+        if any(entry is e for e in shown):
+            continue
+        if isinstance(entry, LoopGroup):
+            for c, n in entry.counts.items():
+                left[c] = left.get(c, 0) + n
+        elif isinstance(entry, ApiGroup):
+            left[entry.code] = left.get(entry.code, 0) + len(entry.items)
+        else:
+            left[_code_of(entry)] = left.get(_code_of(entry), 0) + 1
+    return left
+
+
 def _what_blocks(report: Report) -> list[str]:
     lines: list[str] = []
     if report.what_blocks:
-        lines.append("Idioms that stop the code from scaling; each must go before the port pays off.")
+        entries = report.block_entries or report.what_blocks
+        grouped = " The host waits one loop repeats are listed once, as that loop." if groups_of(entries) else ""
+        lines += paragraph("Idioms that stop the code from scaling; each must go before the port pays off." + grouped)
         lines.append("")
-        lines += _finding_rows(report.what_blocks)
+        lines += _entry_rows(entries)
         lines += ["", *_recipe_legend(report.what_blocks)]
     if report.out_of_scope:
         if lines:
@@ -523,10 +571,31 @@ def _notes(report: Report) -> list[str]:
     )
 
 
+def _api_key(entry: ApiEntry) -> str:
+    return entry.code if isinstance(entry, ApiGroup) else _code_of(entry)
+
+
+def _api_rows(items: Sequence[Item]) -> list[str]:
+    """One entry per API name and code, its first site's message and the other sites."""
+    entries = group_by_api(items)
+    shown, _ = capped(entries, _api_key)
+    lines: list[str] = []
+    for entry in shown:
+        if not isinstance(entry, ApiGroup):
+            lines += _finding_rows([entry], with_recipe=False, cap=False, where=True)
+            continue
+        first = entry.first
+        loops = f", {entry.in_loops} inside loops" if entry.in_loops else ""
+        lines += item_lines(f"{code(entry.api)} {first.code} {first.name} at {len(entry.items)} sites{loops}: "
+                            f"{_location(first)}: {cell(first.message)}; also at "
+                            f"{_sites([i.citation for i in entry.items[1:]], SITES_SHOWN)}")
+    return lines + _more_rows(_sites_left(entries, shown))
+
+
 def _api_gaps(report: Report) -> list[str]:
     lines: list[str] = []
     if report.api_gaps:
-        lines += _finding_rows(report.api_gaps, with_recipe=False, where=True)
+        lines += _api_rows(report.api_gaps)
         if report.api_note:
             lines += ["", *paragraph(report.api_note)]
     return lines

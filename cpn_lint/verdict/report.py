@@ -23,6 +23,7 @@ from .collect import Unit
 from .context import Context, format_count
 from .gate_inputs import decide_gates, is_compute, scope_evidence
 from .gates import STOPPING_API_CODES, ScopeEvidence, SizeEvidence
+from .loop_groups import LoopLookup, group_by_loop
 from .periphery import peripheral_files
 from .report_items import (
     ContextRow,
@@ -264,7 +265,7 @@ def build_report(
         gate4_failed=gate4.failed,
         gate2_failed=gate2.failed,
         blocks_codes=blocks_codes,
-        has_refactor=bool(refactor or runtime_refactor or any(_has_equivalent(i) for i in api)),
+        has_refactor=bool(refactor or runtime_refactor or any(_has_equivalent(i) and not _type_only(i) for i in api)),
         hot_missing_api=bool(hot_apis),
     )
     gates = decide_gates(context, decision, gate1, gate2, gate4, blocks_codes, refactor + runtime_refactor, units,
@@ -300,6 +301,7 @@ def build_report(
         time=time,
     )
     report.breaks = breaks_first(items)
+    report.block_entries = group_by_loop(blocks, _loop_lookup(units))
     report.overview = build_overview(report.all_items(), all_units, file_scope, suppressions, peripheral)
     if file_scope.fallback:
         report.input_notes.append("No file of the program's own source uses NumPy, so the tests, docs and examples "
@@ -309,6 +311,19 @@ def build_report(
 
 
 KERNEL_CALLERS_KEPT = 10
+
+
+def _loop_lookup(units: Sequence[Unit]) -> LoopLookup:
+    """A loop's citation, header and function from the unit holding it."""
+    by_path = {u.path: u for u in units}
+
+    def lookup(path: str, line: int) -> "tuple[str, str, str | None] | None":
+        unit = by_path.get(path)
+        if unit is None or unit.source_lines is None or not 1 <= line <= len(unit.source_lines):
+            return None
+        return unit.cite(line), unit.source_lines[line - 1].strip(), unit.function_at(line)
+
+    return lookup
 
 
 def _as_blocking_scan(item: Item) -> Item:
@@ -400,6 +415,12 @@ def _demotes(item: Item, context: Context) -> bool:
         data_path = item.data.get("data_path")  # a plot boundary inside the loop does not demote (SPEC §4)
         return bool(data_path) if data_path is not None else item.in_loop
     return item.code == "CPN402" and item.in_loop and context.nodes > 1
+
+
+def _type_only(item: Item) -> bool:
+    """``from numpy.typing import ArrayLike``: kept on NumPy it is right, so
+    it is a note on the port, not a refactor that moves the verdict."""
+    return str(item.data.get("api", "")).startswith("numpy.typing.")
 
 
 def _has_equivalent(item: Item) -> bool:

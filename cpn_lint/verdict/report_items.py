@@ -15,6 +15,7 @@ from .summary import Overview
 
 if TYPE_CHECKING:  # pragma: no cover
     from .breaks import Break
+    from .loop_groups import Entry
     from .time_projection import TimeProjection
 
 REPORT_SCHEMA = "cpn-lint/verdict-report"
@@ -158,6 +159,8 @@ class Report:
     accepted: frozenset[tuple[str, int, int, str]] = frozenset()
     # What stops or corrupts the ported program before any scaling question (see :mod:`.breaks`)
     breaks: "list[Break]" = field(default_factory=list)
+    # What blocks as listed: the host waits one loop repeats are one entry (see :mod:`.loop_groups`)
+    block_entries: "list[Entry]" = field(default_factory=list)
     schema: str = REPORT_SCHEMA
     schema_version: int = REPORT_SCHEMA_VERSION
     tool_version: str = __version__

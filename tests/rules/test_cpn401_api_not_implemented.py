@@ -149,7 +149,8 @@ def test_cpn401_hot_path_and_data() -> None:
     assert {line: f.in_loop for line, f in findings.items()} == {3: False, 5: True, 7: False, 9: True, 11: True, 13: False}
     assert "inside the loop at line 4" in findings[5].message
     assert "inside the comprehension at line 11" in findings[11].message
-    assert dict(findings[3].data) == {"api": "numpy.interp", "status": "not-implemented", "lacks": True, "data_path": True}
+    assert dict(findings[3].data) == {"api": "numpy.interp", "status": "not-implemented", "lacks": True, "data_path": True,
+                                      "error": "AttributeError"}
     assert findings[3].message.startswith("np.interp(...): numpy.interp is missing from cuPyNumeric 26.6.1 (AttributeError); ")
     assert len(findings[3].message.split(";")[0]) <= 100
     assert findings[3].message.endswith("(RR-host-fallback)")

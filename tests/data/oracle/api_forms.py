@@ -249,6 +249,13 @@ def ndarray_new_of_subclass():
     return made.sum()
 
 
+def ndarray_subscripted_as_type():
+    from typing import Any, cast
+
+    a = np.arange(3.0)
+    return cast(np.ndarray[Any, Any], a).sum()
+
+
 # -- forms that work: CPN404 stays quiet, and the recipes it gives run --------
 
 
@@ -382,7 +389,7 @@ CASES = [
     format_of_random_without_size, int_of_comparison_with_random_without_size, int_of_ufunc_of_random_without_size,
     float_of_combined_comparisons_of_draws, round_of_random_without_size, bool_of_comparison_with_random_without_size,
     int_of_comparison_with_rand, norm_nuclear, isclose_with_equal_nan, histogram_with_bin_rule,
-    view_as_ndarray_subclass, ndarray_new_of_subclass,
+    view_as_ndarray_subclass, ndarray_new_of_subclass, ndarray_subscripted_as_type,
     rand_without_size_as_float, randn_added_into_scalar_slot, draw_added_into_a_row, draw_into_row_through_0d_index,
     generator_integers_with_0d_bound, int_of_generator_integers_without_size, normal_with_0d_mean,
     recipe_one_element_draw_as_float,
