@@ -290,9 +290,25 @@ def _holds_integer_range(model: "FileModel", iterable: ast.expr) -> bool:
     for value in values:
         if not (isinstance(value, ast.Call) and model.call_api(value) == "arange"):
             return False
-        if value.keywords or any(not isinstance(a, ast.Name) and model.const_int(a) is None for a in value.args):
+        if value.keywords or not all(_integer_bound(model, a) for a in value.args):
             return False  # a dtype, or a float bound: not indices
     return True
+
+
+def _integer_bound(model: "FileModel", expr: ast.expr) -> bool:
+    """A name, an integer, an extent (``len(x)``, ``x.shape[0]``, ``x.size``)
+    or integer arithmetic on them: a bound of an index range."""
+    if isinstance(expr, ast.Name) or model.const_int(expr) is not None:
+        return True
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
+        return True
+    if isinstance(expr, ast.Attribute) and expr.attr in ("size", "ndim"):
+        return True
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and model.is_builtin(expr.func):
+        return True
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        return _integer_bound(model, expr.left) and _integer_bound(model, expr.right)
+    return False
 
 
 def _zips_device_array(model: "FileModel", expr: ast.expr) -> bool:

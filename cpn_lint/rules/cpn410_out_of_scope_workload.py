@@ -470,6 +470,17 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # an integer np.arange over the data's extent steps through indices like range
+        Invalid("""
+            import numpy as np
+
+            def level(y, alpha, start):
+                L = np.zeros(y.shape[0])
+                for t in np.arange(start, y.shape[0]):
+                    smoothed = alpha * y[t] + (1 - alpha) * L[t - 1]
+                    L[t] = smoothed
+                return L
+            """, line=5, contains="computes 'L' from values of earlier iterations"),
         # an attack/release follower: the state goes through the output
         # element the iteration stored and comes back from it
         Invalid("""
