@@ -104,12 +104,66 @@ class ArrayRecurrences:
         # another algorithm (Jacobi, red-black ordering). Judged per loop:
         # the rows of a periodic boundary (pot[0, j] for the last i) relax
         # with the others.
+        diffused = self._diffused_to_neighbours(frame, index_vars)
+        if diffused is not None:  # error diffusion: the pass reads what earlier pixels pushed ahead
+            sweeping.setdefault(id(frame), diffused)
+            candidates.append((diffused[0], diffused[1], diffused[1], "", diffused[0].target))  # type: ignore[attr-defined]
         self._relaxing.update(sweeping)
         found: list[tuple[ast.stmt, str, bool]] = []
         for stmt, name, base, var, target in candidates:
             if (base, var) in relaxed or any(s is stmt for s, _, _ in found):
                 continue
             found.append((stmt, name, self._element_sized(target, var, inner_indices)))
+        return found
+
+    def _diffused_to_neighbours(self, frame: "LoopFrame", index_vars: set[str]) -> "tuple[ast.AugAssign, str] | None":
+        """``a[y + dy, x + dx] += err * w`` for the taps ``(dx, dy, w)`` of a
+        table, in a pass that reads ``a[y, x]``: each pixel adds to
+        neighbours that later iterations read (error diffusion), so the pass
+        runs in order. The write's indices are names bound in the loop to an
+        index of the nest plus an item of a loop over a table."""
+        model = self.model
+        nest = set(index_vars) | {name for f in model.loops_within(frame) for name in model.loop_indices(f)}
+        shifted = self._tap_shifted(frame, nest)
+        if not shifted:
+            return None
+        for stmt in model.nodes_in_loop(frame, ast.AugAssign):
+            target = stmt.target
+            root = _chain_base(target) if isinstance(target, ast.Subscript) else None
+            if root is None or not model.is_array(root):
+                continue
+            parts = index_components(target)
+            if not parts or not all(isinstance(p, ast.Name) and p.id in shifted for p in parts):
+                continue
+            plain = [shifted[p.id] for p in parts]  # type: ignore[union-attr]
+            if frame.index_vars and not set(plain) & set(index_vars):
+                continue
+            for read in model.nodes_in_loop(frame, ast.Subscript):
+                if read is target or not isinstance(read.ctx, ast.Load) or not _is_name(read.value, root.id):
+                    continue
+                cells = index_components(read)
+                if len(cells) == len(plain) and all(_is_name(c, v) for c, v in zip(cells, plain)):
+                    return stmt, root.id
+        return None
+
+    def _tap_shifted(self, frame: "LoopFrame", nest: set[str]) -> dict[str, str]:
+        """Names bound once in the loop to an index of the nest plus an item
+        of a loop over a table (``xn = x + dx`` under ``for dx, dy, w in
+        taps``), mapped to that index."""
+        model = self.model
+        table_items = {b.name for b in model.bindings_in_loop(frame)
+                       if b.kind is BindKind.ELEMENT and b.loop is not None and b.loop is not frame
+                       and not model.loop_indices(b.loop)}
+        found: dict[str, str] = {}
+        for binding in model.bindings_in_loop(frame):
+            value = binding.value
+            if binding.kind is not BindKind.VALUE or not isinstance(value, ast.BinOp) or not isinstance(value.op, ast.Add):
+                continue
+            sides = [value.left, value.right]
+            index = next((n.id for n in sides if isinstance(n, ast.Name) and n.id in nest), None)
+            tap = next((n.id for n in sides if isinstance(n, ast.Name) and n.id in table_items), None)
+            if index is not None and tap is not None:
+                found[binding.name] = index
         return found
 
     def _reads_earlier_elements(self, read: ast.Subscript, var: str, frame: "LoopFrame", step: int) -> bool:

@@ -189,6 +189,22 @@ class OutOfScopeWorkload(Rule):
     short = "{origin}: {headline}"
 
     valid = (
+        # scattering each pixel into a second array through a table of taps
+        # reads only the input: the pixels are independent (an element loop)
+        Valid("""
+            import numpy as np
+
+            TAPS = [(1, 0, 0.5), (0, 1, 0.5)]
+
+            def spread(img):
+                out = np.zeros((img.shape[0] + 1, img.shape[1] + 1))
+                for y in range(img.shape[0]):
+                    for x in range(img.shape[1]):
+                        for dx, dy, w in TAPS:
+                            yn, xn = y + dy, x + dx
+                            out[yn, xn] += img[y, x] * w
+                return out
+            """),
         # Jacobi by loops: x_new[i] from the previous sweep's x only
         Valid("""
             import numpy as np
@@ -470,6 +486,26 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # error diffusion through a table of taps: each pixel pushes its error
+        # to neighbours that later iterations read
+        Invalid("""
+            import numpy as np
+
+            TAPS = [(1, 0, 7 / 16), (-1, 1, 3 / 16), (0, 1, 5 / 16), (1, 1, 1 / 16)]
+
+            def dither(img):
+                a = np.array(img, dtype=float)
+                for y in range(a.shape[0]):
+                    for x in range(a.shape[1]):
+                        old = a[y, x]
+                        new = np.round(old / 255.0) * 255.0
+                        a[y, x] = new
+                        for dx, dy, w in TAPS:
+                            xn, yn = x + dx, y + dy
+                            if 0 <= xn < a.shape[1] and yn < a.shape[0]:
+                                a[yn, xn] += (old - new) * w
+                return a
+            """, line=7, contains="sweeps 'a' in place"),
         # an integer np.arange over the data's extent steps through indices like range
         Invalid("""
             import numpy as np
