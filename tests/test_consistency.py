@@ -235,6 +235,7 @@ MORE = re.compile(r"(\d+) more (CPN\d{3})")
 
 LOOP_ROW = re.compile(r"^- `[^`]+`(?: \(in `[^`]*`\))? loop `.*?` waits on the device at \d+ sites every iteration: "
                       r"(.*?); one root cause", re.M)
+SAME_LINE = re.compile(r"(?:; on the same line: |; )(CPN\d{3}) [a-z0-9-]+: ")
 API_ROW = re.compile(r"^- `[^`]+` (CPN\d{3}) [a-z0-9-]+ at (\d+) sites", re.M)
 
 
@@ -244,6 +245,7 @@ def listed_codes(text: str) -> Counter[str]:
     counts = Counter(LISTED.findall(text))
     for waits in LOOP_ROW.findall(text):
         counts.update({code: int(n) for n, code in re.findall(r"(\d+) [a-z -]+ \((CPN\d{3})\)", waits)})
+    counts.update(SAME_LINE.findall(text))
     for code, n in API_ROW.findall(text):  # LISTED counted the row once
         counts[code] += int(n) - 1
     for line in text.splitlines():

@@ -110,3 +110,13 @@ def test_the_sites_of_one_missing_name_are_one_gap(project, capsys) -> None:
     assert len(section["items"]) == 3
     assert section["apis"] == [{"code": "CPN401", "api": "numpy.std", "in_loops": 0,
                                 "sites": ["spread.py:5", "spread.py:5", "spread.py:5"]}]
+
+
+def test_the_findings_of_one_line_are_one_entry(project, capsys) -> None:
+    write(project, {"steps.py": "import numpy as np\n\n\ndef mix(n):\n    a = np.arange(n)\n    c = np.ones(n)\n"
+                                "    return a[::2] + c[::-1]\n"})
+    _, text, _ = verdict(capsys, "steps.py")
+    blocks = text.split("## 3. What blocks")[1].split("## 4.")[0]
+    rows = [line for line in blocks.splitlines() if line.startswith("- `")]
+    assert len(rows) == 1 and rows[0].count("CPN106 strided-slice") == 2, rows
+    assert "; on the same line: CPN106 strided-slice:" in rows[0]

@@ -118,6 +118,14 @@ def golden(name: str, text: str) -> None:
         ("proj/benchmarks/bench_flow.py", Role.BENCHMARKS),
         ("proj/setup.py", Role.SETUP),
         ("proj/src/testing_utils.py", Role.SOURCE),  # a name, not a tests folder
+        # modules a package ships beside its code (breaks-look-2's numdifftools)
+        ("proj/pkg/testing.py", Role.TESTS),
+        ("proj/pkg/run_benchmark.py", Role.BENCHMARKS),
+        ("proj/pkg/profiletools.py", Role.BENCHMARKS),
+        ("proj/pkg/example_functions.py", Role.EXAMPLES),
+        ("proj/pkg/spline_demo.py", Role.EXAMPLES),
+        ("proj/pkg/profile_fit.py", Role.SOURCE),  # a radial profile, not profiling
+        ("proj/pkg/demography.py", Role.SOURCE),
     ],
 )
 def test_roles_come_from_the_path_below_the_folder_named(path: str, role: Role) -> None:

@@ -2,8 +2,7 @@
 
 What a maintainer acts on is the name (``np.std`` is missing: use
 ``np.sqrt(np.var(...))``), not each of its eighteen call sites; the sites
-follow the name. Findings without an API name (an unsupported argument
-form) stay one entry each.
+follow the name. A rejected argument form (CPN404) is named by its form.
 """
 
 from __future__ import annotations
@@ -34,19 +33,33 @@ class ApiGroup:
 ApiEntry = Union[Item, ApiGroup]
 
 
+# every name imported from a module that is missing as a whole is one gap: the module
+WHOLE_MODULES = ("numpy.typing",)
+
+
+def _gap_name(item: Item) -> str | None:
+    """What the gap is called: the API name, its module for a module that is
+    missing as a whole, the rejected form for an argument form (CPN404)."""
+    api = item.data.get("api")
+    if not isinstance(api, str):
+        form = item.data.get("form")
+        return form if isinstance(form, str) else None
+    return next((m for m in WHOLE_MODULES if api.startswith(m + ".")), api)
+
+
 def group_by_api(items: Sequence[Item]) -> list[ApiEntry]:
     """``items`` in their order, the sites of an API name sharing a code
     gathered where the first of them was."""
     by_name: dict[tuple[str, str], list[Item]] = {}
     for item in items:
-        api = item.data.get("api")
-        if item.code and isinstance(api, str):
+        api = _gap_name(item)
+        if item.code and api is not None:
             by_name.setdefault((item.code, api), []).append(item)
     entries: list[ApiEntry] = []
     placed: set[tuple[str, str]] = set()
     for item in items:
-        api = item.data.get("api")
-        key = (item.code, api) if item.code and isinstance(api, str) else None
+        api = _gap_name(item)
+        key = (item.code, api) if item.code and api is not None else None
         if key is None or len(by_name[key]) == 1:
             entries.append(item)
         elif key not in placed:

@@ -76,7 +76,20 @@ class LoopGroup:
                 f"one root cause: decide on the host or every N iterations ({self.recipe})")
 
 
-Entry = Union[Item, LoopGroup]
+@dataclass(frozen=True)
+class SameLine:
+    """Findings of one line, listed as one entry (a loop that is both an
+    element loop and an item-by-item iteration, two stepped slices of one
+    statement): one place to edit."""
+
+    items: tuple[Item, ...]
+
+    @property
+    def first(self) -> Item:
+        return self.items[0]
+
+
+Entry = Union[Item, LoopGroup, SameLine]
 # path, line -> (citation, loop header, function), or None when the line is unknown
 LoopLookup = Callable[[str, int], "tuple[str, str, str | None] | None"]
 
@@ -119,11 +132,32 @@ def group_by_loop(items: Sequence[Item], lookup: LoopLookup) -> list[Entry]:
         elif key not in placed:
             placed.add(key)
             entries.append(groups[key])
-    return entries
+    return _same_lines(entries)
+
+
+def _same_lines(entries: list[Entry]) -> list[Entry]:
+    """The findings left on one line gathered where the first of them was."""
+    by_line: dict[tuple[str, int], list[Item]] = {}
+    for entry in entries:
+        if isinstance(entry, Item):
+            by_line.setdefault((entry.location.path, entry.location.line), []).append(entry)
+    merged: list[Entry] = []
+    placed: set[tuple[str, int]] = set()
+    for entry in entries:
+        if not isinstance(entry, Item):
+            merged.append(entry)
+            continue
+        key = (entry.location.path, entry.location.line)
+        if len(by_line[key]) == 1:
+            merged.append(entry)
+        elif key not in placed:
+            placed.add(key)
+            merged.append(SameLine(tuple(by_line[key])))
+    return merged
 
 
 def groups_of(entries: Sequence[Entry]) -> list[LoopGroup]:
     return [e for e in entries if isinstance(e, LoopGroup)]
 
 
-__all__ = ["Entry", "LoopGroup", "group_by_loop", "groups_of", "loop_key"]
+__all__ = ["Entry", "LoopGroup", "SameLine", "group_by_loop", "groups_of", "loop_key"]

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Sequence, TypeVar
 from ..registry import RECIPES, recipe_rank
 from .breaks import SHOWN, summary_line
 from .api_groups import ApiEntry, ApiGroup, group_by_api
-from .loop_groups import SITES_SHOWN, Entry, LoopGroup, groups_of
+from .loop_groups import SITES_SHOWN, Entry, LoopGroup, SameLine, groups_of
 from .report_items import SECTION_TITLES, Item, Report
 from .time_projection import assumptions_text, headline, shares_text, time_rows
 from .summary import Hotspot
@@ -90,6 +90,8 @@ def render_brief(report: Report, target: str) -> str:
 
 def _brief_line(item: Entry) -> str:
     """One finding on one line: where, the code and the message's first clause."""
+    if isinstance(item, SameLine):
+        item = item.first
     if isinstance(item, LoopGroup):
         counts = ", ".join(f"{c} ×{n}" for c, n in item.counts.items())
         return "- " + _shorten(f"{code(item.citation)} one loop's host waits: {counts}", BRIEF_LINE - 2)
@@ -465,11 +467,15 @@ def _finding_rows(items: Sequence[Item], with_recipe: bool = True, cap: bool = T
     shown, left = capped(items) if cap else (list(items), {})
     lines: list[str] = []
     for item in shown:
-        name = f"{item.code} {item.name}" if item.code else item.name
-        place = (" inside a loop" if item.in_loop else " outside loops") if where else ""
-        recipe = f" ({item.recipe})" if with_recipe and item.recipe and f"({item.recipe})" not in item.message else ""
-        lines += item_lines(f"{_location(item)} {name}{place}: {cell(item.message)}{recipe}")
+        lines += item_lines(_finding_text(item, with_recipe, where))
     return lines + _more_rows(left)
+
+
+def _finding_text(item: Item, with_recipe: bool = True, where: bool = False) -> str:
+    name = f"{item.code} {item.name}" if item.code else item.name
+    place = (" inside a loop" if item.in_loop else " outside loops") if where else ""
+    recipe = f" ({item.recipe})" if with_recipe and item.recipe and f"({item.recipe})" not in item.message else ""
+    return f"{_location(item)} {name}{place}: {cell(item.message)}{recipe}"
 
 
 def _recipe_legend(items: Sequence[Item]) -> list[str]:
@@ -488,6 +494,8 @@ def _recipe_legend(items: Sequence[Item]) -> list[str]:
 
 
 def _entry_key(entry: Entry) -> str:
+    if isinstance(entry, SameLine):
+        return _code_of(entry.first)
     return LOOPS if isinstance(entry, LoopGroup) else _code_of(entry)
 
 
@@ -500,6 +508,9 @@ def _entry_rows(entries: Sequence[Entry]) -> list[str]:
             where = code(entry.citation) + (f" (in {code(entry.function)})" if entry.function else "")
             lines += item_lines(f"{where} loop {code(cell(entry.quote, QUOTE_LIMIT))} {entry.message()}; sites: "
                                 f"{_sites([i.citation for i in entry.items], SITES_SHOWN)}")
+        elif isinstance(entry, SameLine):
+            also = "; ".join(f"{i.code} {i.name}: {cell(i.message)}" for i in entry.items[1:])
+            lines += item_lines(f"{_finding_text(entry.first)}; on the same line: {also}")
         else:
             lines += _finding_rows([entry], cap=False)
     return lines + _more_rows(_sites_left(entries, shown))
@@ -516,6 +527,9 @@ def _sites_left(entries: Sequence[Entry | ApiEntry], shown: Sequence[Entry | Api
                 left[c] = left.get(c, 0) + n
         elif isinstance(entry, ApiGroup):
             left[entry.code] = left.get(entry.code, 0) + len(entry.items)
+        elif isinstance(entry, SameLine):
+            for item in entry.items:
+                left[_code_of(item)] = left.get(_code_of(item), 0) + 1
         else:
             left[_code_of(entry)] = left.get(_code_of(entry), 0) + 1
     return left

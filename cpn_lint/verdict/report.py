@@ -44,7 +44,8 @@ from .time_projection import TimeProjection, project
 SCALES_EXAMPLES = 2  # quoted lines per code in "What works"
 
 # ------------------------------------------------------------------- building
-def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[RuntimeEvidence, ...] = ()) -> Item:
+def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[RuntimeEvidence, ...] = (),
+          nodes: int = 1) -> Item:
     rule = rules.get(finding.code)
     cell = unit.cell_of(finding.line)
     location = Location(
@@ -58,7 +59,7 @@ def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[Ru
     return Item(
         code=finding.code,
         name=rule.slug if rule else finding.code,
-        category=_category(rule, finding),
+        category=_category(rule, finding, nodes),
         summary=rule.summary if rule else "",
         recipe=rule.recipe if rule else None,
         message=cells_in_message(unit, finding.message),
@@ -72,15 +73,22 @@ def _item(unit: Unit, finding: Finding, rules: dict[str, Any], runtime: tuple[Ru
     )
 
 
-def _category(rule: Any, finding: Finding) -> str:
+def _category(rule: Any, finding: Finding, nodes: int = 1) -> str:
     """The rule's category; a request cuPyNumeric accepts and ignores
     (``a.copy(order="K")``) changes nothing on the device, so in the
-    assessment it is a compatibility note (INFO), not a blocking idiom."""
+    assessment it is a compatibility note (INFO), not a blocking idiom; a
+    single-GPU-only API (CPN402) matters only across nodes (SPEC section 2),
+    so on one node it is a cost note, not an API gap."""
     if rule is None:
         return "UNKNOWN"
     if rule.category.value == "BLOCKS" and finding.data.get("effect") == "ignored":
         return "INFO"
+    if finding.code == SINGLE_GPU_ONLY and nodes <= 1:
+        return "INFO"
     return rule.category.value
+
+
+SINGLE_GPU_ONLY = "CPN402"
 
 
 _LINE_REFERENCE = re.compile(r"\bline (\d+)\b")
@@ -225,7 +233,7 @@ def build_report(
             runtime = ()
             if merged is not None:
                 runtime = merged.confirmed.get((_norm(unit.path), finding.code, finding.line, finding.col), ())
-            item = _item(unit, finding, rules, runtime)
+            item = _item(unit, finding, rules, runtime, context.nodes)
             (internal if item.category == Category.INTERNAL.value else items).append(item)
     items = _unique(ranked(items))  # ranked first: of two copies, the in-loop one is kept
     _add_kernel_callers(items, all_units)

@@ -1,9 +1,11 @@
 """What the verdict rests on: the program's own source, not its tests or docs.
 
 Every file found is given a role from its path below the folder it was found
-in: ``tests`` (``tests/``, ``test_*.py``, ``conftest.py``), ``docs``,
-``examples`` (``examples/``, ``demos/``, ``tutorials/``, galleries),
-``benchmarks`` or ``setup`` (``setup.py``, ``noxfile.py``, ``versioneer.py``)
+in: ``tests`` (``tests/``, ``test_*.py``, ``conftest.py``, a package's
+``testing.py``), ``docs``, ``examples`` (``examples/``, ``demos/``,
+``tutorials/``, galleries, ``example_*.py``, ``*_demo.py``), ``benchmarks``
+(``benchmarks/``, ``bench_*.py``, ``run_benchmark.py``, ``profiletools.py``)
+or ``setup`` (``setup.py``, ``noxfile.py``, ``versioneer.py``)
 — else ``source``. A file named on the command line is source whatever its
 name. Only source files decide the verdict unless ``--include-tests`` (or the
 config key ``include-tests``) says otherwise; the others are still read and
@@ -41,6 +43,11 @@ FOLDER_ROLES: dict[str, Role] = {
                      "auto_examples", "sample", "samples", "cookbook"), Role.EXAMPLES),
     **dict.fromkeys(("benchmark", "benchmarks", "bench", "benches", "asv_bench", "asv_benchmarks"), Role.BENCHMARKS),
 }
+# Modules a package ships beside its code that are not the code: test helpers
+# (numpy.testing's kind), benchmark and profiling drivers, examples and demos.
+TEST_FILES = frozenset({"tests.py", "testing.py", "testutils.py", "test_utils.py"})
+BENCHMARK_PREFIXES = ("bench_", "benchmark", "run_benchmark", "profiletools", "profiling", "run_profile")
+EXAMPLE_PREFIXES = ("example_", "examples", "demo_", "demos")
 SETUP_FILES = frozenset({"setup.py", "noxfile.py", "fabfile.py", "versioneer.py", "conftest.py", "dodo.py"})
 
 
@@ -54,7 +61,7 @@ def role_of(path: str, root: str | None) -> Role:
     except ValueError:  # another drive on Windows
         relative = PurePath(path)
     name = relative.name
-    if name == "conftest.py" or name.startswith("test_") or name.endswith(("_test.py", "_tests.py")) or name == "tests.py":
+    if name == "conftest.py" or name.startswith("test_") or name.endswith(("_test.py", "_tests.py")) or name in TEST_FILES:
         return Role.TESTS
     for part in relative.parts[:-1]:
         role = FOLDER_ROLES.get(part.lower())
@@ -62,6 +69,11 @@ def role_of(path: str, root: str | None) -> Role:
             return role
     if name in SETUP_FILES:
         return Role.SETUP
+    stem = name.rsplit(".", 1)[0].lower()
+    if stem.startswith(BENCHMARK_PREFIXES) or stem.endswith("_benchmark"):
+        return Role.BENCHMARKS
+    if stem.startswith(EXAMPLE_PREFIXES) or stem.endswith(("_demo", "_example", "_examples")):
+        return Role.EXAMPLES
     return Role.SOURCE
 
 
