@@ -120,3 +120,36 @@ def test_the_findings_of_one_line_are_one_entry(project, capsys) -> None:
     rows = [line for line in blocks.splitlines() if line.startswith("- `")]
     assert len(rows) == 1 and rows[0].count("CPN106 strided-slice") == 2, rows
     assert "; on the same line: CPN106 strided-slice:" in rows[0]
+
+
+SELF_TESTED = textwrap.dedent(
+    """\
+    import numpy as np
+
+
+    def scale(a):
+        return np.asarray(a) * 2.0
+
+
+    def test_scale():
+        r = np.random.RandomState(0)
+        x = r.uniform(size=10)
+        y = scale(x)
+        for i in range(x.shape[0]):
+            assert y[i] == 2 * x[i]
+    """
+)
+
+
+def test_a_libraries_own_test_functions_do_not_decide(project, capsys) -> None:
+    write(project, {"pkg/core.py": SELF_TESTED})
+    _, out, _ = verdict(capsys, "pkg", "--format", "json", raw=True)
+    document = json.loads(out)
+    assert document["verdict"] == "READY"
+    assert document["sections"]["what_blocks"]["items"] == []
+    assert any(n.startswith("Set aside: ") and "`test_scale (pkg/core.py)`" in n for n in document["inputs"]["notes"])
+
+    _, out, _ = verdict(capsys, "pkg", "--include-tests", "--format", "json", raw=True)
+    document = json.loads(out)
+    assert document["verdict"] != "READY"
+    assert {i["function"] for i in document["sections"]["what_blocks"]["items"]} == {"test_scale"}

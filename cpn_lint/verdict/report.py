@@ -236,6 +236,7 @@ def build_report(
             item = _item(unit, finding, rules, runtime, context.nodes)
             (internal if item.category == Category.INTERNAL.value else items).append(item)
     items = _unique(ranked(items))  # ranked first: of two copies, the in-loop one is kept
+    items, set_aside = _outside_test_functions(items, file_scope)
     _add_kernel_callers(items, all_units)
     items = [_as_blocking_scan(item) for item in items]
     by_category: dict[str, list[Item]] = {}
@@ -308,6 +309,8 @@ def build_report(
         verdict_notes=_verdict_notes(context, size_evidence, gate2, decision, causes),
         time=time,
     )
+    if set_aside:
+        report.input_notes.append(_set_aside_note(set_aside))
     report.breaks = breaks_first(items)
     report.block_entries = group_by_loop(blocks, _loop_lookup(units))
     report.overview = build_overview(report.all_items(), all_units, file_scope, suppressions, peripheral)
@@ -319,6 +322,36 @@ def build_report(
 
 
 KERNEL_CALLERS_KEPT = 10
+SET_ASIDE_NAMED = 3
+
+
+def _is_test_function(name: str | None) -> bool:
+    """``test_inverse``, ``richardson_demo``, ``demo_fit``, ``Class.test_x``:
+    a self-test or demonstration a library keeps beside its code."""
+    if not name:
+        return False
+    last = name.rsplit(".", 1)[-1]
+    return last.startswith(("test_", "demo_")) or last.endswith("_demo")
+
+
+def _outside_test_functions(items: list[Item], scope: Scope) -> tuple[list[Item], list[Item]]:
+    """The findings that decide, and those set aside because they sit in a
+    test or demo function of a source file (as tests and examples in files
+    of their own are; ``--include-tests`` counts them)."""
+    if scope.include_tests or scope.fallback:
+        return items, []
+    kept = [i for i in items if not _is_test_function(i.function)]
+    return kept, [i for i in items if _is_test_function(i.function)]
+
+
+def _set_aside_note(items: list[Item]) -> str:
+    functions = sorted({f"{i.function} ({i.location.path})" for i in items if i.function})
+    named = ", ".join(f"`{f}`" for f in functions[:SET_ASIDE_NAMED])
+    more = f" and {len(functions) - SET_ASIDE_NAMED} more" if len(functions) > SET_ASIDE_NAMED else ""
+    findings = f"{len(items)} finding{'s' if len(items) != 1 else ''}"
+    where = f"{len(functions)} test or demo function{'s' if len(functions) != 1 else ''}"
+    return (f"Set aside: {findings} in {where} of the source ({named}{more}), as tests and examples are; "
+            "`--include-tests` counts them.")
 
 
 def _loop_lookup(units: Sequence[Unit]) -> LoopLookup:
