@@ -37,7 +37,7 @@ ApiEntry = Union[Item, ApiGroup]
 WHOLE_MODULES = ("numpy.typing",)
 
 
-def _gap_name(item: Item) -> str | None:
+def gap_name(item: Item) -> str | None:
     """What the gap is called: the API name, its module for a module that is
     missing as a whole, the rejected form for an argument form (CPN404)."""
     api = item.data.get("api")
@@ -52,13 +52,13 @@ def group_by_api(items: Sequence[Item]) -> list[ApiEntry]:
     gathered where the first of them was."""
     by_name: dict[tuple[str, str], list[Item]] = {}
     for item in items:
-        api = _gap_name(item)
+        api = gap_name(item)
         if item.code and api is not None:
             by_name.setdefault((item.code, api), []).append(item)
     entries: list[ApiEntry] = []
     placed: set[tuple[str, str]] = set()
     for item in items:
-        api = _gap_name(item)
+        api = gap_name(item)
         key = (item.code, api) if item.code and api is not None else None
         if key is None or len(by_name[key]) == 1:
             entries.append(item)
@@ -68,4 +68,4 @@ def group_by_api(items: Sequence[Item]) -> list[ApiEntry]:
     return entries
 
 
-__all__ = ["ApiEntry", "ApiGroup", "group_by_api"]
+__all__ = ["ApiEntry", "ApiGroup", "gap_name", "group_by_api"]

@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Callable, Iterable, Sequence, TypeVar
 
 from ..registry import RECIPES, recipe_rank
-from .breaks import SHOWN, summary_line
-from .api_groups import ApiEntry, ApiGroup, group_by_api
+from .breaks import SHOWN, Break, summary_line
+from .api_groups import ApiEntry, ApiGroup, gap_name, group_by_api
 from .loop_groups import SITES_SHOWN, Entry, LoopGroup, SameLine, groups_of
 from .report_items import SECTION_TITLES, Item, Report
 from .time_projection import assumptions_text, headline, shares_text, time_rows
@@ -340,12 +340,19 @@ def _breaks_first(report: Report) -> list[str]:
     lines = ["### What breaks first", "", *paragraph(summary_line(report.breaks)), ""]
     if not report.breaks:
         return lines
-    for found in report.breaks[:SHOWN]:
-        item = found.item
+    groups: dict[object, list[Break]] = {}
+    for found in report.breaks:  # one entry per missing name or rejected form, where it is met first
+        name = gap_name(found.item)
+        groups.setdefault((found.item.code, name, found.effect) if name else id(found), []).append(found)
+    shown = list(groups.values())[:SHOWN]
+    for sites in shown:
+        found, item = sites[0], sites[0].item
+        also = f"; also at {_sites([short_path(b.item.citation) for b in sites[1:]], SITES_SHOWN)}" if len(sites) > 1 else ""
         lines += item_lines(f"{code(short_path(item.citation))} ({found.when}): {code(found.subject)} {found.effect} "
-                            f"({item.code}); {_fix_of(item)}")
-    if len(report.breaks) > SHOWN:
-        lines.append(f"- and {len(report.breaks) - SHOWN} more (the JSON report lists every one)")
+                            f"({item.code}); {_fix_of(item)}{also}")
+    hidden = len(report.breaks) - sum(len(sites) for sites in shown)
+    if hidden > 0:
+        lines.append(f"- and {hidden} more (the JSON report lists every one)")
     return lines + [""]
 
 
