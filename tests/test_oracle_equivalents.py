@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 from cpn_lint import oracle
-from cpn_lint.rules._api_support import MISSING_SUBMODULES, ONE_LINE_EQUIVALENTS
+from cpn_lint.rules._api_support import MISSING_SUBMODULES, ONE_LINE_EQUIVALENTS, TYPE_ONLY_SUBMODULE
 
 from . import oracle_support as support
 
@@ -87,4 +87,5 @@ def test_the_submodules_taken_as_missing_cannot_be_imported(runtime: dict) -> No
     """Every name under them is CPN401, listed in the manifest or not."""
     found = runtime["submodules"]
     assert all(found[name] == "ModuleNotFoundError" for name in MISSING_SUBMODULES), found
+    assert found[TYPE_ONLY_SUBMODULE] == "ModuleNotFoundError"  # its imports are CPN401 (kept on NumPy: right)
     assert found["numpy.linalg"] == found["numpy.fft"] == "present"

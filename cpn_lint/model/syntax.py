@@ -91,6 +91,12 @@ def index_components(sub: ast.Subscript) -> list[ast.expr]:
     return list(index.elts) if isinstance(index, ast.Tuple) else [index]
 
 
+def is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``: a branch that never runs."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
 def is_range_call(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "range"
 

@@ -290,26 +290,30 @@ class TripCounts:
         Then a slice in its body (``t_exit[0:i]``, a prefix) is part of one
         vector, not a row of a table, and the loop walks E elements."""
         model = self.model
-        own = model.loop_indices(frame) | model.loop_varying(frame)
         ranks = set()
-        for sub in model.nodes_in_loop(frame, ast.Subscript):
-            if own and any(isinstance(n, ast.Name) and n.id in own for n in walk(sub.slice)) and model.is_device(sub.value):
+        for sub in self._picked(frame):
+            if model.is_device(sub.value):
                 shape = model.shape(sub.value)
                 ranks.add(len(shape) if shape else None)
         return ranks == {1}
+
+    def _picked(self, frame: LoopFrame) -> list[ast.Subscript]:
+        """The subscripts of the loop whose index the loop's own index (or a
+        name it changes every pass) takes part in."""
+        model = self.model
+        own = model.loop_indices(frame) | model.loop_varying(frame)
+        if not own:
+            return []
+        return [sub for sub in model.nodes_in_loop(frame, ast.Subscript)
+                if any(isinstance(n, ast.Name) and n.id in own for n in walk(sub.slice))]
 
     def _picked_rank(self, frame: LoopFrame) -> int:
         """The most indices a subscript picked by the loop's own index takes
         (``D[n, 0]`` walks one axis of a 2-D table: each of its passes is
         one of E ** (1/2)), or the known rank of such an array."""
         model = self.model
-        own = model.loop_indices(frame) | model.loop_varying(frame)
-        if not own:
-            return 0
         rank = 0
-        for sub in model.nodes_in_loop(frame, ast.Subscript):
-            if not any(isinstance(n, ast.Name) and n.id in own for n in walk(sub.slice)):
-                continue
+        for sub in self._picked(frame):
             parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
             shape = model.shape(sub.value) if model.is_device(sub.value) else None
             rank = max(rank, len(parts), len(shape) if shape else 0)

@@ -27,7 +27,7 @@ from ..manifest import ApiSupport, Manifest, Status, active, canonical_name
 from ..findings import Finding
 from ..model import FileModel, IterKind, Kind, LoopFrame
 from ..registry import Rule
-from ..model.syntax import walk
+from ..model.syntax import is_type_checking, walk
 
 # APIs whose calls another rule reports as the blocking idiom itself; listing
 # them again as "not implemented" would double-count one problem.
@@ -120,13 +120,18 @@ MISSING_SUBMODULES = ("numpy.polynomial", "numpy.version", "numpy.emath", "numpy
 # numpy.typing only names types. Kept on NumPy its import is right; renamed with
 # the rest (``from cupynumeric.typing import ...``, or a module-wide swap as the
 # oracle does) it fails on load with ModuleNotFoundError (oracle-checked:
-# tests/test_oracle_typing.py). Only the import statement is reported.
+# tests/test_oracle_equivalents.py). Only the import statement is reported.
 TYPE_ONLY_SUBMODULE = "numpy.typing"
 TYPE_ONLY_FIX = "keep this import on NumPy: it names types only"
 
 
+def is_type_only(api: str) -> bool:
+    """A name from numpy.typing: a note on the port, never a device API."""
+    return api.startswith(TYPE_ONLY_SUBMODULE + ".")
+
+
 def _type_only_import(name: str) -> ApiSupport | None:
-    if canonical_name(name).startswith(TYPE_ONLY_SUBMODULE + "."):
+    if is_type_only(canonical_name(name)):
         return ApiSupport(canonical_name(name), Status.NOT_IMPLEMENTED, "Module-Level", lacks=True, kind="module")
     return None
 
@@ -240,7 +245,7 @@ def guarded(model: FileModel, node: ast.AST, api: str, caught: frozenset[str] = 
     child: ast.AST = node
     for parent in model.ancestors(node):
         if isinstance(parent, ast.If) and any(child is s for s in parent.body) and (
-                _tests_hasattr(parent.test, attribute) or _is_type_checking(parent.test)):
+                _tests_hasattr(parent.test, attribute) or is_type_checking(parent.test)):
             return True
         if isinstance(parent, ast.Try) and any(child is s for s in parent.body) and any(_catches(h, caught) for h in parent.handlers):
             return True
@@ -248,12 +253,6 @@ def guarded(model: FileModel, node: ast.AST, api: str, caught: frozenset[str] = 
             return False
         child = parent
     return False
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``."""
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def _tests_hasattr(test: ast.expr, attribute: str) -> bool:
@@ -542,8 +541,7 @@ def finding_data(api_call: ApiCall, model: FileModel | None = None) -> dict[str,
         data["data_path"] = on_data_path(model, api_call.call, entry.api)
     optional = {"note": entry.note, "lacks": entry.lacks, "replacement": entry.replacement,
                 "releases": list(entry.releases) or None,
-                "equivalent": ONE_LINE_EQUIVALENTS.get(entry.api) or (
-                    TYPE_ONLY_FIX if entry.api.startswith(TYPE_ONLY_SUBMODULE + ".") else None)}
+                "equivalent": ONE_LINE_EQUIVALENTS.get(entry.api) or (TYPE_ONLY_FIX if is_type_only(entry.api) else None)}
     data.update({key: value for key, value in optional.items() if value is not None})
     return data
 

@@ -11,10 +11,10 @@ from ..registry import Category, Invalid, Valid
 from ._api_support import (
     ONE_LINE_EQUIVALENTS,
     TYPE_ONLY_FIX,
-    TYPE_ONLY_SUBMODULE,
     ApiCall,
     ApiSupportRule,
     finding_data,
+    is_type_only,
     uses_not_implemented,
     version_text,
 )
@@ -283,7 +283,7 @@ class ApiNotImplemented(ApiSupportRule):
         fix = fix_text(model, use)
         hint = fix if use.entry.replacement is not None or use.entry.api in ONE_LINE_EQUIVALENTS \
             else "keep it on host NumPy"
-        if use.entry.api.startswith(TYPE_ONLY_SUBMODULE + "."):
+        if is_type_only(use.entry.api):
             error, hint = "ModuleNotFoundError once the import is renamed", "keep the import on NumPy"
         if len(hint) > HINT_LIMIT:
             hint = "a one-line equivalent exists"
@@ -293,7 +293,7 @@ class ApiNotImplemented(ApiSupportRule):
 def _error(use: ApiCall) -> str:
     """What the use raises under cuPyNumeric: a missing module fails its
     import, a missing name its ``from`` import or its attribute access."""
-    if use.entry.api.startswith(TYPE_ONLY_SUBMODULE + "."):
+    if is_type_only(use.entry.api):
         return "ModuleNotFoundError"
     return "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"
 
@@ -312,7 +312,7 @@ def gap_text(entry: ApiSupport, version: str, error: str = "AttributeError") -> 
 def fix_text(model: FileModel, use: ApiCall) -> str:
     """The NumPy 2 spelling when cuPyNumeric has it, else the host fallback."""
     replacement = use.entry.replacement
-    if use.entry.api.startswith(TYPE_ONLY_SUBMODULE + "."):
+    if is_type_only(use.entry.api):
         return TYPE_ONLY_FIX
     if replacement is None:
         equivalent = ONE_LINE_EQUIVALENTS.get(use.entry.api)

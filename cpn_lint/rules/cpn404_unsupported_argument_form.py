@@ -950,17 +950,18 @@ def _ndarray_type_subscripts(model: FileModel) -> Iterator[Hit]:
     generic (TypeError). An annotation Python does not evaluate is quiet."""
     if "ndarray[" not in model.source:
         return
+    postponed = any(isinstance(n, ast.ImportFrom) and n.module == "__future__"
+                    and any(a.name == "annotations" for a in n.names) for n in model.tree.body)  # type: ignore[attr-defined]
     for sub in model.nodes(ast.Subscript):
-        if isinstance(sub.ctx, ast.Load) and model.array_api(sub.value) == "ndarray" and _evaluated(model, sub):
+        if isinstance(sub.ctx, ast.Load) and model.array_api(sub.value) == "ndarray" and _evaluated(model, sub, postponed):
             yield Hit(sub, "ndarray subscripted as a generic type", "TypeError", _GENERIC_FIX)
 
 
-def _evaluated(model: FileModel, node: ast.AST) -> bool:
+def _evaluated(model: FileModel, node: ast.AST, postponed: bool) -> bool:
     """Does Python evaluate ``node`` when its statement runs? Not in an
-    annotation under postponed evaluation, nor in a local variable's
+    annotation under postponed evaluation (``postponed``: the file's
+    ``from __future__ import annotations``), nor in a local variable's
     annotation (never evaluated)."""
-    postponed = any(isinstance(n, ast.ImportFrom) and n.module == "__future__"
-                    and any(a.name == "annotations" for a in n.names) for n in model.tree.body)  # type: ignore[attr-defined]
     child: ast.AST = node
     for parent in model.ancestors(node):
         if isinstance(parent, ast.arg) and child is parent.annotation:

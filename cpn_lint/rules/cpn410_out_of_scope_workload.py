@@ -11,7 +11,7 @@ from ..model import FileModel, LoopFrame
 from ..model.recurrence_forms import Recurrence, scan_form
 from ..model.integrators import small_state_chain
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
-from ..model.syntax import callback_args, walk
+from ..model.syntax import callback_args, is_type_checking, walk
 from ..model.worklists import worklist_queue
 from ..registry import Category, Invalid, Rule, Valid
 from ._roots import folded_counts, folded_text, recurrence_loops, root_at, traversal_loops
@@ -1352,11 +1352,8 @@ def _optional_import(model: FileModel, statement: ast.stmt) -> bool:
         if isinstance(ancestor, ast.Try) and any(child is s for s in ancestor.body):
             if any(_catches_import_error(h) for h in ancestor.handlers):
                 return True
-        if isinstance(ancestor, ast.If) and any(child is s for s in ancestor.body):
-            test = ancestor.test
-            name = test.attr if isinstance(test, ast.Attribute) else test.id if isinstance(test, ast.Name) else None
-            if name == "TYPE_CHECKING":
-                return True
+        if isinstance(ancestor, ast.If) and any(child is s for s in ancestor.body) and is_type_checking(ancestor.test):
+            return True
         child = ancestor
     return False
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence, Union
 
-from .report_items import Item
+from ..rules._api_support import TYPE_ONLY_SUBMODULE, is_type_only
+from .report_items import Item, gathered
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,6 @@ class ApiGroup:
 ApiEntry = Union[Item, ApiGroup]
 
 
-# every name imported from a module that is missing as a whole is one gap: the module
-WHOLE_MODULES = ("numpy.typing",)
 
 
 def gap_name(item: Item) -> str | None:
@@ -44,28 +43,19 @@ def gap_name(item: Item) -> str | None:
     if not isinstance(api, str):
         form = item.data.get("form")
         return form if isinstance(form, str) else None
-    return next((m for m in WHOLE_MODULES if api.startswith(m + ".")), api)
+    return TYPE_ONLY_SUBMODULE if is_type_only(api) else api  # every name of it is one gap: the module
 
 
 def group_by_api(items: Sequence[Item]) -> list[ApiEntry]:
     """``items`` in their order, the sites of an API name sharing a code
     gathered where the first of them was."""
-    by_name: dict[tuple[str, str], list[Item]] = {}
-    for item in items:
-        api = gap_name(item)
-        if item.code and api is not None:
-            by_name.setdefault((item.code, api), []).append(item)
-    entries: list[ApiEntry] = []
-    placed: set[tuple[str, str]] = set()
-    for item in items:
-        api = gap_name(item)
-        key = (item.code, api) if item.code and api is not None else None
-        if key is None or len(by_name[key]) == 1:
-            entries.append(item)
-        elif key not in placed:
-            placed.add(key)
-            entries.append(ApiGroup(key[0], key[1], tuple(by_name[key])))
-    return entries
+    return [sites[0] if len(sites) == 1 else ApiGroup(sites[0].code, gap_name(sites[0]), tuple(sites))  # type: ignore[arg-type]
+            for sites in gathered(items, _gap_key)]
+
+
+def _gap_key(item: Item) -> tuple[str, str] | None:
+    api = gap_name(item)
+    return (item.code, api) if item.code and api is not None else None
 
 
 __all__ = ["ApiEntry", "ApiGroup", "gap_name", "group_by_api"]

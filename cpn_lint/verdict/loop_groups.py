@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence, Union
 
-from .report_items import Item
+from .report_items import Item, gathered
 
 # the codes whose sites wait on the device once per iteration of a loop
 HOST_WAITS = frozenset({"CPN104", "CPN105", "CPN110"})
@@ -112,48 +112,24 @@ def loop_key(item: Item) -> tuple[str, int] | None:
 def group_by_loop(items: Sequence[Item], lookup: LoopLookup) -> list[Entry]:
     """``items`` in their order, the host waits of each loop holding two or
     more of them replaced by one :class:`LoopGroup` where its first site was."""
-    members: dict[tuple[str, int], list[Item]] = {}
-    for item in items:
-        key = loop_key(item)
-        if key is not None:
-            members.setdefault(key, []).append(item)
-    groups: dict[tuple[str, int], LoopGroup] = {}
-    for key, sites in members.items():
-        found = lookup(*key) if len(sites) > 1 else None
-        if found is not None:
-            citation, quote, function = found
-            groups[key] = LoopGroup(key[0], key[1], citation, quote, function, tuple(sites))
+    counts = Counter(key for key in map(loop_key, items) if key is not None)
+    loops = {key: found for key, n in counts.items() if n > 1 and (found := lookup(*key)) is not None}
     entries: list[Entry] = []
-    placed: set[tuple[str, int]] = set()
-    for item in items:
-        key = loop_key(item)
-        if key is None or key not in groups:
-            entries.append(item)
-        elif key not in placed:
-            placed.add(key)
-            entries.append(groups[key])
-    return _same_lines(entries)
+    for sites in gathered(items, lambda item: key if (key := loop_key(item)) in loops else None):
+        key = loop_key(sites[0])
+        found = loops.get(key) if key is not None else None
+        if key is not None and found is not None:
+            citation, quote, function = found
+            entries.append(LoopGroup(key[0], key[1], citation, quote, function, tuple(sites)))
+        else:
+            entries.append(sites[0])  # not a group: one item, at its own place
+    return [line[0] if len(line) == 1 else SameLine(tuple(line))  # type: ignore[arg-type]
+            for line in gathered(entries, _line_of)]
 
 
-def _same_lines(entries: list[Entry]) -> list[Entry]:
-    """The findings left on one line gathered where the first of them was."""
-    by_line: dict[tuple[str, int], list[Item]] = {}
-    for entry in entries:
-        if isinstance(entry, Item):
-            by_line.setdefault((entry.location.path, entry.location.line), []).append(entry)
-    merged: list[Entry] = []
-    placed: set[tuple[str, int]] = set()
-    for entry in entries:
-        if not isinstance(entry, Item):
-            merged.append(entry)
-            continue
-        key = (entry.location.path, entry.location.line)
-        if len(by_line[key]) == 1:
-            merged.append(entry)
-        elif key not in placed:
-            placed.add(key)
-            merged.append(SameLine(tuple(by_line[key])))
-    return merged
+def _line_of(entry: Entry) -> tuple[str, int] | None:
+    """The line a finding left on its own is at (a loop group has none)."""
+    return (entry.location.path, entry.location.line) if isinstance(entry, Item) else None
 
 
 def groups_of(entries: Sequence[Entry]) -> list[LoopGroup]:

@@ -20,10 +20,10 @@ from __future__ import annotations
 from typing import Callable, Iterable, Sequence, TypeVar
 
 from ..registry import RECIPES, recipe_rank
-from .breaks import SHOWN, Break, summary_line
+from .breaks import SHOWN, summary_line
 from .api_groups import ApiEntry, ApiGroup, gap_name, group_by_api
 from .loop_groups import SITES_SHOWN, Entry, LoopGroup, SameLine, groups_of
-from .report_items import SECTION_TITLES, Item, Report
+from .report_items import SECTION_TITLES, Item, Report, gathered
 from .time_projection import assumptions_text, headline, shares_text, time_rows
 from .summary import Hotspot
 
@@ -340,11 +340,8 @@ def _breaks_first(report: Report) -> list[str]:
     lines = ["### What breaks first", "", *paragraph(summary_line(report.breaks)), ""]
     if not report.breaks:
         return lines
-    groups: dict[object, list[Break]] = {}
-    for found in report.breaks:  # one entry per missing name or rejected form, where it is met first
-        name = gap_name(found.item)
-        groups.setdefault((found.item.code, name, found.effect) if name else id(found), []).append(found)
-    shown = list(groups.values())[:SHOWN]
+    # one entry per missing name or rejected form, where it is met first
+    shown = gathered(report.breaks, lambda b: (b.item.code, name, b.effect) if (name := gap_name(b.item)) else None)[:SHOWN]
     for sites in shown:
         found, item = sites[0], sites[0].item
         also = f"; also at {_sites([short_path(b.item.citation) for b in sites[1:]], SITES_SHOWN)}" if len(sites) > 1 else ""

@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..findings import Finding
 from ..registry import Category
 from ..rules import load_rules
+from ..rules._api_support import is_type_only  # kept on NumPy it is right: a note, not a refactor
 from . import gates as g
 from .advice import DOCTOR_MEANINGS, add_next_steps, kernels_text, main_work_text, summary_sentence
 from .breaks import breaks_first
@@ -274,7 +275,7 @@ def build_report(
         gate4_failed=gate4.failed,
         gate2_failed=gate2.failed,
         blocks_codes=blocks_codes,
-        has_refactor=bool(refactor or runtime_refactor or any(_has_equivalent(i) and not _type_only(i) for i in api)),
+        has_refactor=bool(refactor or runtime_refactor or any(_has_equivalent(i) and not is_type_only(str(i.data.get("api", ""))) for i in api)),
         hot_missing_api=bool(hot_apis),
     )
     gates = decide_gates(context, decision, gate1, gate2, gate4, blocks_codes, refactor + runtime_refactor, units,
@@ -456,12 +457,6 @@ def _demotes(item: Item, context: Context) -> bool:
         data_path = item.data.get("data_path")  # a plot boundary inside the loop does not demote (SPEC §4)
         return bool(data_path) if data_path is not None else item.in_loop
     return item.code == "CPN402" and item.in_loop and context.nodes > 1
-
-
-def _type_only(item: Item) -> bool:
-    """``from numpy.typing import ArrayLike``: kept on NumPy it is right, so
-    it is a note on the port, not a refactor that moves the verdict."""
-    return str(item.data.get("api", "")).startswith("numpy.typing.")
 
 
 def _has_equivalent(item: Item) -> bool:

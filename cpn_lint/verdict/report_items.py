@@ -6,7 +6,7 @@ builder is :mod:`.report`, the gates' inputs :mod:`.gate_inputs`, the words
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, TypeVar
 
 from .. import __version__
 from ..registry import RECIPES, recipe_rank
@@ -180,6 +180,27 @@ class Report:
         return items
 
 
+
+
+T = TypeVar("T")
+
+
+def gathered(items: Iterable[T], key: Callable[[T], Hashable | None]) -> list[list[T]]:
+    """``items`` in their order, those sharing a key gathered where the
+    first of them is (an item whose key is None stays on its own): what the
+    report lists as one entry (a loop's host waits, one line, one API name)."""
+    groups: dict[Hashable, list[T]] = {}
+    found: list[list[T]] = []
+    for item in items:
+        k = key(item)
+        if k is None:
+            found.append([item])
+        elif k in groups:
+            groups[k].append(item)
+        else:
+            groups[k] = [item]
+            found.append(groups[k])
+    return found
 
 
 def site_key(item: Item) -> tuple[str, int, int, str]:

@@ -61,4 +61,4 @@ print(json.dumps({"missing": missing, "values": {k: plain(v) for k, v in values.
                   "draw_shapes": {k: list(v) for k, v in draws.items()},
                   "submodules": {name: submodule(name) for name in ("numpy.polynomial", "numpy.version", "numpy.emath", "numpy.rec",
                                                          "numpy.ctypeslib", "numpy.matlib", "numpy.dtypes", "numpy.exceptions",
-                                                         "numpy.linalg", "numpy.fft")}}))
+                                                         "numpy.typing", "numpy.linalg", "numpy.fft")}}))
