@@ -174,6 +174,13 @@ class ModelBuilder:
                 held = _evidence_holder(operand, scope)
                 if held is not None:
                     getattr(held[0], table).setdefault(held[1], node)
+        elif isinstance(node.op, _SLICE_ONLY_ARRAY_OPS) and "pandas" not in self.model.imports.imported_roots():
+            # x[1:] - x[:-1], w[1:] / 2.0: a list, tuple or string slice
+            # raises TypeError there; only an array takes it
+            for operand in _sliced_operands(node):
+                held = _evidence_holder(operand.value, scope)
+                if held is not None:
+                    held[0].array_evidence.setdefault(held[1], node)
 
     def _visit_call(self, node: ast.Call, scope: Scope, loop: LoopFrame | None) -> None:
         func = node.func
@@ -420,6 +427,26 @@ class ModelBuilder:
                 self._bind_iteration(elt, source, scope, frame)
             else:
                 self._bind_opaque(elt, scope, frame)
+
+
+# Arithmetic that no Python sequence supports (``+`` concatenates and ``*``
+# repeats lists, ``%`` formats strings).
+_SLICE_ONLY_ARRAY_OPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow)
+
+
+def _is_slice_of_name(node: ast.expr) -> bool:
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and isinstance(node.value, (ast.Name, ast.Attribute))
+
+
+def _sliced_operands(node: ast.BinOp) -> list[ast.Subscript]:
+    """The slices ``node`` does arithmetic on, when both operands are slices
+    or one is a slice and the other a number literal."""
+    left, right = node.left, node.right
+    sliced = [side for side in (left, right) if _is_slice_of_name(side)]
+    other = [side for side in (left, right) if not _is_slice_of_name(side)]
+    if not sliced or any(not (isinstance(o, ast.Constant) and type(o.value) in (int, float)) for o in other):
+        return []
+    return sliced  # type: ignore[return-value]
 
 
 def _evidence_holder(node: ast.expr, scope: Scope) -> tuple[Scope, str] | None:

@@ -83,7 +83,9 @@ class NonzeroThenIndex(Rule):
       (`order[np.nonzero(m)[0][0]]`); one axis of a multi-axis result used
       alone (`rows, cols = np.nonzero(m)` then `a[cols]`: the mask has the
       wrong shape); three-argument `np.where(c, x, y)`; indices used on
-      lists or on values not known to be arrays.
+      lists, numbers or host-alias arrays. A value of unknown kind
+      (a parameter, a loaded file, an attribute) that the indices index is
+      taken for an array: nothing else accepts an integer array as index.
     * The suggested mask is the argument of the call; when it is not
       boolean (`np.nonzero(counts)`) the message suggests `counts != 0`.
     """
@@ -181,6 +183,17 @@ class NonzeroThenIndex(Rule):
             """,
             line=3,
             contains="x[x > 0]",
+        ),
+        # the indexed value's kind is unknown: only an array takes index arrays
+        Invalid(
+            """
+            import numpy as np
+            def excerpt(x, y, lo, hi):
+                indi = np.where(np.logical_and(x >= lo, x < hi))[0]
+                return y[indi] - np.mean(y[indi])
+            """,
+            line=3,
+            contains="'y' (line 4)",
         ),
         Invalid(
             """
@@ -412,7 +425,7 @@ def _index_position(model: FileModel, node: ast.expr) -> tuple[ast.AST, ast.expr
             return None
         parent = holder
     if isinstance(parent, ast.Subscript) and parent.value is not node:
-        return parent, parent.value if model.kind(parent.value) is Kind.DEVICE else None
+        return parent, parent.value if _indexable(model, parent.value) else None
     if isinstance(parent, ast.Call):
         api = model.call_api(parent)
         if api in _INDEXING_FUNCTIONS:
@@ -426,6 +439,14 @@ def _index_position(model: FileModel, node: ast.expr) -> tuple[ast.AST, ast.expr
             if position < len(parent.args) and parent.args[position] is node:
                 return parent, func.value if model.kind(func.value) is Kind.DEVICE else None
     return None
+
+
+def _indexable(model: FileModel, value: ast.expr) -> bool:
+    """Is ``value`` an array the index arrays gather from? A device array,
+    or a name of unknown kind: a list, tuple, dict or number cannot be
+    indexed by an integer array (TypeError), so only an array can be."""
+    kind = model.kind(value)
+    return kind is Kind.DEVICE or (kind is Kind.UNKNOWN and isinstance(value, (ast.Name, ast.Attribute)))
 
 
 def _is_assignment_source(model: FileModel, ref: _Ref) -> bool:

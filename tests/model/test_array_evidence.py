@@ -270,3 +270,33 @@ def test_an_attribute_only_a_ufunc_reads_is_not_an_array() -> None:
     model = _model(source)
     (attribute,) = [a for a in model.nodes(ast.Attribute) if ast.unparse(a) == "self.energy"]
     assert model.kind(attribute) is Kind.UNKNOWN
+
+
+# ------------------------------------------------- arithmetic on slices
+@pytest.mark.parametrize("expression", ["x[1:] - x[:-1]", "x[1:] / 2.0", "x[::2] ** 2", "3 - x[2:]"])
+def test_arithmetic_no_sequence_supports_on_a_slice_makes_a_parameter_an_array(expression: str) -> None:
+    model = _model(f"import numpy as np\ndef f(x):\n    d = {expression}\n    return d\n")
+    assert _name_kinds(model, "x")[0] is Kind.DEVICE
+
+
+@pytest.mark.parametrize("expression", ["x[1:] + x[:-1]", "x[1:] * 2", "x[1:] % 2", "x[1:] - y"])
+def test_sequence_arithmetic_on_a_slice_is_no_evidence(expression: str) -> None:
+    # + concatenates and * repeats lists, % formats strings; y may be anything
+    model = _model(f"import numpy as np\ndef f(x, y):\n    d = {expression}\n    return d\n")
+    assert _name_kinds(model, "x")[0] is Kind.UNKNOWN
+
+
+def test_slice_arithmetic_is_no_evidence_beside_pandas() -> None:
+    # a Series subtracts its slices too (aligned by label)
+    model = _model("import numpy as np\nimport pandas as pd\ndef f(x):\n    return x[1:] - x[:-1]\n")
+    assert _name_kinds(model, "x")[0] is Kind.UNKNOWN
+
+
+def test_a_builtin_max_over_differences_of_a_parameter_is_cpn110() -> None:
+    found = _findings("CPN110", """
+        import numpy as np
+        def spacing(wvl):
+            sp = wvl[1:] - wvl[:-1]
+            return max(sp) - min(sp)
+        """)
+    assert [f.line for f in found] == [5, 5]
