@@ -555,6 +555,47 @@ def kept_beyond_call(model: "FileModel", expr: ast.expr) -> bool:
     return False
 
 
+def own_state_target(model: "FileModel", value: ast.expr) -> ast.Attribute | None:
+    """``self.u_prev`` in ``self.u_prev = <value>`` inside a method: the
+    value replaces a piece of the object's own state."""
+    parent = model.parent(value)
+    if not (isinstance(parent, ast.Assign) and parent.value is value and len(parent.targets) == 1):
+        return None
+    target = parent.targets[0]
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+        return None
+    return target if _own_object(model, target.value) else None
+
+
+def _own_object(model: "FileModel", name: ast.Name) -> bool:
+    """Is ``name`` the first parameter of the method it is used in?"""
+    method = model.scope_of(name).function_like()
+    cls = method.parent
+    return (method.kind is ScopeKind.FUNCTION and bool(method.params) and name.id == method.params[0]
+            and cls is not None and cls.kind is ScopeKind.CLASS)
+
+
+def state_kept_elsewhere(model: "FileModel", target: ast.Attribute) -> bool:
+    """Does the class hand the value of ``self.<attr>`` on to anything that
+    may keep it (a container, another attribute, a ``return``), or bind it
+    anywhere else than by replacing it? Then a buffer refreshed in place
+    would change what the holder sees."""
+    cls = model.scope_of(target).function_like().parent
+    for node in model.nodes(ast.Attribute):
+        if node.attr != target.attr or node is target or not isinstance(node.value, ast.Name) or not _own_object(model, node.value):
+            continue
+        if model.scope_of(node).function_like().parent is not cls:
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            continue
+        parent = model.parent(node)
+        if isinstance(parent, ast.Return) or _kept(model, node):
+            return True
+        if isinstance(parent, ast.Assign) and parent.value is node:
+            return True  # prev = self.u_prev: an alias that may outlive the next refresh
+    return False
+
+
 def _kept(model: "FileModel", expr: ast.expr) -> bool:
     node: ast.AST = expr
     parent = model.parent(node)

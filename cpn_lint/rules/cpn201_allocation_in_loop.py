@@ -13,8 +13,10 @@ from ..model.hoisting import (
     hoist_frame,
     invariant_through_calls,
     kept_beyond_call,
+    own_state_target,
     runs_every_call,
     runs_every_iteration,
+    state_kept_elsewhere,
 )
 from ..model.syntax import positional_or_keyword
 from ._context import LoopContext, describe_loop, loop_context
@@ -146,7 +148,9 @@ class AllocationInLoop(Rule):
       a temporary like any other operand); `np.array` of a list or tuple literal (a handful
       of constants, not a copy of an array); allocations kept beyond their
       iteration (appended to a list, stored in a dict or an attribute,
-      yielded); allocations in a branch that runs rarely (lazy
+      yielded; an attribute of the object a method runs on counts as
+      replaced, not kept, when the loop refreshes one object and the class
+      hands that attribute to nothing else); allocations in a branch that runs rarely (lazy
       initialisation `if buf is None:`, every N steps `if step % N == 0:`,
       the first iteration `if it == 0:`, a branch that ends in `break` or
       `return`, an `except` handler); copies of values not known to be
@@ -254,6 +258,24 @@ class AllocationInLoop(Rule):
                 u = u + np.full(64, 0.1 * t)
                 print(np.zeros(3))
             """),
+        # each object keeps its own copy; the class hands the state on
+        Valid(
+            """
+            import numpy as np
+            class Body:
+                def __init__(self, n):
+                    self.x = np.zeros(n)
+                    self.history = []
+                def save(self):
+                    self.x_old = self.x.copy()
+                    self.history.append(self.x_old)
+            bodies = [Body(3) for _ in range(100)]
+            for body in bodies:
+                body.x_old = body.x.copy()
+            for t in range(100):
+                bodies[0].save()
+            """
+        ),
         # the random draw has no size (one number) or is written into a buffer
         Valid(
             """
@@ -310,6 +332,24 @@ class AllocationInLoop(Rule):
                     p[1:-1, 1:-1] = 0.25 * (pn[1:-1, 2:] + pn[1:-1, :-2] + b[1:-1, 1:-1])
                 return p
             """, line=5),
+        # the object's own state replaced by a copy on every step
+        Invalid(
+            """
+            import numpy as np
+            class Wave:
+                def __init__(self, n):
+                    self.u = np.zeros((n, n))
+                    self.u_prev = np.zeros((n, n))
+                def step(self):
+                    self.u_prev = self.u.copy()
+                    self.u[1:-1] = 0.5 * (self.u_prev[2:] + self.u_prev[:-2])
+                def run(self, steps):
+                    for t in range(steps):
+                        self.step()
+            """,
+            line=7,
+            contains="np.copyto(self.u_prev, self.u)",
+        ),
         # a constant built inline from unchanging arguments
         Invalid("""
             import numpy as np
@@ -518,7 +558,8 @@ class AllocationInLoop(Rule):
             inner = model.loop_of(call)
             if inner is not None and inner.is_comprehension:
                 continue
-            if _used_per_iteration(model, call):
+            state = own_state_target(model, call)
+            if _used_per_iteration(model, call) or state is not None:
                 allocation = _allocation(model, call)
             else:
                 # a constant built inside an expression, or a draw used in
@@ -535,13 +576,13 @@ class AllocationInLoop(Rule):
                 frame = _hoist_frame(model, allocation)
                 if frame is None or not runs_every_iteration(model, statement, frame, target):
                     continue
-                if escapes_iteration(model, call, frame):
+                if _escapes(model, call, frame, state):
                     continue
                 where = f"on every iteration of {describe_loop(model, frame)}"
                 data = {"kind": allocation.kind, "loop_line": frame.line}
             else:
                 context = loop_context(model, call)
-                if context is None or context.call is None or not _repeated_by(model, call, context, allocation, target):
+                if context is None or context.call is None or not _repeated_by(model, call, context, allocation, target, state):
                     continue
                 frame = context.loop
                 where = f"in '{context.function}', called on every iteration of {describe_loop(model, frame)}"
@@ -554,12 +595,31 @@ class AllocationInLoop(Rule):
                 where=where,
                 invariant="value" if allocation.kind == CONSTANT else "shape",
                 brief=_BRIEF[allocation.kind],
-                fix=_fix(model, allocation, target, through_call=inner is None),
+                fix=_fix(model, allocation, target, through_call=inner is None, state=state),
                 data=data,
             )
 
 
-def _repeated_by(model: FileModel, call: ast.Call, context: LoopContext, allocation: _Allocation, target: str | None) -> bool:
+def _escapes(model: FileModel, call: ast.Call, frame: LoopFrame, state: ast.Attribute | None) -> bool:
+    """Is the new array kept beyond its iteration? ``self.u_prev = u.copy()``
+    replaces the object's own state each time: kept only when the class
+    hands that state on, or the loop changes which object ``self`` is."""
+    if state is None:
+        return escapes_iteration(model, call, frame)
+    return state_kept_elsewhere(model, state) or hoist_frame(model, call, [state.value]) is None
+
+
+def _same_object_each_call(model: FileModel, context: LoopContext) -> bool:
+    """``self.step()`` or ``sim.step()`` with ``sim`` unchanged in the loop:
+    every call refreshes the state of one object."""
+    func = context.call.func if context.call is not None else None
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        return False
+    return hoist_frame(model, context.call, [func.value]) is not None
+
+
+def _repeated_by(model: FileModel, call: ast.Call, context: LoopContext, allocation: _Allocation, target: str | None,
+                 state: ast.Attribute | None = None) -> bool:
     """A helper's allocation that its calling loop repeats with the same
     shape on every iteration, kept no longer than one call."""
     statement = model.statement_of(call)
@@ -574,6 +634,8 @@ def _repeated_by(model: FileModel, call: ast.Call, context: LoopContext, allocat
         return False  # a generator the helper makes on each call: each call draws a stream of its own
     if escapes_iteration(model, context.call, context.loop):
         return False  # the caller keeps each result (self.centroid = step(...)): a new one per call is needed
+    if state is not None:
+        return _same_object_each_call(model, context) and not state_kept_elsewhere(model, state)
     return not kept_beyond_call(model, call)
 
 
@@ -718,7 +780,11 @@ def _assigned_name(model: FileModel, call: ast.Call) -> str | None:
     return None
 
 
-def _fix(model: FileModel, allocation: _Allocation, target: str | None, through_call: bool = False) -> str:
+def _fix(model: FileModel, allocation: _Allocation, target: str | None, through_call: bool = False,
+         state: ast.Attribute | None = None) -> str:
+    if state is not None and allocation.kind == COPY and allocation.source is not None:
+        held = model.segment(state, 24)
+        return f"make '{held}' once (in __init__) and refresh it in place (np.copyto({held}, {model.segment(allocation.source, 24)}))"
     if allocation.kind == CONSTANT:
         return "build it once before the loop and reuse it"
     if allocation.kind == DRAW:
