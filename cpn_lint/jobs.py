@@ -143,9 +143,29 @@ def _starting_workers() -> Iterator[None]:
         yield
         return
     try:
-        yield
+        with _ctrl_c_held():
+            yield
     finally:
         os.chdir(here)
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold back Ctrl-C while workers start: a worker inherits the blocked
+    signal, so one still starting up cannot die mid-import with half a
+    traceback on the terminal before its initializer ignores the signal; the
+    parent receives a Ctrl-C pressed meanwhile as soon as it is released."""
+    import signal  # from the standard library's folder (see _starting_workers)
+
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:  # Windows: no signal masks
+        yield
+        return
+    previous = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, previous)
 
 
 def _start_worker(cwd: str) -> None:
@@ -157,6 +177,8 @@ def _start_worker(cwd: str) -> None:
     import signal  # here, not at the top: `python -m` from scipy's sources would find scipy/signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the parent while starting
 
 
 def _stop(executor: Any) -> None:

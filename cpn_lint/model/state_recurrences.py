@@ -44,11 +44,13 @@ class StateRecurrences:
             for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ()),
                          *alternating.get(id(stmt), ())]:
                 small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
-                if not small or self._restarted(frame, name):
+                per_row = not small and name in coupled.get(id(stmt), ()) and self._steps_through_rows(frame)
+                if not (small or per_row) or self._restarted(frame, name):
                     continue
                 if self._accumulated_by_helper(stmt, name):
                     continue
-                found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name, "scalar" if self._is_number(name, stmt) else "state"))
+                found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name,
+                                        "scalar" if self._is_number(name, stmt) else "state", per_row))
                 break
         return found if found and self._touches_device_values(frame) else []
 
@@ -136,7 +138,7 @@ class StateRecurrences:
         updates: dict[str, list[tuple[ast.stmt, set[str]]]] = {}
         statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
         for stmt in statements:
-            for name, term in _accumulating_updates(stmt):
+            for name, term in _accumulating_updates(stmt) + self._accumulated_own_state(stmt):
                 updates.setdefault(name, []).append((stmt, self._term_names(term, frame, stmt)))
         if not updates:
             return {}
@@ -151,21 +153,107 @@ class StateRecurrences:
                     found.setdefault(id(stmt), []).append(name)
         return found
 
+    def _steps_through_rows(self, frame: "LoopFrame") -> bool:
+        """A ``for k in range(len(x))`` (or ``range(x.shape[0])``, or a name
+        bound to one) whose body picks ``x[k]``: one pass per sample or row of
+        the data. State updated from itself in such a loop (an adaptive
+        filter's weights, ``w += mu * e[k] * x[k]`` with ``e[k]`` from
+        ``w``) is stepped once per sample, whatever its own size: a time
+        loop's steps are not the data's rows."""
+        node = frame.node
+        if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)):
+            return False
+        call = node.iter
+        if not (isinstance(call.func, ast.Name) and call.func.id == "range" and call.args and len(call.args) <= 2):
+            return False
+        if not self._names_data_length(call.args[-1]):
+            return False
+        var = node.target.id
+        return any(isinstance(n.ctx, ast.Load) and _is_name(n.slice, var) for n in self.model.nodes_in_loop(frame, ast.Subscript))
+
+    def _names_data_length(self, expr: ast.expr, depth: int = 0) -> bool:
+        """``len(x)``, ``x.shape[0]``, or a name bound once to one of them."""
+        model = self.model
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and len(expr.args) == 1:
+            return model.kind(expr.args[0]) in (Kind.DEVICE, Kind.UNKNOWN) and isinstance(expr.args[0], (ast.Name, ast.Attribute))
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
+            return True
+        if isinstance(expr, ast.Name) and depth < 2:
+            bindings = model.reaching_bindings(expr)
+            return len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and bindings[0].value is not None \
+                and self._names_data_length(bindings[0].value, depth + 1)
+        return False
+
     def _term_names(self, term: ast.expr, frame: "LoopFrame", stmt: ast.stmt, depth: int = 0) -> set[str]:
         """The names ``term`` reads, and those the values it reads were
-        computed from earlier in the same iteration."""
+        computed from earlier in the same iteration: through names bound in
+        the loop, and through elements it stored (``e[k] = d[k] - y[k]``
+        before ``w += mu * e[k] * x[k]``)."""
         model = self.model
-        names = names_in(term)
+        names = names_in(term) | self._attribute_reads(term)
         if depth >= 3:
             return names
         found = set(names)
         for node in walk(term):
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+                for value in self._element_stored_before(frame, node):
+                    found |= self._term_names(value, frame, stmt, depth + 1)
+                continue
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 continue
             for binding in model.reaching_bindings(node):
                 if binding.kind in (BindKind.VALUE, BindKind.ELEMENT) and binding.value is not None and binding.loop is not None \
                         and frame.contains(binding.loop) and binding.pos < (node.lineno, node.col_offset):
                     found |= self._term_names(binding.value, frame, stmt, depth + 1)
+        return found
+
+    def _accumulated_own_state(self, stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
+        """(``self.w``, term) for ``self.w += term`` in a method: the object's
+        own state added to, keyed by its dotted name."""
+        if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, (ast.Add, ast.Sub))):
+            return []
+        target = stmt.target
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+            return []
+        method = self.model.scope_of(stmt).function_like()
+        if not method.params or target.value.id != method.params[0]:
+            return []
+        key = f"{target.value.id}.{target.attr}"
+        return [] if key in self._attribute_reads(stmt.value) else [(key, stmt.value)]
+
+    def _attribute_reads(self, node: ast.AST) -> set[str]:
+        """Dotted names (``self.w``) ``node`` reads, also inside the methods of
+        the file it calls on the same object (``self.predict(x)`` reads
+        ``self.w``)."""
+        found: set[str] = set()
+        for sub in walk(node):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and isinstance(sub.ctx, ast.Load):
+                found.add(f"{sub.value.id}.{sub.attr}")
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name):
+                callee = self.model.calls.callee(sub)
+                if callee is None or not callee.params:
+                    continue
+                own = callee.params[0]
+                for inner in walk(callee.node):
+                    if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == own \
+                            and isinstance(inner.ctx, ast.Load):
+                        found.add(f"{sub.func.value.id}.{inner.attr}")
+        return found
+
+    def _element_stored_before(self, frame: "LoopFrame", read: ast.Subscript) -> list[ast.expr]:
+        """Values the iteration stored, before ``read``, at the very element
+        it reads (``e[k] = ...`` then ``e[k]``: same array, same index)."""
+        model = self.model
+        if not isinstance(read.value, ast.Name):
+            return []
+        text = ast.dump(read.slice)
+        found: list[ast.expr] = []
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            if (stmt.lineno, stmt.col_offset) >= (read.lineno, read.col_offset):
+                continue
+            for target in stmt.targets:
+                if isinstance(target, ast.Subscript) and _is_name(target.value, read.value.id) and ast.dump(target.slice) == text:
+                    found.append(stmt.value)
         return found
 
     def _accumulated_by_helper(self, stmt: ast.stmt, name: str) -> bool:

@@ -111,7 +111,12 @@ class OutOfScopeWorkload(Rule):
       `d1[i, j] += min(d0[i, j], ...)`), through feedback over inner taps
       (`y[n] -= a[k] * y[n - k]`), and a few numbers that feed each other's
       increments (a leapfrog step `v = v + a * dt; r = r + v * dt` with `a`
-      from `r`). A row or slab carried across iterations (`walk[:, t]` from
+      from `r`); state of any size stepped once per sample or row of the
+      data (`for k in range(len(x))` picking `x[k]`) whose increment reads
+      the state itself, also through elements the iteration stored and the
+      object's own methods (an adaptive filter: `y[k] = self.predict(x[k])`,
+      `e[k] = d[k] - y[k]`, `self.w += mu * e[k] * x[k]`): as many steps as
+      the data has samples, each waiting for the one before. A row or slab carried across iterations (`walk[:, t]` from
       `walk[:, t - 1]` over many walkers) is time stepping, a growing prefix
       (`x[:i]` in forward substitution) is a spatial element loop (CPN101),
       and a running sum, product, maximum or minimum is a reduction: none
@@ -189,6 +194,20 @@ class OutOfScopeWorkload(Rule):
     short = "{origin}: {headline}"
 
     valid = (
+        # per-sample work that adds to a sum without reading it: a reduction;
+        # weights stepped by whole-data gradients: time stepping
+        Valid("""
+            import numpy as np
+
+            def fit(X, y, lr, iterations):
+                w = np.zeros(X.shape[1])
+                for it in range(iterations):
+                    w -= lr * X.T @ (X @ w - y)
+                score = 0.0
+                for k in range(len(y)):
+                    score += y[k] * 0.5
+                return w, score
+            """),
         # scattering each pixel into a second array through a table of taps
         # reads only the input: the pixels are independent (an element loop)
         Valid("""
@@ -486,6 +505,29 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # an adaptive (LMS) filter: the weights are stepped once per sample,
+        # each update from an error the current weights made
+        Invalid("""
+            import numpy as np
+
+            class LMS:
+                def __init__(self, taps, mu):
+                    self.w = np.zeros(taps)
+                    self.mu = mu
+
+                def predict(self, x):
+                    return np.dot(self.w, x)
+
+                def run(self, d, x):
+                    n = len(x)
+                    y = np.zeros(n)
+                    e = np.zeros(n)
+                    for k in range(n):
+                        y[k] = self.predict(x[k])
+                        e[k] = d[k] - y[k]
+                        self.w += self.mu * e[k] * x[k]
+                    return y, e
+            """, line=15, contains="carries 'self.w'"),
         # error diffusion through a table of taps: each pixel pushes its error
         # to neighbours that later iterations read
         Invalid("""
