@@ -27,6 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 
+_SIZED_BY_FIRST = frozenset({"zeros", "ones", "empty", "full", "arange"})
+
+
 class StateRecurrences:
     """Small state, tables, chains, walkers and lists carried from one iteration to the next."""
 
@@ -44,7 +47,7 @@ class StateRecurrences:
             for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ()),
                          *alternating.get(id(stmt), ())]:
                 small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
-                per_row = not small and name in coupled.get(id(stmt), ()) and self._steps_through_rows(frame)
+                per_row = name in coupled.get(id(stmt), ()) and self._steps_through_rows(frame, sized_too=small)
                 if not (small or per_row) or self._restarted(frame, name):
                     continue
                 if self._accumulated_by_helper(stmt, name):
@@ -153,23 +156,43 @@ class StateRecurrences:
                     found.setdefault(id(stmt), []).append(name)
         return found
 
-    def _steps_through_rows(self, frame: "LoopFrame") -> bool:
+    def _steps_through_rows(self, frame: "LoopFrame", sized_too: bool = False) -> bool:
         """A ``for k in range(len(x))`` (or ``range(x.shape[0])``, or a name
         bound to one) whose body picks ``x[k]``: one pass per sample or row of
         the data. State updated from itself in such a loop (an adaptive
         filter's weights, ``w += mu * e[k] * x[k]`` with ``e[k]`` from
         ``w``) is stepped once per sample, whatever its own size: a time
-        loop's steps are not the data's rows."""
+        loop's steps are not the data's rows. With ``sized_too`` (state of a
+        few numbers), a bound that sizes the data's allocations counts too
+        (``out = np.zeros(N)``, ``for n in range(N)``). The rows must be read,
+        from an array the loop does not write: a time loop that only stores
+        its history (``hist[n] = x``) steps through no data."""
         node = frame.node
         if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)):
             return False
         call = node.iter
         if not (isinstance(call.func, ast.Name) and call.func.id == "range" and call.args and len(call.args) <= 2):
             return False
-        if not self._names_data_length(call.args[-1]):
+        bound = call.args[-1]
+        if not (self._names_data_length(bound) or (sized_too and self._sizes_an_allocation(bound))):
             return False
         var = node.target.id
-        return any(isinstance(n.ctx, ast.Load) and _is_name(n.slice, var) for n in self.model.nodes_in_loop(frame, ast.Subscript))
+        subscripts = self.model.nodes_in_loop(frame, ast.Subscript)
+        written = {n.value.id for n in subscripts if not isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)}
+        return any(isinstance(n.ctx, ast.Load) and _is_name(n.slice, var) and isinstance(n.value, (ast.Name, ast.Attribute))
+                   and not (isinstance(n.value, ast.Name) and n.value.id in written) for n in subscripts)
+
+    def _sizes_an_allocation(self, bound: ast.expr) -> bool:
+        """``N`` in ``for n in range(N)`` beside ``np.zeros(N)`` or ``np.linspace(0, T, N)``."""
+        if not isinstance(bound, ast.Name):
+            return False
+        model = self.model
+        for call in model.nodes(ast.Call):
+            api = model.call_api(call)
+            sized = call.args[2:3] if api == "linspace" else call.args[:1] if api in _SIZED_BY_FIRST else []
+            if any(_is_name(a, bound.id) or (isinstance(a, ast.Tuple) and any(_is_name(e, bound.id) for e in a.elts)) for a in sized):
+                return True
+        return False
 
     def _names_data_length(self, expr: ast.expr, depth: int = 0) -> bool:
         """``len(x)``, ``x.shape[0]``, or a name bound once to one of them."""
@@ -205,7 +228,24 @@ class StateRecurrences:
                 if binding.kind in (BindKind.VALUE, BindKind.ELEMENT) and binding.value is not None and binding.loop is not None \
                         and frame.contains(binding.loop) and binding.pos < (node.lineno, node.col_offset):
                     found |= self._term_names(binding.value, frame, stmt, depth + 1)
+                    for test in self._deciding_tests(binding.node, frame):
+                        found |= self._term_names(test, frame, stmt, depth + 1)
         return found
+
+    def _deciding_tests(self, node: ast.AST, frame: "LoopFrame") -> list[ast.expr]:
+        """The ``if`` tests inside ``frame`` that decide whether ``node``
+        runs: ``v_quant = Vref`` under ``if x[n] - v1 > 0`` takes its value
+        from ``v1`` as surely as an assignment reading it would."""
+        model = self.model
+        tests: list[ast.expr] = []
+        child, parent = node, model.parent(node)
+        while parent is not None and parent is not frame.node:
+            if isinstance(parent, ast.If) and child is not parent.test:
+                tests.append(parent.test)
+            elif isinstance(parent, ast.IfExp) and child is not parent.test:
+                tests.append(parent.test)
+            child, parent = parent, model.parent(parent)
+        return tests if parent is frame.node else []
 
     def _accumulated_own_state(self, stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
         """(``self.w``, term) for ``self.w += term`` in a method: the object's

@@ -194,6 +194,20 @@ class OutOfScopeWorkload(Rule):
     short = "{origin}: {headline}"
 
     valid = (
+        # whole-array bodies: a leapfrog time loop that stores its history
+        Valid("""
+            import numpy as np
+
+            nt = 1000
+            x = np.random.rand(5000)
+            v = np.zeros(5000)
+            energy = np.zeros(nt)
+            for n in range(nt):
+                a = -x
+                v += a * 0.01
+                x += v * 0.01
+                energy[n] = np.sum(v * v)
+            """),
         # per-sample work that adds to a sum without reading it: a reduction;
         # weights stepped by whole-data gradients: time stepping
         Valid("""
@@ -528,6 +542,24 @@ class OutOfScopeWorkload(Rule):
                         self.w += self.mu * e[k] * x[k]
                     return y, e
             """, line=15, contains="carries 'self.w'"),
+        # a sigma-delta modulator: the integrator's increment is decided by a
+        # test on the integrator itself, once per input sample
+        Invalid("""
+            import numpy as np
+
+            N = 4096
+            out = np.zeros(N)
+            x = np.cos(np.linspace(0.0, 50.0, N))
+            v1 = 0.0
+            for n in range(N):
+                if x[n] - v1 > 0:
+                    q = 1.0
+                else:
+                    q = -1.0
+                out[n] = q
+                v1 += q
+                level = x * 0.5
+            """, line=7, contains="carries 'v1'"),
         # error diffusion through a table of taps: each pixel pushes its error
         # to neighbours that later iterations read
         Invalid("""
