@@ -112,3 +112,12 @@ def test_a_scripts_main_block_breaks_when_run_not_on_import(tmp_path: Path, monk
     found = _breaks_of("import numpy as np\n\ngrid = np.fromfunction(lambda i: i, (3,))\n\n"
                        "if __name__ == \"__main__\":\n    print(np.int(3))\n", tmp_path, monkeypatch, capsys)
     assert [(b["line"], b["when"]) for b in found] == [(3, "on load"), (6, "when run as a script")]
+
+
+def test_a_set_of_array_items_breaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # 0-d items are unhashable under cuPyNumeric (tests/test_oracle_hashing.py); sum() only syncs
+    found = _breaks_of("import numpy as np\n\n\ndef classes(labels):\n    labels = np.asarray(labels)\n"
+                       "    total = sum(labels.ravel())\n    return set(labels.ravel()) - {0}, total\n",
+                       tmp_path, monkeypatch, capsys)
+    assert [(b["line"], b["code"], b["effect"]) for b in found] == [(7, "CPN110", "raises TypeError (unhashable items)")]

@@ -36,6 +36,9 @@ _CONSUMERS: dict[str, str] = {
 # they are reported only inside a consumer such as `dict(enumerate(arr))`.
 _LAZY = frozenset({"map", "filter", "reversed", "iter", "enumerate", "zip"})
 _ONLY_INSIDE_CONSUMER = frozenset({"enumerate", "zip"})
+# Builtins that hash each item: a device array's items are 0-d arrays, which
+# cuPyNumeric 26.6.1 cannot hash (TypeError).
+_HASHING = frozenset({"set", "frozenset"})
 # Builtins that only collect what they iterate.
 _CONTAINERS = frozenset({"list", "tuple", "dict", "set", "frozenset"})
 
@@ -62,7 +65,10 @@ class BuiltinOnArray(Rule):
     item is a separate host-side fetch from a distributed array, with a
     synchronisation each time, so a reduction that one GPU task could do in
     parallel becomes a serial Python loop — the same problem as iterating
-    over an array with `for`.
+    over an array with `for`. `set(a)` and `frozenset(a)` do not even run:
+    the items are 0-d arrays, which cuPyNumeric 26.6.1 cannot hash
+    (`TypeError: unhashable type`, seen under the runtime), so the report
+    lists them under "What breaks first"; `np.unique(a)` gives the values.
 
     ## Example
     ```python
@@ -298,9 +304,20 @@ class BuiltinOnArray(Rule):
                 call=model.segment(call, 40),
                 array=model.segment(array, 24),
                 replacement=_replacement(model, call),
-                # the loop whose iterations repeat it: the report lists a loop's host waits as one root cause
-                data={"loop_line": context.line} if context is not None else None,
+                # the loop whose iterations repeat it: the report lists a loop's host waits as one root cause;
+                # a set of the items raises (tests/test_oracle_hashing.py), so the report lists it as a break
+                data=_data(context.line if context is not None else None,
+                           name in _HASHING and bool(call.args) and call.args[0] is array),
             )
+
+
+def _data(loop_line: int | None, unhashable: bool) -> dict[str, object] | None:
+    data: dict[str, object] = {}
+    if loop_line is not None:
+        data["loop_line"] = loop_line
+    if unhashable:
+        data["unhashable"] = True
+    return data or None
 
 
 def _builtin_name(model: FileModel, call: ast.Call) -> str | None:

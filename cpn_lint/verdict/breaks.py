@@ -4,7 +4,8 @@ ported program, before any question of scaling.
 A name cuPyNumeric lacks raises AttributeError where it is used; an argument
 form it rejects raises the error the oracle recorded; a stepped slice raises
 NotImplementedError or, with some bounds, hands back an empty array; an
-object-dtype array raises TypeError. Uses at
+object-dtype array raises TypeError, and so does a ``set()`` of a device
+array's items (0-d arrays are unhashable; CPN110 marks it). Uses at
 module level fail as soon as the module is loaded, so they come first; then
 those on the data path and in loops, then the rest. Uses the program guards
 (``if hasattr(np, ...)``, ``try``/``except AttributeError``) are never
@@ -69,13 +70,21 @@ def _after_failed_import(candidate: Break, found: list[Break]) -> bool:
 
 
 def _break(item: Item) -> Break | None:
-    if item.code not in BREAKING_CODES or item.source != "static":
+    if item.source != "static" or not (item.code in BREAKING_CODES or _unhashable(item)):
         return None
     effect, silent = _effect(item)
     return Break(item, effect, _when(item), silent)
 
 
+def _unhashable(item: Item) -> bool:
+    """``set(a.ravel())``: CPN110 on a builtin that hashes the items
+    (tests/test_oracle_hashing.py: TypeError under cuPyNumeric)."""
+    return item.code == "CPN110" and bool(item.data.get("unhashable"))
+
+
 def _effect(item: Item) -> tuple[str, bool]:
+    if _unhashable(item):
+        return "raises TypeError (unhashable items)", False
     if item.code == "CPN401":
         # ``from numpy import name`` fails at the import itself (flake8 input has no data: the message says)
         error = item.data.get("error") or ("ImportError" if "(ImportError)" in item.message else "AttributeError")
