@@ -174,13 +174,15 @@ class ModelBuilder:
                 held = _evidence_holder(operand, scope)
                 if held is not None:
                     getattr(held[0], table).setdefault(held[1], node)
-        elif isinstance(node.op, _SLICE_ONLY_ARRAY_OPS) and "pandas" not in self.model.imports.imported_roots():
+        elif isinstance(node.op, _SLICE_ONLY_ARRAY_OPS):
             # x[1:] - x[:-1], w[1:] / 2.0: a list, tuple or string slice
-            # raises TypeError there; only an array takes it
-            for operand in _sliced_operands(node):
-                held = _evidence_holder(operand.value, scope)
-                if held is not None:
-                    held[0].array_evidence.setdefault(held[1], node)
+            # raises TypeError there; only an array takes it (a Series too)
+            sliced = _sliced_operands(node)
+            if sliced and "pandas" not in self.model.imports.imported_roots():
+                for operand in sliced:
+                    held = _evidence_holder(operand.value, scope)
+                    if held is not None:
+                        held[0].array_evidence.setdefault(held[1], node)
 
     def _visit_call(self, node: ast.Call, scope: Scope, loop: LoopFrame | None) -> None:
         func = node.func

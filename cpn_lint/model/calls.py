@@ -518,6 +518,12 @@ class CallGraph:
             return False
         return not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
 
+    def is_receiver_name(self, name: ast.Name) -> bool:
+        """Is ``name`` (``self`` in ``self.w``) the receiver of the method it
+        is used in, never rebound there?"""
+        bindings = self.model.reaching_bindings(name)
+        return bool(bindings) and all(b.kind is BindKind.PARAM and self.is_receiver(b) for b in bindings)
+
     # ---------------------------------------------------------- loop context
     def calling_loop(self, scope: "Scope") -> "tuple[LoopFrame, ast.Call] | None":
         """The nearest hot loop that runs the function ``scope`` on every

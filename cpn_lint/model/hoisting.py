@@ -564,15 +564,7 @@ def own_state_target(model: "FileModel", value: ast.expr) -> ast.Attribute | Non
     target = parent.targets[0]
     if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
         return None
-    return target if _own_object(model, target.value) else None
-
-
-def _own_object(model: "FileModel", name: ast.Name) -> bool:
-    """Is ``name`` the first parameter of the method it is used in?"""
-    method = model.scope_of(name).function_like()
-    cls = method.parent
-    return (method.kind is ScopeKind.FUNCTION and bool(method.params) and name.id == method.params[0]
-            and cls is not None and cls.kind is ScopeKind.CLASS)
+    return target if model.calls.is_receiver_name(target.value) else None
 
 
 def state_kept_elsewhere(model: "FileModel", target: ast.Attribute) -> bool:
@@ -582,7 +574,8 @@ def state_kept_elsewhere(model: "FileModel", target: ast.Attribute) -> bool:
     would change what the holder sees."""
     cls = model.scope_of(target).function_like().parent
     for node in model.nodes(ast.Attribute):
-        if node.attr != target.attr or node is target or not isinstance(node.value, ast.Name) or not _own_object(model, node.value):
+        if node.attr != target.attr or node is target or not isinstance(node.value, ast.Name) \
+                or not model.calls.is_receiver_name(node.value):
             continue
         if model.scope_of(node).function_like().parent is not cls:
             continue

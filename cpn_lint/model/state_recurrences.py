@@ -19,6 +19,7 @@ from .recurrence_forms import (Recurrence, _accumulating_updates, _adds_to, _cha
                                _on_cycle, _reads_ahead, _reads_behind, _self_updated_names)
 from .scopes import BindKind
 from .shapes import literal_size
+from .spatial import range_of
 from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -157,9 +158,9 @@ class StateRecurrences:
         return found
 
     def _steps_through_rows(self, frame: "LoopFrame", sized_too: bool = False) -> bool:
-        """A ``for k in range(len(x))`` (or ``range(x.shape[0])``, or a name
-        bound to one) whose body picks ``x[k]``: one pass per sample or row of
-        the data. State updated from itself in such a loop (an adaptive
+        """A ``for k in range(len(x))`` (``range(x.shape[0])``, a name bound to
+        one: the extent of an array handed in or loaded) whose body picks
+        ``x[k]``: one pass per sample or row of the data. State updated from itself in such a loop (an adaptive
         filter's weights, ``w += mu * e[k] * x[k]`` with ``e[k]`` from
         ``w``) is stepped once per sample, whatever its own size: a time
         loop's steps are not the data's rows. With ``sized_too`` (state of a
@@ -168,13 +169,11 @@ class StateRecurrences:
         from an array the loop does not write: a time loop that only stores
         its history (``hist[n] = x``) steps through no data."""
         node = frame.node
-        if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call)):
-            return False
-        call = node.iter
-        if not (isinstance(call.func, ast.Name) and call.func.id == "range" and call.args and len(call.args) <= 2):
+        call, _ = range_of(self.model, frame)
+        if call is None or len(call.args) > 2 or not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)):
             return False
         bound = call.args[-1]
-        if not (self._names_data_length(bound) or (sized_too and self._sizes_an_allocation(bound))):
+        if not (self._input_extent_bases(bound) or (sized_too and self._sizes_an_allocation(bound))):
             return False
         var = node.target.id
         subscripts = self.model.nodes_in_loop(frame, ast.Subscript)
@@ -194,19 +193,6 @@ class StateRecurrences:
                 return True
         return False
 
-    def _names_data_length(self, expr: ast.expr, depth: int = 0) -> bool:
-        """``len(x)``, ``x.shape[0]``, or a name bound once to one of them."""
-        model = self.model
-        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and len(expr.args) == 1:
-            return model.kind(expr.args[0]) in (Kind.DEVICE, Kind.UNKNOWN) and isinstance(expr.args[0], (ast.Name, ast.Attribute))
-        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
-            return True
-        if isinstance(expr, ast.Name) and depth < 2:
-            bindings = model.reaching_bindings(expr)
-            return len(bindings) == 1 and bindings[0].kind is BindKind.VALUE and bindings[0].value is not None \
-                and self._names_data_length(bindings[0].value, depth + 1)
-        return False
-
     def _term_names(self, term: ast.expr, frame: "LoopFrame", stmt: ast.stmt, depth: int = 0) -> set[str]:
         """The names ``term`` reads, and those the values it reads were
         computed from earlier in the same iteration: through names bound in
@@ -219,8 +205,8 @@ class StateRecurrences:
         found = set(names)
         for node in walk(term):
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-                for value in self._element_stored_before(frame, node):
-                    found |= self._term_names(value, frame, stmt, depth + 1)
+                for store in self._stores_before(frame, node):
+                    found |= self._term_names(store.value, frame, stmt, depth + 1)
                 continue
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 continue
@@ -255,8 +241,7 @@ class StateRecurrences:
         target = stmt.target
         if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
             return []
-        method = self.model.scope_of(stmt).function_like()
-        if not method.params or target.value.id != method.params[0]:
+        if not self.model.calls.is_receiver_name(target.value):
             return []
         key = f"{target.value.id}.{target.attr}"
         return [] if key in self._attribute_reads(stmt.value) else [(key, stmt.value)]
@@ -278,22 +263,6 @@ class StateRecurrences:
                     if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == own \
                             and isinstance(inner.ctx, ast.Load):
                         found.add(f"{sub.func.value.id}.{inner.attr}")
-        return found
-
-    def _element_stored_before(self, frame: "LoopFrame", read: ast.Subscript) -> list[ast.expr]:
-        """Values the iteration stored, before ``read``, at the very element
-        it reads (``e[k] = ...`` then ``e[k]``: same array, same index)."""
-        model = self.model
-        if not isinstance(read.value, ast.Name):
-            return []
-        text = ast.dump(read.slice)
-        found: list[ast.expr] = []
-        for stmt in model.nodes_in_loop(frame, ast.Assign):
-            if (stmt.lineno, stmt.col_offset) >= (read.lineno, read.col_offset):
-                continue
-            for target in stmt.targets:
-                if isinstance(target, ast.Subscript) and _is_name(target.value, read.value.id) and ast.dump(target.slice) == text:
-                    found.append(stmt.value)
         return found
 
     def _accumulated_by_helper(self, stmt: ast.stmt, name: str) -> bool:
