@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .loop_work import SMALL_PICK
 from .recurrence_forms import (_Form, _chain_base, _chain_components, _flows, _form, _is_name, _offset, _with_lags,
-                               unwrapped)
+                               offset_of, unwrapped)
 from .scopes import BindKind, IterKind
 from .shapes import literal_size
 from .spatial import counter_step, direction, linear, offset_from, range_of
@@ -417,6 +417,18 @@ class ArrayRecurrences:
         return [stmt for stmt in self._element_stores(frame).get((read.value.id, ast.dump(read.slice)), ())
                 if (stmt.lineno, stmt.col_offset) < (read.lineno, read.col_offset) and self.model.loop_of(stmt) is loop]
 
+    def _stores_read_by_window(self, frame: "LoopFrame", read: ast.Subscript) -> list[ast.Assign]:
+        """The stores ``X[n, c] = ...`` made before ``read`` in the same pass
+        whose element a window read takes in (``X[n - 2:n + 1, c]``, the last
+        three samples, the one just stored among them)."""
+        if not isinstance(read.value, ast.Name) or not any(isinstance(p, ast.Slice) for p in index_components(read)):
+            return []
+        loop = self.model.loop_of(read)
+        return [stmt for (name, _), stores in self._element_stores(frame).items() if name == read.value.id
+                for stmt in stores
+                if (stmt.lineno, stmt.col_offset) < (read.lineno, read.col_offset) and self.model.loop_of(stmt) is loop
+                and _window_covers(read, stmt.targets[0])]
+
     def _element_stores(self, frame: "LoopFrame") -> dict[tuple[str, str], list[ast.Assign]]:
         """``X[index]`` stores of the loop by array name and index (memoised)."""
         key = id(frame)
@@ -472,3 +484,22 @@ def _below(test: ast.expr, low: str, high: str) -> bool:
     left, op, right = test.left, test.ops[0], test.comparators[0]
     return (_is_name(left, low) and isinstance(op, ast.Lt) and _is_name(right, high)) or \
         (_is_name(left, high) and isinstance(op, ast.Gt) and _is_name(right, low))
+
+
+def _window_covers(window: ast.Subscript, element: ast.Subscript) -> bool:
+    """Does the index ``window`` take in the element ``element`` picks? Each
+    component the same expression, or a slice ``n - a:n + b`` (``b >= 1``)
+    around a component ``n`` that is a plain name."""
+    reads, writes = index_components(window), index_components(element)
+    if len(reads) != len(writes) or any(isinstance(w, ast.Slice) for w in writes):
+        return False
+    for read, write in zip(reads, writes):
+        if ast.dump(read) == ast.dump(write):
+            continue
+        if not (isinstance(read, ast.Slice) and isinstance(write, ast.Name) and read.step is None
+                and read.lower is not None and read.upper is not None):
+            return False
+        low, high = offset_of(read.lower, write.id), offset_of(read.upper, write.id)
+        if low is None or high is None or low > 0 or high < 1:
+            return False
+    return True

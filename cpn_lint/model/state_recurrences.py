@@ -205,7 +205,7 @@ class StateRecurrences:
         found = set(names)
         for node in walk(term):
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-                for store in self._stores_before(frame, node):
+                for store in self._stores_before(frame, node) + self._stores_read_by_window(frame, node):
                     found |= self._term_names(store.value, frame, stmt, depth + 1)
                 continue
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):

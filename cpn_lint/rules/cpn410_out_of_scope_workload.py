@@ -560,6 +560,22 @@ class OutOfScopeWorkload(Rule):
                 v1 += q
                 level = x * 0.5
             """, line=7, contains="carries 'v1'"),
+        # a timing loop: each output sample is interpolated at a phase the loop
+        # filter set from a window of the samples already written
+        Invalid("""
+            import numpy as np
+
+            def recover(sig, gain):
+                out = np.zeros(len(sig))
+                phase = 0.0
+                n = 2
+                while n < len(sig) - 2:
+                    out[n] = sig[n] + phase * (sig[n + 1] - sig[n])
+                    err = np.dot(out[n - 2:n + 1], np.array([1.0, 0.0, -1.0]))
+                    phase -= gain * err
+                    n += 1
+                return out
+            """, line=7, contains="a value 'phase' carries"),
         # error diffusion through a table of taps: each pixel pushes its error
         # to neighbours that later iterations read
         Invalid("""
