@@ -493,9 +493,9 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if line is not None or arrays:
             return [line] if line is not None else []
         found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) \
-            or self._attribute_walkers(frame) or self._table_wavefront(frame) \
+            or self._attribute_walkers(frame) or self._table_walkers(frame) or self._table_wavefront(frame) \
             or self._around_a_sweep(frame)
-        if found and self.model.work(frame).work is Work.SLAB and not all(r.per_row for r in found):
+        if found and self.model.work(frame).work is Work.SLAB and not all(r.holds_beside_slabs for r in found):
             history = self._history(frame)
             if history is None or any(r.via in history for r in found):
                 return []  # a clock or a step size beside whole-array work, or the history itself

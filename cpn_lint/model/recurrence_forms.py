@@ -39,7 +39,7 @@ class Recurrence:
     array: str  # the array written (or the state carried)
     via: str  # what carries it: the array itself, or the name of the carried value
     form: str  # "element", "sweep" (in place, Gauss-Seidel), "line" (each line of a table from the one before), "scalar", "state", "chain", "site" (a chain over the sites of an array), "list" or "walker"
-    per_row: bool = False  # state stepped once per row or sample of the data, whatever its own size
+    holds_beside_slabs: bool = False  # a chain whatever whole-array work runs beside it: state stepped once per row of the data, a table walked site by site
 
 
 def offset_of(expr: ast.expr, var: str) -> int | None:

@@ -440,6 +440,59 @@ class StateRecurrences:
                     return [Recurrence(frame, stmt, base.id, name, "walker")]
         return []
 
+    def _table_walkers(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A table updated where a carried site stands, from its entries at
+        another site (``Q[s][a] += alpha * (r + g * Q[s2][b] - Q[s][a])``,
+        then ``s = s2``): temporal-difference learning, value propagation
+        along a walk. Each update reads what earlier steps wrote, at sites the
+        walk itself chose, so the steps form one chain. (``H[s] += 1`` reads
+        no other entry: a histogram, not a chain.)"""
+        model = self.model
+        counters = self._own_counters(frame)
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            target = stmt.target if isinstance(stmt, ast.AugAssign) else stmt.targets[0] if len(stmt.targets) == 1 else None
+            base = _chain_base(target) if isinstance(target, ast.Subscript) else None
+            if base is None:
+                continue
+            sites = [n.id for n in walk(target) if isinstance(n, ast.Name) and n is not base]
+            walking = [s for s in sites if s not in counters and s not in model.loop_indices(frame)
+                       and self._carried(frame, s) and self._relayed_site(frame, s)]
+            if not walking:
+                continue
+            written = ast.dump(target)
+            if any(isinstance(r, ast.Subscript) and _is_name(_chain_base(r), base.id) and ast.dump(r) != written
+                   and not isinstance(model.parent(r), ast.Subscript) for r in self._iteration_reads(stmt.value, frame)):
+                return [Recurrence(frame, stmt, base.id, walking[0], "walker", holds_beside_slabs=True)]
+        return []
+
+    def _iteration_reads(self, expr: ast.expr, frame: "LoopFrame", depth: int = 0) -> list[ast.AST]:
+        """The nodes ``expr`` reads, and those of the values the same pass
+        bound to the names it reads (``td = r + g * Q[s2][b] - Q[s][a]``
+        read by ``Q[s][a] += alpha * td``)."""
+        nodes: list[ast.AST] = list(walk(expr))
+        if depth >= 3:
+            return nodes
+        for node in list(nodes):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                for binding in self.model.reaching_bindings(node):
+                    if binding.kind is BindKind.VALUE and binding.value is not None and binding.loop is not None \
+                            and frame.contains(binding.loop) and binding.pos < (node.lineno, node.col_offset):
+                        nodes += self._iteration_reads(binding.value, frame, depth + 1)
+        return nodes
+
+    def _relayed_site(self, frame: "LoopFrame", name: str) -> bool:
+        """Is ``name`` rebound in the loop from another name the same pass
+        got from the data or a step (``state = next_state`` with ``next_state``
+        from ``env.step(a)``; ``s = r`` with ``r = parent[r]``)? A stride the
+        pass doubles (``stride = divs`` with ``divs = divs * 2``) is not a walk."""
+        model = self.model
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            if len(stmt.targets) == 1 and _is_name(stmt.targets[0], name) and isinstance(stmt.value, ast.Name):
+                if any(b.loop is not None and frame.contains(b.loop) and b.name != name and b.value is not None
+                       and _from_data_or_a_step(b.value) for b in model.reaching_bindings(stmt.value)):
+                    return True
+        return False
+
     def _attribute_walkers(self, frame: "LoopFrame") -> list[Recurrence]:
         """A walker kept on the object (``self.pos``): the loop calls methods
         of the same class, one of which moves the position from where it was
@@ -510,6 +563,15 @@ class StateRecurrences:
 
 # A position of at most this many coordinates (a walker on a 2-D or 3-D lattice).
 _FEW_COORDINATES = 4
+
+
+_ARITHMETIC_CALLS = frozenset({"int", "float", "round", "abs", "min", "max", "len"})
+
+
+def _from_data_or_a_step(value: ast.expr) -> bool:
+    """Does ``value`` read an element or call something beyond arithmetic?"""
+    return any(isinstance(n, ast.Subscript) or (isinstance(n, ast.Call) and not (
+        isinstance(n.func, ast.Name) and n.func.id in _ARITHMETIC_CALLS)) for n in walk(value))
 
 
 def _is_self_attribute(node: ast.AST, attr: str | None = None) -> bool:

@@ -517,6 +517,19 @@ class OutOfScopeWorkload(Rule):
                 u0 = np.sin(np.pi * x)
                 return odeint(heat, u0, t, args=(x[1] - x[0],))
             """),
+        # visits counted along a walk: no update reads another entry
+        Valid("""
+            import numpy as np
+
+            def visits(env, steps):
+                counts = np.zeros(env.n_states)
+                s = env.reset()
+                for _ in range(steps):
+                    s2, r, done = env.step(s)
+                    counts[s] += 1
+                    s = s2
+                return counts
+            """),
     )
     invalid = (
         # an adaptive (LMS) filter: the weights are stepped once per sample,
@@ -576,6 +589,23 @@ class OutOfScopeWorkload(Rule):
                     n += 1
                 return out
             """, line=7, contains="a value 'phase' carries"),
+        # temporal-difference learning: each update reads the table where the
+        # walk goes next, and the walk continues from there
+        Invalid("""
+            import numpy as np
+
+            def td0(env, episodes, alpha=0.1, gamma=0.9):
+                V = np.zeros(env.n_states)
+                for _ in range(episodes):
+                    s = env.reset()
+                    done = False
+                    while not done:
+                        s2, r, done = env.step(s)
+                        delta = r + gamma * V[s2] - V[s]
+                        V[s] += alpha * delta
+                        s = s2
+                return V
+            """, line=8, contains="where 's' ended"),
         # error diffusion through a table of taps: each pixel pushes its error
         # to neighbours that later iterations read
         Invalid("""
