@@ -39,6 +39,7 @@ def _numpy_value(name: str) -> list:
         "atan2": numpy.arctan2(a, a + 1),
         "pow": numpy.power(a, 2),
         "fix": numpy.fix(a * 3 - 5),
+        "spacing": numpy.spacing(a * 3 - 5),
         "std": numpy.std(a, axis=0),
         "ptp": numpy.ptp(a, axis=0),
         "ascontiguousarray": numpy.ascontiguousarray(a),
@@ -67,7 +68,7 @@ def test_every_listed_name_is_missing_under_the_runtime(runtime: dict) -> None:
     assert all(runtime["missing"][name] for name in listed)
 
 
-@pytest.mark.parametrize("name", ["size", "around", "atan2", "pow", "fix", "std", "ptp", "ascontiguousarray",
+@pytest.mark.parametrize("name", ["size", "around", "atan2", "pow", "fix", "spacing", "std", "ptp", "ascontiguousarray",
                                   "asanyarray", "fft.fftfreq", "fft.rfftfreq", "fromfunction",
                                   "trapezoid", "trapz", "s_", "index_exp", "ogrid", "ndarray.std", "ndarray.ptp",
                                   "r_", "c_"])

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .kinds import Kind
 from .loop_work import Work
 from .loops import WorkAnalysis
+from .iteration import fresh_in_iteration
 from .recurrence_forms import (Recurrence, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
                                _on_cycle, _reads_ahead, _reads_behind, _self_updated_names)
 from .scopes import BindKind
@@ -49,8 +50,8 @@ class StateRecurrences:
                          *alternating.get(id(stmt), ())]:
                 small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
                 per_row = name in coupled.get(id(stmt), ()) and self._steps_through_rows(frame, sized_too=small)
-                if not (small or per_row) or self._restarted(frame, name):
-                    continue
+                if not (small or per_row) or self._restarted(frame, name) or fresh_in_iteration(model, stmt, frame, name):
+                    continue  # (a line search's step, shrunk from the value this pass set, is no carried state)
                 if self._accumulated_by_helper(stmt, name):
                     continue
                 found.append(Recurrence(frame, stmt, self._stored_into(frame, name) or name, name,

@@ -50,6 +50,7 @@ ONE_LINE_EQUIVALENTS: dict[str, str] = {
     "numpy.atan2": "np.arctan2",
     "numpy.pow": "np.power",
     "numpy.fix": "np.trunc",
+    "numpy.spacing": "np.nextafter(x, np.copysign(np.inf, x)) - x (np.finfo(float).eps for 1.0)",
     "numpy.std": "np.sqrt(np.var(a, axis=...))",
     "numpy.ptp": "np.max(a, axis) - np.min(a, axis)",
     "numpy.ndarray.std": "np.sqrt(a.var(axis=..., ddof=...))",

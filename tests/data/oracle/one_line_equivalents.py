@@ -25,6 +25,7 @@ values = {
     "atan2": np.arctan2(a, a + 1),
     "pow": np.power(a, 2),
     "fix": np.trunc(a * 3 - 5),
+    "spacing": np.nextafter(a * 3 - 5, np.copysign(np.inf, a * 3 - 5)) - (a * 3 - 5),
     "std": np.sqrt(np.var(a, axis=0)),
     "ptp": np.max(a, axis=0) - np.min(a, axis=0),
     "ascontiguousarray": np.asarray(a),
