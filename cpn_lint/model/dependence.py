@@ -318,8 +318,24 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             # of the row the outer loop hands out, a_row[i] in `for a_row in image`)
             every = model.work(inner).picks
             picks = [p for p in every if mentions(p.slice, inner_own)]
-            if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) or self._item_of(p, frame) for p in every):
+            if picks and not any(chain_mentions(model, p, own) or self._piece_of(p, frame, own) or self._item_of(p, frame) for p in every) \
+                    and not self._reads_outer_pick(inner, frame, own):
                 return True
+        return False
+
+    def _reads_outer_pick(self, inner: "LoopFrame", frame: "LoopFrame", own: frozenset[str]) -> bool:
+        """Does ``inner`` read a piece ``frame`` picked by its own indices and
+        bound to a name (``row = A[i, :]`` then ``for j: ... row ... B[j, :]``)?
+        Then the two loops walk one nest of pairs, not steps around a loop."""
+        model = self.model
+        for node in model.nodes_in_loop(inner, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                continue
+            for binding in model.reaching_bindings(node):
+                value = binding.value
+                if binding.loop is frame and isinstance(value, ast.Subscript) and chain_mentions(model, value, own) \
+                        and model.kind(value.value) is Kind.DEVICE:
+                    return True
         return False
 
     def _single_site_updates(self, frame: "LoopFrame") -> bool:

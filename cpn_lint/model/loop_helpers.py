@@ -100,6 +100,11 @@ def _only_new_axes(index: ast.expr) -> bool:
     return True
 
 
+# NumPy functions whose first argument comes back as a view or copy of the
+# same elements, whatever its size: np.ravel(w) is as large as w.
+VIEW_FUNCTIONS = frozenset({"ravel", "reshape", "transpose", "flip", "squeeze", "fliplr", "flipud", "rot90"})
+
+
 def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AST | None]:
     """``node`` and its parent, after climbing views of the whole array
     (``w[None]``, ``w.T``, ``w[::-1]``, ``w.reshape(...)``)."""
@@ -114,6 +119,8 @@ def _through_views(model: "FileModel", node: ast.expr) -> tuple[ast.expr, ast.AS
               and isinstance(model.parent(parent), ast.Call)):
             child = model.parent(parent)  # type: ignore[assignment]
             parent = model.parent(child)
+        elif isinstance(parent, ast.Call) and parent.args[:1] == [child] and model.call_api(parent) in VIEW_FUNCTIONS:
+            child, parent = parent, model.parent(parent)  # np.ravel(w), np.reshape(w, ...)
         else:
             return child, parent
 

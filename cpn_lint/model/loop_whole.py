@@ -14,7 +14,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from .kinds import Kind
-from .loop_helpers import (_COMBINERS, _CONTRACTIONS, _SAME_SIZE_VIEWS, _arithmetic_operands, _array_evidence,
+from .loop_helpers import (VIEW_FUNCTIONS, _COMBINERS, _CONTRACTIONS, _SAME_SIZE_VIEWS, _arithmetic_operands, _array_evidence,
                            _attribute_key, _builtin_extremum, _chain_root, _components, _element_target,
                            _handed_to_unread_parameter, _has_window, _is_elementwise, _offset, _only_new_axes,
                            _tested_for_truth, _through_views, _truth_names, mentions)
@@ -28,6 +28,10 @@ from .syntax import names_in, walk
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
 
+
+
+# Calls that compare two arrays of one shape: their operands are as large as each other.
+_ROW_COMPARISONS = frozenset({"array_equal", "array_equiv", "allclose", "isclose", "equal", "not_equal"})
 
 
 class WholeWork:
@@ -56,7 +60,7 @@ class WholeWork:
         if isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)):
             partners = [parent.right if parent.left is child else parent.left]
             contraction = isinstance(parent.op, ast.MatMult)
-        elif isinstance(parent, ast.Call) and child in parent.args and model.call_api(parent) in _COMBINERS:
+        elif isinstance(parent, ast.Call) and child in parent.args and model.call_api(parent) in _COMBINERS | _ROW_COMPARISONS:
             partners = [a for a in parent.args if a is not child]
             contraction = model.call_api(parent) in _CONTRACTIONS
         else:
@@ -69,9 +73,10 @@ class WholeWork:
                 continue
             if _has_window(pick, names):
                 return True
-            if rows_of and isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult) and mentions(pick.slice, rows_of) \
-                    and self._pick_work(pick, names, frame) is Work.ROW:
-                return True
+            if rows_of and (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult)
+                            or isinstance(parent, ast.Call) and model.call_api(parent) in _ROW_COMPARISONS) \
+                    and mentions(pick.slice, rows_of) and self._pick_work(pick, names, frame) is Work.ROW:
+                return True  # (np.array_equal(row_i, B[j, :]) inside `for j`: one row against one row)
             if contraction and (self._one_number_from(parent, child, frame, names) or self._dot_of_vectors(child, pick, names, frame)
                                 or self._stored_into_piece(parent, frame, names)):
                 return True
@@ -217,6 +222,10 @@ class WholeWork:
                 expr = expr.value
             elif isinstance(expr, ast.Attribute) and expr.attr == "T":
                 expr = expr.value
+            elif isinstance(expr, ast.Call) and expr.args and model.call_api(expr) in VIEW_FUNCTIONS:
+                expr = expr.args[0]  # np.ravel(patch)
+            elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in ("ravel", "flatten", "reshape"):
+                expr = expr.func.value  # patch.ravel()
             else:
                 break
         if isinstance(expr, ast.Subscript) and mentions(expr.slice, names) and model.kind(expr.value) is Kind.DEVICE:

@@ -293,8 +293,8 @@ class WorkAnalysis(PickWork, WholeWork):
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or id(node) in handed or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue  # (an array handed to a helper that picks it by the loop's indices: the helper's picks count)
-            if self._kernel_operand(node, frame, names):
-                continue  # a filter or weights combined with a window the index picks
+            if self._kernel_operand(node, frame, names, own):
+                continue  # a filter or weights combined with a window the index picks; a fixed row against a picked one
             helper_work = self._picked_in_helper(node, frame) if isinstance(node, ast.Name) else None
             if helper_work is not None:
                 result.work = max(result.work, helper_work)

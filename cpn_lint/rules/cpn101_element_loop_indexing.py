@@ -666,6 +666,35 @@ class ElementLoopIndexing(Rule):
                         out[:, i, j, :] = np.sum(inp[:, i:i + K, j:j + K, :, None] * w[None], axis=(1, 2, 3))
                 return out
             """, line=6, contains="'inp', 'out'"),
+        # a window per pixel dotted with the filter through np.ravel: the
+        # filter is as small as the window, so each pass is element work
+        Invalid("""
+            import numpy as np
+
+            def blur(img, kernel):
+                n, m = img.shape
+                k = kernel.shape[0]
+                out = np.zeros((n - k + 1, m - k + 1))
+                for i in range(n - k + 1):
+                    for j in range(m - k + 1):
+                        patch = img[i:i + k, j:j + k]
+                        out[i, j] = np.dot(np.ravel(patch), np.ravel(kernel))
+                return out
+            """, line=7, contains="'img', 'out'"),
+        # every row of A against every row of B: the row the outer loop holds
+        # is compared with one row per inner pass, one nest of pairs
+        Invalid("""
+            import numpy as np
+
+            def drop_shared_rows(A, B):
+                keep = []
+                for i in range(A.shape[0]):
+                    row = A[i, :]
+                    for j in range(B.shape[0]):
+                        if np.array_equal(row, B[j, :]):
+                            keep.append(i)
+                return np.delete(A, keep, axis=0)
+            """, line=5, contains="'A', 'B'"),
         # one row of a CSR matrix per pass
         Invalid("""
             import numpy as np
