@@ -62,10 +62,34 @@ class RecurrenceTests:
 
     # --------------------------------------------------------------- helpers
     def _touches_device_values(self, frame: "LoopFrame") -> bool:
+        """Does a pass work on device values, itself or through the file's
+        functions it calls (``u(t, e)`` whose integral is ``np.sum(e)``)?"""
         model = self.model
         if model.work(frame).picks:
             return True
-        return any(model.kind(node).is_device for node in model.nodes_in_loop(frame, ast.Call, ast.BinOp, ast.Name))
+        calls = model.nodes_in_loop(frame, ast.Call)
+        return any(model.kind(node).is_device for node in [*calls, *model.nodes_in_loop(frame, ast.BinOp, ast.Name)]) \
+            or any(self._helper_touches_device_values(callee.node) for call in calls if (callee := model.calls.callee(call)) is not None)
+
+    def _helper_touches_device_values(self, function: ast.AST) -> bool:
+        """Does ``function``, or a function of the file it calls (at any
+        depth), compute with device values? Memoised per function."""
+        memo: dict[int, bool] = self.__dict__.setdefault("_device_helpers", {})
+        key = id(function)
+        if key not in memo:
+            model = self.model
+            seen, stack, found = {key}, [function], False
+            while stack and not found:
+                for node in walk(stack.pop()):
+                    if isinstance(node, (ast.Call, ast.BinOp, ast.Name)) and model.kind(node).is_device:
+                        found = True
+                        break
+                    callee = model.calls.callee(node) if isinstance(node, ast.Call) else None
+                    if callee is not None and id(callee.node) not in seen:
+                        seen.add(id(callee.node))
+                        stack.append(callee.node)
+            memo[key] = found
+        return memo[key]
 
     def _not_large(self, expr: ast.expr) -> bool:
         """A number, or a value not known to hold more than a few elements."""

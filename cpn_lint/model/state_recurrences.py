@@ -16,7 +16,7 @@ from .kinds import Kind
 from .loop_work import Work
 from .loops import WorkAnalysis
 from .iteration import fresh_in_iteration
-from .recurrence_forms import (Recurrence, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
+from .recurrence_forms import (Recurrence, offset_of, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
                                _on_cycle, _reads_ahead, _reads_behind, _self_updated_names)
 from .scopes import BindKind
 from .shapes import literal_size
@@ -147,6 +147,8 @@ class StateRecurrences:
                 updates.setdefault(name, []).append((stmt, self._term_names(term, frame, stmt)))
         if not updates:
             return {}
+        for name, stmt, test in self._threshold_resets(frame, statements, updates):
+            updates[name].append((stmt, names_in(test)))
         carried = set(updates)
         for stmt in statements:
             carried.update(_self_updated_names(stmt))
@@ -156,6 +158,28 @@ class StateRecurrences:
             if _on_cycle(name, edges):
                 for stmt, _ in items:
                     found.setdefault(id(stmt), []).append(name)
+        return found
+
+    def _threshold_resets(self, frame: "LoopFrame", statements: list[ast.stmt],
+                          updates: dict[str, list[tuple[ast.stmt, set[str]]]]) -> list[tuple[str, ast.stmt, ast.expr]]:
+        """``V = reset`` under ``if V > threshold`` for a name the loop
+        accumulates by more than a constant (``V *= alpha``, ``V += w``): an
+        integrate-and-fire step. Whether the name starts again depends on
+        its own value, so the sum is no reduction. (A counter moved by
+        constants and wrapped, ``k += 1`` ... ``k = 0``, is an index.)"""
+        model = self.model
+        moved = {name for name, items in updates.items()
+                 if any(not (isinstance(stmt, ast.AugAssign) and model.const_int(stmt.value) is not None) for stmt, _ in items)}
+        found: list[tuple[str, ast.stmt, ast.expr]] = []
+        for stmt in statements:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                continue
+            name = stmt.targets[0].id
+            if name not in moved or name in names_in(stmt.value):
+                continue
+            for test in self._deciding_tests(stmt, frame):
+                if name in names_in(test):
+                    found.append((name, stmt, test))
         return found
 
     def _steps_through_rows(self, frame: "LoopFrame", sized_too: bool = False) -> bool:
@@ -542,7 +566,8 @@ class StateRecurrences:
         return bool(known) and max(known) <= _FEW_COORDINATES
 
     def _list_carried(self, frame: "LoopFrame") -> list[Recurrence]:
-        """``x = path[-1]`` ... ``path.append(f(x))``: each value from the last."""
+        """``x = path[-1]`` (``path[t - 1]`` in ``for t``) ... ``path.append(f(x))``:
+        each value from the last."""
         model = self.model
         appended: dict[str, ast.Call] = {}
         for call in model.nodes_in_loop(frame, ast.Call):
@@ -551,15 +576,24 @@ class StateRecurrences:
                 appended[func.value.id] = call
         for stmt in model.nodes_in_loop(frame, ast.Assign):
             value = stmt.value
+            if isinstance(value, ast.IfExp):  # last = out[t - 1] if t > 0 else 0.0
+                value = value.body if isinstance(value.body, ast.Subscript) else value.orelse
             if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id in appended):
                 continue
-            if model.const_int(value.slice) != -1 or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            if not self._last_appended(value.slice, frame) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
                 continue
             name = stmt.targets[0].id
             call = appended[value.value.id]
             if name in names_in(call.args[0]) and self._not_large(call.args[0]) and self._touches_device_values(frame):
                 return [Recurrence(frame, stmt, value.value.id, name, "list")]
         return []
+
+    def _last_appended(self, index: ast.expr, frame: "LoopFrame") -> bool:
+        """``-1``, or the loop's index minus one (one append per pass)."""
+        if self.model.const_int(index) == -1:
+            return True
+        node = frame.node
+        return isinstance(node, ast.For) and isinstance(node.target, ast.Name) and offset_of(index, node.target.id) == -1
 
 
 # A position of at most this many coordinates (a walker on a 2-D or 3-D lattice).

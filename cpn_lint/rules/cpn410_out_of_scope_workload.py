@@ -517,6 +517,20 @@ class OutOfScopeWorkload(Rule):
                 u0 = np.sin(np.pi * x)
                 return odeint(heat, u0, t, args=(x[1] - x[0],))
             """),
+        # a counter wrapped every few passes is an index, not state
+        Valid("""
+            import numpy as np
+
+            def flush_every(x, batch):
+                out = np.zeros_like(x)
+                k = 0
+                for i in range(x.shape[0]):
+                    out[i] = 2.0 * x[i]
+                    k += 1
+                    if k >= batch:
+                        k = 0
+                return out
+            """),
         # visits counted along a walk: no update reads another entry
         Valid("""
             import numpy as np
@@ -589,6 +603,38 @@ class OutOfScopeWorkload(Rule):
                     n += 1
                 return out
             """, line=7, contains="a value 'phase' carries"),
+        # a closed loop kept in lists: each output from the one the last pass
+        # appended, the controller's NumPy work in a helper
+        Invalid("""
+            import numpy as np
+
+            def control(e):
+                return 0.1 * e[-1] + 0.01 * np.sum(e)
+
+            def simulate(steps, target):
+                out, err = [], []
+                for t in range(steps):
+                    last = out[t - 1] if t > 0 else 0.0
+                    err.append(target - last)
+                    out.append(last + control(err))
+                return out
+            """, line=8, contains="each item of 'out'"),
+        # integrate and fire: the potential decays, gains input and starts
+        # again when it crosses a threshold — a test on its own value
+        Invalid("""
+            import numpy as np
+
+            def neuron(inputs: np.ndarray, decay: float, threshold: float) -> list:
+                v = 0.0
+                spikes = []
+                for t in range(len(inputs)):
+                    v *= decay
+                    v += inputs[t]
+                    if v > threshold:
+                        v = 0.0
+                        spikes.append(t)
+                return spikes
+            """, line=6, contains="'v'"),
         # temporal-difference learning: each update reads the table where the
         # walk goes next, and the walk continues from there
         Invalid("""
