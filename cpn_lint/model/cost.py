@@ -355,3 +355,9 @@ def _header_end(stmt: ast.stmt) -> int:
 def file_sites(model: "FileModel") -> list[Site]:
     """The projected cost sites of one file (memoised on the model)."""
     return model.derived(CostModel, CostModel).sites()
+
+
+def walks_data_unevenly(model: "FileModel", frame: LoopFrame) -> bool:
+    """Does the recurrence ``frame`` carries step through the data's samples
+    as its own state decides (see :meth:`TripCounts.walks_data_unevenly`)?"""
+    return model.derived(CostModel, CostModel).walks_data_unevenly(frame)

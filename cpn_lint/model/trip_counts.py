@@ -177,7 +177,45 @@ class TripCounts:
             return True
         if frame.iter_kind in (IterKind.ARRAY, IterKind.INDEX_PRODUCT):
             return True
+        if self._counts_to_an_extent(frame):
+            return True
         return any(r.form in ("element", "walker", "sweep", "line") for r in self.model.recurrences(frame))
+
+    def walks_data_unevenly(self, frame: LoopFrame) -> bool:
+        """Is ``frame`` a recurrence that steps through the data's samples as
+        its own state decides (``while n < len(x)``, ``n`` moved by 1 or 2 or
+        held back under tests on the carried phase)? Copies of it over other
+        rows or channels cannot run side by side in step."""
+        node = frame.node
+        if self.model.role(frame) is not Role.RECURRENCE or not self._counts_to_an_extent(frame):
+            return False
+        counters = {t.left.id for t in (node.test.values if isinstance(node.test, ast.BoolOp) else [node.test])  # type: ignore[attr-defined]
+                    if isinstance(t, ast.Compare) and isinstance(t.left, ast.Name)}
+        return any(isinstance(stmt.target, ast.Name) and stmt.target.id in counters
+                   and self.model.loop_of(stmt) is frame and self._under_a_test(stmt, node)
+                   for stmt in self.model.nodes_in_loop(frame, ast.AugAssign))
+
+    def _under_a_test(self, stmt: ast.stmt, loop: ast.AST) -> bool:
+        """Is ``stmt`` inside an ``if`` within ``loop``?"""
+        for ancestor in self.model.ancestors(stmt):
+            if ancestor is loop:
+                return False
+            if isinstance(ancestor, ast.If):
+                return True
+        return False
+
+    def _counts_to_an_extent(self, frame: LoopFrame) -> bool:
+        """``while n < len(x) - 1`` with ``n`` moved by a constant in the loop:
+        a range over the data written as a while loop."""
+        node = frame.node
+        if not isinstance(node, ast.While):
+            return False
+        moved = {stmt.target.id for stmt in self.model.nodes_in_loop(frame, ast.AugAssign)
+                 if isinstance(stmt.target, ast.Name) and self.model.const_int(stmt.value) is not None}
+        tests = node.test.values if isinstance(node.test, ast.BoolOp) else [node.test]
+        return any(isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], (ast.Lt, ast.LtE))
+                   and isinstance(t.left, ast.Name) and t.left.id in moved and self._is_data_extent(t.comparators[0])
+                   for t in tests)
 
     def _range_count(self, frame: LoopFrame) -> "Poly | object | None":
         """A range loop's count: _DATA for a data extent, a constant as

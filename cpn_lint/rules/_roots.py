@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..model import FileModel, IterKind, LoopFrame, Role
 from ..model.compiled import compiled_function_at
+from ..model.cost import walks_data_unevenly
 from ..model.scopes import BindKind, ScopeKind
 from ..model.worklists import traversal_frames
 from . import load_rules
@@ -100,7 +101,9 @@ def recurrence_loops(model: FileModel) -> list[LoopFrame]:
     """The outermost recurrence loop of each nest (CPN410's recurrence
     findings); none inside an element loop, nor in a helper an element loop
     runs every iteration (a bisection per row): vectorising that loop runs
-    the recurrences side by side, so it is CPN101's."""
+    the recurrences side by side, so it is CPN101's — unless the recurrence
+    steps through the data's samples as its own state decides (a timing
+    loop that skips or repeats a sample): copies of it cannot run in step."""
     return model.derived("root-recurrence-loops", _recurrence_loops)
 
 
@@ -113,9 +116,10 @@ def _recurrence_loops(model: FileModel) -> list[LoopFrame]:
             continue
         if any(done.contains(frame) for done in reported):
             continue
-        if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]):
+        along_the_data = walks_data_unevenly(model, frame)
+        if any(model.role(outer) is Role.ELEMENT_LOOP for outer in frame.chain()[1:]) and not along_the_data:
             continue
-        if _run_by_element_loop(model, frame) and not _chases_what_its_callers_write(model, frame):
+        if _run_by_element_loop(model, frame) and not _chases_what_its_callers_write(model, frame) and not along_the_data:
             continue
         reported.append(frame)
     return reported

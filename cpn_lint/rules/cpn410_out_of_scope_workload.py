@@ -635,6 +635,26 @@ class OutOfScopeWorkload(Rule):
                         spikes.append(t)
                 return spikes
             """, line=6, contains="'v'"),
+        # one timing loop per channel: the loop skips or repeats a sample as
+        # its phase decides, so the channels' loops cannot run in step
+        Invalid("""
+            import numpy as np
+
+            def recover_all(sig, gain):
+                out = np.zeros(sig.shape)
+                for ch in range(sig.shape[1]):
+                    phase = 0.0
+                    n = 1
+                    while n < sig.shape[0] - 1:
+                        out[n, ch] = sig[n, ch] + phase * (sig[n + 1, ch] - sig[n, ch])
+                        phase -= gain * (out[n, ch] - out[n - 1, ch])
+                        if phase > 1.0:
+                            phase -= 1.0
+                            n += 2
+                        else:
+                            n += 1
+                return out
+            """, line=8, contains="a value 'phase' carries"),
         # temporal-difference learning: each update reads the table where the
         # walk goes next, and the walk continues from there
         Invalid("""
