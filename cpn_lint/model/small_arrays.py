@@ -176,9 +176,29 @@ class SmallArrays:
             arguments = self._size_arguments(tail, call)
             if arguments or not tail.startswith("random."):
                 size = shapes.literal_size(self.call_shape(call))
-                small = bool(arguments) and all(_is_literal_size(a) for a in arguments) and size is not None and size <= SMALL_ARRAY
+                if size is None and arguments:
+                    size = self._constant_size(arguments)  # np.zeros(nparticle) with nparticle = 3 at module level
+                small = bool(arguments) and all(self._stated_size(a) for a in arguments) and size is not None and size <= SMALL_ARRAY
                 return _Small.YES if small else _Small.NO
         return _all_small(self._small_status(a) for a in call.args if self.kind(a) in _ARRAYS)
+
+    def _stated_size(self, expr: ast.expr) -> bool:
+        """A size the code writes out: literals, or constants of the module
+        bound once to literals (``nparticle = 3``), alone or in a tuple."""
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return bool(expr.elts) and all(self._stated_size(e) for e in expr.elts)
+        return _is_literal_size(expr) or (isinstance(expr, ast.Name) and self.model.const_int(expr) is not None)
+
+    def _constant_size(self, arguments: list[ast.expr]) -> int | None:
+        """The number of elements the constant size ``arguments`` give."""
+        size = 1
+        for argument in arguments:
+            for extent in (argument.elts if isinstance(argument, (ast.Tuple, ast.List)) else [argument]):
+                value = self.model.const_int(extent)
+                if value is None or value < 0:
+                    return None
+                size *= value
+        return size
 
     def _size_arguments(self, tail: str, call: ast.Call) -> list[ast.expr]:
         """The arguments that give a constructor or a draw its size."""

@@ -143,7 +143,7 @@ class StateRecurrences:
         updates: dict[str, list[tuple[ast.stmt, set[str]]]] = {}
         statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
         for stmt in statements:
-            for name, term in _accumulating_updates(stmt) + self._accumulated_own_state(stmt):
+            for name, term in _accumulating_updates(stmt) + self._accumulated_own_state(stmt) + _element_accumulations(stmt):
                 updates.setdefault(name, []).append((stmt, self._term_names(term, frame, stmt)))
         if not updates:
             return {}
@@ -598,6 +598,18 @@ class StateRecurrences:
 
 # A position of at most this many coordinates (a walker on a 2-D or 3-D lattice).
 _FEW_COORDINATES = 4
+
+
+def _element_accumulations(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
+    """(name, term) for ``v[i] -= f / m[i] * h``: an element of ``v`` moved
+    by a term that does not read ``v``."""
+    if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript)
+            and isinstance(stmt.op, (ast.Add, ast.Sub, ast.Mult, ast.Div))):
+        return []
+    base = _chain_base(stmt.target)
+    if base is None or base.id in names_in(stmt.value):
+        return []
+    return [(base.id, stmt.value)]
 
 
 _ARITHMETIC_CALLS = frozenset({"int", "float", "round", "abs", "min", "max", "len"})

@@ -655,6 +655,23 @@ class OutOfScopeWorkload(Rule):
                             n += 1
                 return out
             """, line=8, contains="a value 'phase' carries"),
+        # three masses on springs: the velocities are moved element by element
+        # from the positions, the positions from the velocities, step by step
+        Invalid("""
+            import numpy as np
+
+            N = 3
+            x = np.array([-1.1, 0.2, 0.7])
+            v = np.zeros(N)
+            k = np.ones(N)
+            for step in range(30000):
+                x += 0.5e-3 * v
+                for i in range(N - 1):
+                    f = k[i] * (x[i + 1] - x[i] - 1.0)
+                    v[i] += f * 1e-3
+                    v[i + 1] -= f * 1e-3
+                x += 0.5e-3 * v
+            """, line=7, contains="'x'"),
         # temporal-difference learning: each update reads the table where the
         # walk goes next, and the walk continues from there
         Invalid("""
