@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
 
 SMALL_ARRAY = 64  # at most this many elements, written as literals where the array is made: a few numbers
+_HANDFUL = 4  # a named size up to this (nparticle = 3) is a few bodies or coordinates, not a problem size
 SMALL_ROW = 16  # a row of at most this many literal elements (a 3-vector, a 4-state) is a few numbers
 
 
@@ -184,10 +185,15 @@ class SmallArrays:
 
     def _stated_size(self, expr: ast.expr) -> bool:
         """A size the code writes out: literals, or constants of the module
-        bound once to literals (``nparticle = 3``), alone or in a tuple."""
+        bound once to a handful (``nparticle = 3``: bodies, coordinates),
+        alone or in a tuple. A larger named size (``nx = 41``) is a problem
+        size the user turns up, not a few numbers."""
         if isinstance(expr, (ast.Tuple, ast.List)):
             return bool(expr.elts) and all(self._stated_size(e) for e in expr.elts)
-        return _is_literal_size(expr) or (isinstance(expr, ast.Name) and self.model.const_int(expr) is not None)
+        if isinstance(expr, ast.Name):
+            value = self.model.const_int(expr)
+            return value is not None and 0 <= value <= _HANDFUL
+        return _is_literal_size(expr)
 
     def _constant_size(self, arguments: list[ast.expr]) -> int | None:
         """The number of elements the constant size ``arguments`` give."""

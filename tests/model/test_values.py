@@ -210,6 +210,7 @@ def test_answers_do_not_depend_on_the_order_of_questions() -> None:
         ("probe = np.eye(4) @ np.zeros(4)", True),
         ("rng = np.random.default_rng(0)\nprobe = rng.normal(0.0, 1.0, 2)", True),
         ("nx = 41\nprobe = np.zeros(nx)", False),  # a problem size, not a few numbers
+        ("nbody = 3\nprobe = np.zeros((nbody, 2))", True),  # a few bodies, named
         ("probe = np.zeros(100000)", False),
         ("probe = np.append(np.zeros(2), 1.0)", False),  # joins may grow
         ("x = np.zeros(3)\nfor k in range(9):\n    x = x * 0.5\nprobe = x", True),
