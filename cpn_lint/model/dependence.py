@@ -52,7 +52,8 @@ from .loop_iterations import hot_loop, walks_checkerboard
 from .loop_work import Work
 from .loops import WorkAnalysis
 from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _form, _is_name, _offset
-from .scopes import BindKind, IterKind
+from .iteration import fresh_in_iteration
+from .scopes import Binding, BindKind, IterKind
 from .shapes import literal_size
 from .spatial import offset_from, range_of
 from .state_recurrences import StateRecurrences
@@ -120,7 +121,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if self.carries_slab(frame):
             return Role.TIME_STEP
         if work.work is Work.SLAB:
-            per_element = self._single_site_updates(frame) or self._runs_sequences_per_item(frame)
+            per_element = self._single_site_updates(frame) or self._runs_sequences_per_item(frame) \
+                or self._whole_work_on_scratch(frame)
             return Role.ELEMENT_LOOP if work.own_picks and per_element else Role.TIME_STEP
         if work.work not in (Work.ELEMENT, Work.ROW):
             return Role.OTHER
@@ -222,6 +224,41 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             if callee is not None and id(callee.node) not in self._asking and self._runs_recurrence(callee):
                 return True
         return False
+
+    def _whole_work_on_scratch(self, frame: "LoopFrame") -> bool:
+        """Is every whole-array value of a pass a scratch array the pass makes
+        with a size the code states (``patch = np.zeros((41, 41))`` filled
+        from the pixel's neighbourhood, its histogram, that histogram's
+        cumulative sum)? That work belongs to the item the pass handles, not
+        to the data: the loop is an element loop over items."""
+        model = self.model
+        whole = model.work(frame).whole
+        return bool(whole) and all(self._scratch(node, frame, 0) for node in whole)
+
+    def _scratch(self, node: ast.expr, frame: "LoopFrame", depth: int) -> bool:
+        model = self.model
+        if depth > 8:
+            return False
+        if isinstance(node, ast.Name):
+            bindings = model.reaching_bindings(node)
+            return bool(bindings) and all(
+                b.loop is not None and frame.contains(b.loop) and b.value is not None
+                and (self._made_in_pass(b, frame) if b.kind is BindKind.AUG else self._scratch(b.value, frame, depth + 1))
+                for b in bindings)
+        if isinstance(node, ast.Call):
+            if model.call_api(node) in api.SHAPE_FIRST:
+                shape = node.args[0] if node.args else None
+                extents = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) else [shape] if shape is not None else []
+                return bool(extents) and all(model.const_int(e) is not None for e in extents)
+        arrays = [n for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and model.kind(n).is_device
+                  and model.kind(n) is not Kind.DEVICE_SCALAR]
+        return bool(arrays) and all(self._scratch(n, frame, depth + 1) for n in arrays)
+
+    def _made_in_pass(self, aug: Binding, frame: "LoopFrame") -> bool:
+        """``h += c`` after ``h = hist(patch)`` in the same pass (not ``S *= f``
+        continuing an ``S`` made before the loop)."""
+        stmt = self.model.statement_of(aug.node)
+        return stmt is not None and fresh_in_iteration(self.model, stmt, frame, aug.name)
 
     def _few_items(self, frame: "LoopFrame") -> bool:
         """Does the loop go over a few items the code writes out (38

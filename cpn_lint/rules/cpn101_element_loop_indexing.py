@@ -681,6 +681,28 @@ class ElementLoopIndexing(Rule):
                         out[i, j] = np.dot(np.ravel(patch), np.ravel(kernel))
                 return out
             """, line=7, contains="'img', 'out'"),
+        # a pixel's neighbourhood copied into a scratch patch of a stated size,
+        # equalised through its own histogram: whole-array work on the patch
+        # is the pixel's work, so the pixel loop is the element loop
+        Invalid("""
+            import numpy as np
+
+            R = 7
+
+            def local_equalise(img):
+                h, w = img.shape
+                out = np.zeros_like(img)
+                for i in range(R, h - R):
+                    for j in range(R, w - R):
+                        patch = np.zeros((2 * R + 1, 2 * R + 1))
+                        for a in range(2 * R + 1):
+                            for b in range(2 * R + 1):
+                                patch[a, b] = img[i + a - R, j + b - R]
+                        hist = np.bincount(patch.astype(int).ravel(), minlength=256)
+                        cdf = np.cumsum(hist) / patch.size
+                        out[i, j] = 255 * cdf[int(img[i, j])]
+                return out
+            """, line=8, contains="'img'"),
         # every row of A against every row of B: the row the outer loop holds
         # is compared with one row per inner pass, one nest of pairs
         Invalid("""
