@@ -75,7 +75,11 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "histogram_with_bin_rule": ("TypeError", "`bins` must be array or integer type"),
     "view_as_ndarray_subclass": ("NotImplementedError", "cuPyNumeric does not currently support type reinterpretation"),
     "ndarray_new_of_subclass": ("AttributeError", "'Tagged' object has no attribute '_writeable'"),
+    "ndarray_new_with_buffer": ("TypeError", "object.__new__() takes exactly one argument (the type to instantiate)"),
     "ndarray_subscripted_as_type": ("TypeError", "type 'ndarray' is not subscriptable"),
+    "eig_of_a_symmetric_matrix": None,  # runs, with another dtype: SILENT
+    "isinstance_of_an_element": None,  # runs, with another answer: SILENT
+    "isscalar_of_a_sum": None,
     # forms CPN404 leaves alone, and the recipes its messages give: all run
     "bool_of_comparison_with_random_without_size": None,
     "int_of_comparison_with_rand": None,
@@ -101,6 +105,10 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "recipe_matplotlib_limits_of_floats": None,
     "recipe_convolve_full_by_padding_then_slicing": None,
 }
+# forms that run under both but give another result: (NumPy's, cuPyNumeric's);
+# CPN404 reports them as silent changes
+SILENT = {"eig_of_a_symmetric_matrix": ("'float64 float64'", "'complex128 complex128'"),
+          "isinstance_of_an_element": ("True", "False"), "isscalar_of_a_sum": ("True", "False")}
 # recipes that check their own answer against a plain-Python reference
 SELF_CHECKING = ("recipe_convolve_valid_by_slicing_same", "recipe_convolve_full_by_padding_then_slicing")
 REFUSED_BY_NUMPY_TOO = {"ufunc_out_of_a_narrower_dtype"}
@@ -118,6 +126,7 @@ def test_every_form_runs_under_numpy() -> None:
     assert {name for name, result in outcomes.items() if "error" in result} - missing == REFUSED_BY_NUMPY_TOO
     assert outcomes["random_without_size_shape"] == {"ok": "()"}
     assert all(outcomes[name] == {"ok": "True"} for name in SELF_CHECKING)
+    assert all(outcomes[name] == {"ok": numpy_result} for name, (numpy_result, _) in SILENT.items())
 
 
 def test_every_cpn404_form_is_backed_by_failing_reproductions() -> None:
@@ -125,7 +134,7 @@ def test_every_cpn404_form_is_backed_by_failing_reproductions() -> None:
 
     from .test_oracle_doctor_artefacts import DOCTOR_OFF
 
-    failing = {name for name, expected in EXPECTED.items() if expected is not None} - REFUSED_BY_NUMPY_TOO
+    failing = ({name for name, expected in EXPECTED.items() if expected is not None} - REFUSED_BY_NUMPY_TOO) | set(SILENT)
     # np.mgrid raises under Doctor whatever its form; its own failure is shown with Doctor off
     failing |= {name for name, outcome in DOCTOR_OFF.items() if not outcome.startswith("ok")}
     backed = {probe for form in FORMS for probe in form.probes}
@@ -147,7 +156,7 @@ def test_cpn404_reports_each_failing_reproduction_and_no_working_one() -> None:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name in EXPECTED:
             reported = any(node.lineno <= line <= (node.end_lineno or node.lineno) for line in lines)
-            should = EXPECTED[node.name] is not None and node.name not in REFUSED_BY_NUMPY_TOO
+            should = (EXPECTED[node.name] is not None and node.name not in REFUSED_BY_NUMPY_TOO) or node.name in SILENT
             assert reported == should, f"{node.name}: CPN404 {'misses it' if should else 'reports a form that runs'}"
 
 
@@ -157,6 +166,8 @@ def test_the_design_note_lists_every_failing_form() -> None:
         if expected is not None:
             assert f"`{name}`" in text, f"{name} is not in {DESIGN.name}"
             assert expected[1] in text, f"the error of {name} is not quoted in {DESIGN.name}"
+    for name, (_, changed) in SILENT.items():
+        assert f"`{name}`" in text and changed.strip("'") in text, f"{name} and its result are not in {DESIGN.name}"
 
 
 # ------------------------------------------------------------ missing names
@@ -206,6 +217,7 @@ def test_each_form_fails_with_its_exact_error_on_cupynumeric(venv: Path) -> None
     outcomes = json.loads(run.stdout.strip().splitlines()[-1])
     actual = {name: None if "ok" in result else (result["error"], result["message"]) for name, result in outcomes.items()}
     assert actual == EXPECTED
+    assert all(outcomes[name] == {"ok": changed} for name, (_, changed) in SILENT.items())
     assert outcomes["random_without_size_shape"] == {"ok": "(1,)"}
     # the one-line equivalents CPN404 gives for np.convolve give NumPy's answer
     assert all(outcomes[name] == {"ok": "True"} for name in SELF_CHECKING)

@@ -27,6 +27,11 @@ class Hit:
     fix: str
     shown: ast.expr | None = None  # the call the message names, when not ``node``
     equivalent: bool = False  # ``fix`` is one line of supported calls giving the same answer (oracle-checked)
+    silent: str | None = None  # runs, but gives another result: what it returns instead (``error`` is empty)
+
+    @property
+    def outcome(self) -> str:
+        return self.silent if self.silent is not None else f"raises {self.error}"
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,19 @@ class UnsupportedArgumentForm(Rule):
       `a.view(Sub)` raises NotImplementedError ("type reinterpretation"), and
       `np.ndarray.__new__(Sub, shape)` (or `super().__new__(cls, ...)`)
       makes an object without cuPyNumeric's storage, which fails at first
-      use (AttributeError). Defining the subclass alone is harmless;
+      use (AttributeError); NumPy's buffer form `super(Sub, subtype).__new__(
+      subtype, shape, dtype, buffer)` falls through to `object.__new__`
+      (TypeError), whatever the first parameter of `__new__` is called.
+      Defining the subclass alone is harmless;
+    * `np.linalg.eig` and `eigvals`: no error, but the result is always
+      complex, where NumPy returns real arrays when every eigenvalue is
+      real (a covariance matrix); the complex dtype flows on silently into
+      projections and transforms built on it. `np.linalg.eigh` keeps the
+      real dtype for symmetric input;
+    * `isinstance(v, (int, float))` (or `numbers.Number`) and `np.isscalar(v)`
+      of a 0-d device value (an element, a reduction, an item of an array):
+      NumPy's scalars pass, cuPyNumeric's 0-d arrays do not, so the test is
+      silently False and the program takes its other branch;
     * `np.ndarray[Any, Any]` where Python evaluates it (`cast(...)`, a
       module-level alias, a parameter or return annotation without
       `from __future__ import annotations`, which fails on load):
@@ -101,7 +118,8 @@ class UnsupportedArgumentForm(Rule):
     ## Why it does not scale on cuPyNumeric
     None of these forms falls back to NumPy: after the import swap the
     program stops at the call with a TypeError, ValueError or
-    NotImplementedError. The draws are the trap most often met in
+    NotImplementedError, or (the eigensolvers) runs on with a different
+    dtype. The draws are the trap most often met in
     simulation code: without `size`, cuPyNumeric returns a one-element
     array where NumPy returns a float. It behaves as a number in
     arithmetic and comparisons, but not where Python needs a real number or
@@ -150,8 +168,8 @@ class UnsupportedArgumentForm(Rule):
     category = Category.API
     recipe = "RR-host-fallback"
     summary = "call in an argument form cuPyNumeric rejects at run time"
-    message = "{call}: {what} raises {error} on cuPyNumeric; {fix}"
-    short = "{call}: cuPyNumeric rejects {form} (RR-host-fallback)"
+    message = "{call}: {what} {outcome} on cuPyNumeric; {fix}"
+    short = "{call}: {verdict} (RR-host-fallback)"
 
     valid = (
         # annotations Python does not evaluate: postponed, quoted, or on a local variable
@@ -484,6 +502,29 @@ class UnsupportedArgumentForm(Rule):
                     return super().__new__(cls, shape)
             """, line=5, contains="ndarray.__new__ of the subclass 'Grid'"),
         Invalid("""
+            import numpy as np
+
+            class Quat(np.ndarray):
+                def __new__(subtype, q):
+                    q = np.asarray(q, dtype=float)
+                    return super(Quat, subtype).__new__(subtype, q.shape, float, q)
+            """, line=6, contains="'Quat' raises TypeError"),
+        Invalid("""
+            import numpy as np
+
+            def scaled(x):
+                y = np.asarray(x, dtype=float)
+                peak = y.max()
+                return y / peak if isinstance(peak, float) else y
+            """, line=6, contains="is False where NumPy's scalar gives True"),
+        Invalid("""
+            import numpy as np
+
+            def principal_axes(X):
+                values, vectors = np.linalg.eig(np.cov(X.T))
+                return vectors[:, np.argsort(values)[::-1]]
+            """, line=4, contains="returns complex arrays where NumPy returns real ones"),
+        Invalid("""
             from typing import Any, cast
             import numpy as np
             def total(x):
@@ -508,9 +549,12 @@ class UnsupportedArgumentForm(Rule):
             data = {"form": hit.what, "error": hit.error, "release": version, "data_path": on_data_path(model, hit.node)}
             if hit.equivalent:
                 data["equivalent"] = hit.fix
+            if hit.silent is not None:
+                data["silent"] = hit.silent
             yield self.finding(hit.node, in_loop=frame is not None, data=data,
-                               call=_written(model, hit.shown or hit.node), what=hit.what, error=hit.error, fix=hit.fix,
-                               form=_shortened(hit.what))
+                               call=_written(model, hit.shown or hit.node), what=hit.what, outcome=hit.outcome, fix=hit.fix,
+                               verdict=f"{hit.silent} on cuPyNumeric" if hit.silent is not None
+                               else f"cuPyNumeric rejects {_shortened(hit.what)}")
 
 
 def _written(model: FileModel, node: ast.AST) -> str:
@@ -907,11 +951,20 @@ def _subclass_named(model: FileModel, expr: ast.expr, subclasses: dict[str, ast.
     inside = next((a for a in model.ancestors(expr) if isinstance(a, ast.ClassDef)), None)
     if inside is None or inside.name not in subclasses:
         return None
-    if isinstance(expr, ast.Name) and expr.id == "cls":
-        return inside.name
+    if isinstance(expr, ast.Name) and (expr.id == "cls" or _first_parameter_of_new(model, expr) == expr.id):
+        return inside.name  # (``subtype`` in ``def __new__(subtype, ...)``: whatever its name)
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "type":
         return inside.name
     return None
+
+
+def _first_parameter_of_new(model: FileModel, expr: ast.AST) -> str | None:
+    """The name of the first parameter of the ``__new__`` around ``expr``."""
+    method = next((a for a in model.ancestors(expr) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if method is None or method.name != "__new__":
+        return None
+    params = method.args.posonlyargs + method.args.args
+    return params[0].arg if params else None
 
 
 def _ndarray_subclass_instances(model: FileModel) -> Iterator[Hit]:
@@ -937,7 +990,55 @@ def _ndarray_subclass_instances(model: FileModel) -> Iterator[Hit]:
                 and func.value.func.id == "super")
             name = _subclass_named(model, call.args[0], subclasses) if made_by_ndarray else None
             if name is not None:
-                yield Hit(call, f"ndarray.__new__ of the subclass '{name}'", "AttributeError", _SUBCLASS_FIX)
+                # NumPy's (subtype, shape, dtype, buffer) form reaches object.__new__ (TypeError);
+                # (subtype, shape) makes an object without the array's state (AttributeError on use)
+                with_buffer = len(call.args) >= 4 or any(k.arg == "buffer" for k in call.keywords)
+                yield Hit(call, f"ndarray.__new__ of the subclass '{name}'", "TypeError" if with_buffer else "AttributeError",
+                          _SUBCLASS_FIX)
+
+
+_EIG_FIX = "use np.linalg.eigh for a symmetric matrix, or take .real where the eigenvalues are known real"
+
+
+def _general_eigensolvers(model: FileModel) -> Iterator[Hit]:
+    """``np.linalg.eig``/``eigvals``: cuPyNumeric returns complex arrays
+    whatever the input, where NumPy returns real ones when every eigenvalue
+    is real (a covariance matrix's): the dtype flows on, silently."""
+    for call in _numpy_calls(model, "numpy.linalg.eig", "numpy.linalg.eigvals"):
+        yield Hit(call, "the eigendecomposition", "", _EIG_FIX,
+                  silent="returns complex arrays where NumPy returns real ones")
+
+
+_NUMBER_TYPES = frozenset({"int", "float", "complex", "numbers.Number", "numbers.Real", "numbers.Integral",
+                           "numbers.Complex"})
+_NUMBER_TEST_FIX = "test np.ndim(x) == 0 (or convert with float(x) first)"
+
+
+def _number_tests_of_zero_d(model: FileModel) -> Iterator[Hit]:
+    """``isinstance(v, (int, float))`` or ``np.isscalar(v)`` of a 0-d device
+    value (an element, a reduction, an item of a device array): NumPy's
+    scalars pass both tests, cuPyNumeric's 0-d arrays pass neither, so the
+    program silently takes the other branch (or its own check raises)."""
+    for call in model.nodes(ast.Call):
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == "isinstance" and len(call.args) == 2:
+            if _names_number_type(model, call.args[1]) and _is_zero_d_device(model, call.args[0]):
+                yield Hit(call, f"a number-type test of a 0-d device value ({model.segment(call.args[0], 20)})", "",
+                          _NUMBER_TEST_FIX, silent="is False where NumPy's scalar gives True")
+        elif model.numpy_name(func) == "numpy.isscalar" and call.args and _is_zero_d_device(model, call.args[0]):
+            yield Hit(call, f"np.isscalar of a 0-d device value ({model.segment(call.args[0], 20)})", "",
+                      _NUMBER_TEST_FIX, silent="is False where NumPy's scalar gives True")
+
+
+def _names_number_type(model: FileModel, types: ast.expr) -> bool:
+    """``float``, ``(int, float)``, ``numbers.Number``: a Python number type."""
+    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
+    for node in candidates:
+        if isinstance(node, ast.Name) and node.id in ("int", "float", "complex") and model.lookup(node) is None:
+            return True
+        if model.qualname(node) in _NUMBER_TYPES:
+            return True
+    return False
 
 
 _GENERIC_FIX = "name the type as numpy.typing.NDArray[...] (kept on NumPy) or quote it"
@@ -1008,6 +1109,9 @@ FORMS: tuple[Form, ...] = (
     Form("unique-options", ("unique_with_return_index",), _unique_options),
     Form("isclose-equal-nan", ("isclose_with_equal_nan",), _equal_nan),
     Form("histogram-bin-rule", ("histogram_with_bin_rule",), _histogram_bin_rules),
-    Form("ndarray-subclass", ("view_as_ndarray_subclass", "ndarray_new_of_subclass"), _ndarray_subclass_instances),
+    Form("ndarray-subclass", ("view_as_ndarray_subclass", "ndarray_new_of_subclass", "ndarray_new_with_buffer"),
+         _ndarray_subclass_instances),
     Form("ndarray-generic", ("ndarray_subscripted_as_type",), _ndarray_type_subscripts),
+    Form("eig-always-complex", ("eig_of_a_symmetric_matrix",), _general_eigensolvers),
+    Form("number-test-of-0d", ("isinstance_of_an_element", "isscalar_of_a_sum"), _number_tests_of_zero_d),
 )

@@ -249,6 +249,28 @@ def ndarray_new_of_subclass():
     return made.sum()
 
 
+def ndarray_new_with_buffer():
+    class Quat(np.ndarray):
+        def __new__(subtype, q):
+            q = np.asarray(q, dtype=float)
+            return super(Quat, subtype).__new__(subtype, q.shape, float, q)
+
+    return Quat([1.0, 0.0, 0.0, 0.0]).sum()
+
+
+def eig_of_a_symmetric_matrix():
+    w, v = np.linalg.eig(np.array([[2.0, 1.0], [1.0, 3.0]]))
+    return f"{w.dtype} {v.dtype}"
+
+
+def isinstance_of_an_element():
+    return isinstance(np.arange(3.0)[1], (int, float))
+
+
+def isscalar_of_a_sum():
+    return bool(np.isscalar(np.sum(np.arange(3.0))))
+
+
 def ndarray_subscripted_as_type():
     from typing import Any, cast
 
@@ -389,7 +411,8 @@ CASES = [
     format_of_random_without_size, int_of_comparison_with_random_without_size, int_of_ufunc_of_random_without_size,
     float_of_combined_comparisons_of_draws, round_of_random_without_size, bool_of_comparison_with_random_without_size,
     int_of_comparison_with_rand, norm_nuclear, isclose_with_equal_nan, histogram_with_bin_rule,
-    view_as_ndarray_subclass, ndarray_new_of_subclass, ndarray_subscripted_as_type,
+    view_as_ndarray_subclass, ndarray_new_of_subclass, ndarray_new_with_buffer, ndarray_subscripted_as_type,
+    eig_of_a_symmetric_matrix, isinstance_of_an_element, isscalar_of_a_sum,
     rand_without_size_as_float, randn_added_into_scalar_slot, draw_added_into_a_row, draw_into_row_through_0d_index,
     generator_integers_with_0d_bound, int_of_generator_integers_without_size, normal_with_0d_mean,
     recipe_one_element_draw_as_float,
