@@ -63,6 +63,9 @@ class WholeWork:
         elif isinstance(parent, ast.Call) and child in parent.args and model.call_api(parent) in _COMBINERS | _ROW_COMPARISONS:
             partners = [a for a in parent.args if a is not child]
             contraction = model.call_api(parent) in _CONTRACTIONS
+        elif isinstance(parent, ast.Compare) and _is_mask_of(parent, child) and isinstance(model.parent(parent), ast.Subscript) \
+                and model.parent(parent).slice is parent:  # type: ignore[union-attr]
+            partners = [model.parent(parent).value]  # type: ignore[union-attr]  # window[kernel == 1]: a mask of the footprint
         else:
             return False
         for partner in partners:
@@ -561,3 +564,9 @@ def _aliased(model: "FileModel", node: ast.Name | ast.Attribute) -> bool:
                    and all(isinstance(e, (ast.Name, ast.Attribute)) for e in t.elts) for t in targets)
     return all(isinstance(t, (ast.Name, ast.Attribute)) for t in targets)
 
+
+def _is_mask_of(mask: ast.expr, array: ast.expr) -> bool:
+    """``kernel == 1`` / ``kernel > 0`` for ``array`` ``kernel``: a mask of
+    its shape, as large as it is."""
+    return (isinstance(mask, ast.Compare) and len(mask.ops) == 1 and mask.left is array
+            and isinstance(mask.comparators[0], ast.Constant))

@@ -703,6 +703,19 @@ class ElementLoopIndexing(Rule):
                         out[i, j] = 255 * cdf[int(img[i, j])]
                 return out
             """, line=8, contains="'img'"),
+        # erosion by a structuring element: the footprint's mask selects from
+        # the window each pixel takes, so the mask is as small as the window
+        Invalid("""
+            import numpy as np
+
+            def erode(padded: np.ndarray, footprint: np.ndarray, h: int, w: int) -> np.ndarray:
+                out = np.empty((h, w))
+                for r in range(h):
+                    for c in range(w):
+                        window = padded[r:r + 5, c:c + 5]
+                        out[r, c] = np.min(window[footprint == 1])
+                return out
+            """, line=5, contains="'out', 'padded'"),
         # every row of A against every row of B: the row the outer loop holds
         # is compared with one row per inner pass, one nest of pairs
         Invalid("""
