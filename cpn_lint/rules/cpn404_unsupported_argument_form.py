@@ -28,9 +28,12 @@ class Hit:
     shown: ast.expr | None = None  # the call the message names, when not ``node``
     equivalent: bool = False  # ``fix`` is one line of supported calls giving the same answer (oracle-checked)
     silent: str | None = None  # runs, but gives another result: what it returns instead (``error`` is empty)
+    aborts: str | None = None  # kills the process (no exception): when it does
 
     @property
     def outcome(self) -> str:
+        if self.aborts is not None:
+            return f"aborts the process {self.aborts}"
         return self.silent if self.silent is not None else f"raises {self.error}"
 
 
@@ -105,6 +108,11 @@ class UnsupportedArgumentForm(Rule):
       real (a covariance matrix); the complex dtype flows on silently into
       projections and transforms built on it. `np.linalg.eigh` keeps the
       real dtype for symmetric input;
+    * `x[m]` read through a boolean mask `m` computed from `x`, where `x` is
+      a 0-d device value or the code catches TypeError around it (written
+      for numbers and arrays alike: NumPy's scalar refuses the mask with
+      TypeError): cuPyNumeric's 0-d array goes to a boolean-indexing task
+      and Legion aborts the whole process, which no `except` can catch;
     * `isinstance(v, (int, float))` (or `numbers.Number`) and `np.isscalar(v)`
       of a 0-d device value (an element, a reduction, an item of an array):
       NumPy's scalars pass, cuPyNumeric's 0-d arrays do not, so the test is
@@ -520,6 +528,18 @@ class UnsupportedArgumentForm(Rule):
         Invalid("""
             import numpy as np
 
+            def wrap_angle(a):
+                try:
+                    big = np.abs(a) > np.pi
+                    a[big] = a[big] - 2 * np.pi * np.sign(a[big])
+                except TypeError:
+                    if abs(a) > np.pi:
+                        a = a - 2 * np.pi * np.sign(a)
+                return a
+            """, line=6, contains="aborts the process when a is a number"),
+        Invalid("""
+            import numpy as np
+
             def principal_axes(X):
                 values, vectors = np.linalg.eig(np.cov(X.T))
                 return vectors[:, np.argsort(values)[::-1]]
@@ -551,9 +571,12 @@ class UnsupportedArgumentForm(Rule):
                 data["equivalent"] = hit.fix
             if hit.silent is not None:
                 data["silent"] = hit.silent
+            if hit.aborts is not None:
+                data["aborts"] = hit.aborts
             yield self.finding(hit.node, in_loop=frame is not None, data=data,
                                call=_written(model, hit.shown or hit.node), what=hit.what, outcome=hit.outcome, fix=hit.fix,
                                verdict=f"{hit.silent} on cuPyNumeric" if hit.silent is not None
+                               else f"{hit.outcome} on cuPyNumeric" if hit.aborts is not None
                                else f"cuPyNumeric rejects {_shortened(hit.what)}")
 
 
@@ -1009,6 +1032,53 @@ def _general_eigensolvers(model: FileModel) -> Iterator[Hit]:
                   silent="returns complex arrays where NumPy returns real ones")
 
 
+_ZERO_D_MASK_FIX = "decide by rank (if np.ndim(x) == 0: ...) instead of catching TypeError"
+
+
+def _zero_d_mask_reads(model: FileModel) -> Iterator[Hit]:
+    """``x[m]`` read with a mask ``m`` computed from ``x`` by a comparison,
+    where ``x`` is a 0-d device value or the code catches TypeError around
+    it (``try: ... x[m] ... except TypeError:``: written for scalars and
+    arrays alike). NumPy's scalars raise TypeError; cuPyNumeric's 0-d arrays
+    go to a boolean-indexing task that aborts the process."""
+    seen: set[tuple[int, str]] = set()  # one finding per statement and value
+    for sub in model.nodes(ast.Subscript):
+        if not isinstance(sub.ctx, ast.Load) or not isinstance(sub.value, ast.Name) or not isinstance(sub.slice, ast.Name):
+            continue
+        key = (id(model.statement_of(sub)), sub.value.id)
+        if key in seen or not _mask_of(model, sub.slice, sub.value.id):
+            continue
+        if _is_zero_d_device(model, sub.value) or _catches_type_error(model, sub):
+            seen.add(key)
+            yield Hit(sub, f"a read through the mask {sub.slice.id}", "", _ZERO_D_MASK_FIX,
+                      aborts=f"when {sub.value.id} is a number (a 0-d array there)")
+
+
+def _mask_of(model: FileModel, mask: ast.Name, name: str) -> bool:
+    """Is ``mask`` bound only to comparisons that read ``name``?"""
+    bindings = model.reaching_bindings(mask)
+    return bool(bindings) and all(
+        isinstance(b.value, ast.Compare) and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(b.value))
+        for b in bindings)
+
+
+def _catches_type_error(model: FileModel, node: ast.AST) -> bool:
+    """Is ``node`` in the body of a ``try`` that catches TypeError?"""
+    child = node
+    for ancestor in model.ancestors(node):
+        if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return False
+        if isinstance(ancestor, ast.Try) and any(child is stmt for stmt in ancestor.body):
+            return any(_names_type_error(h.type) for h in ancestor.handlers)
+        child = ancestor
+    return False
+
+
+def _names_type_error(caught: ast.expr | None) -> bool:
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
+    return any(isinstance(n, ast.Name) and n.id == "TypeError" for n in names)
+
+
 _NUMBER_TYPES = frozenset({"int", "float", "complex", "numbers.Number", "numbers.Real", "numbers.Integral",
                            "numbers.Complex"})
 _NUMBER_TEST_FIX = "test np.ndim(x) == 0 (or convert with float(x) first)"
@@ -1114,4 +1184,6 @@ FORMS: tuple[Form, ...] = (
     Form("ndarray-generic", ("ndarray_subscripted_as_type",), _ndarray_type_subscripts),
     Form("eig-always-complex", ("eig_of_a_symmetric_matrix",), _general_eigensolvers),
     Form("number-test-of-0d", ("isinstance_of_an_element", "isscalar_of_a_sum"), _number_tests_of_zero_d),
+    # the abort kills the probe process: shown by a program of its own (tests/test_oracle_zero_d_mask.py)
+    Form("zero-d-mask-read", ("zero_d_mask.py",), _zero_d_mask_reads),
 )

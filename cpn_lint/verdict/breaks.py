@@ -90,6 +90,8 @@ def _effect(item: Item) -> tuple[str, bool]:
         error = item.data.get("error") or ("ImportError" if "(ImportError)" in item.message else "AttributeError")
         return f"raises {error}", False
     if item.code == "CPN404":
+        if item.data.get("aborts") or (not item.data and ": aborts the process" in item.message):
+            return "aborts the process (no exception to catch)", False  # a 0-d boolean mask read
         if item.data.get("silent"):
             return str(item.data["silent"]), True  # runs on with another result (np.linalg.eig's dtype)
         silent = _silent_in_message(item.message) if not item.data else None
