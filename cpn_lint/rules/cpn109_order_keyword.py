@@ -1,11 +1,16 @@
 """CPN109: an ``order=`` memory-layout request on a device-numpy call or array method.
 
-What cuPyNumeric 26.6 does with the keyword (read from its source): a reshape
-(and so ``ravel``/``flatten``, which reshape) with an order other than
-``'C'`` or ``'A'`` copies the array through host NumPy with a warning;
-``'A'`` is treated as ``'C'``; every other call accepts ``order=`` and ignores
-it. ``order='C'`` is the default and what cuPyNumeric does anyway, and
-``order=None`` asks for nothing, so neither is reported.
+What cuPyNumeric 26.6.1 does with the keyword (run under the oracle:
+tests/data/oracle/order_keyword.py): the constructors and converters
+``asarray``, ``zeros``, ``ones``, ``empty``, ``full``, their ``*_like``
+forms, ``eye`` and ``np.copy`` take no ``order=`` at all and raise TypeError,
+whatever the value (``'C'`` and ``None`` too); a reshape (and so
+``ravel``/``flatten``, which reshape) with an order other than ``'C'`` or
+``'A'`` copies the array through host NumPy with a warning; ``'A'`` is
+treated as ``'C'``; the other calls (``np.array``, array methods, ufuncs)
+accept ``order=`` and ignore it. There, ``order='C'`` is the default and what
+cuPyNumeric does anyway, and ``order=None`` asks for nothing, so neither is
+reported.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ _PRECHECK_WORDS = ("order", *(q + letter + q for letter in "FAKfak" for q in "'\
 _FIELD_ORDER = frozenset({"sort", "argsort", "partition", "argpartition"})
 # Index arithmetic that supports both orders on the distributed path.
 _INDEX_ORDER = frozenset({"unravel_index", "ravel_multi_index"})
+# NumPy functions whose cuPyNumeric counterparts take no order= at all: any
+# order= raises TypeError (tests/data/oracle/order_keyword.py).
+REJECTS_ORDER = frozenset({"asarray", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+                           "full_like", "eye", "copy"})
 # Calls that reshape: a non-C order falls back to host NumPy.
 _RESHAPES = frozenset({"reshape", "ravel", "flatten"})
 # Where the order may be passed positionally: device-numpy functions, and
@@ -50,16 +59,21 @@ class OrderKeyword(Rule):
     call takes its order positionally (`a.flatten("F")`, `a.ravel("K")`,
     `np.reshape(a, s, "F")`) is reported at that argument.
 
-    `order="C"` is not reported: it is the default and the only layout
-    cuPyNumeric uses, so it asks for nothing new. `order=None` is not a
-    request either. Where cuPyNumeric accepts the keyword and ignores it
-    (every call but a reshape, `ravel` or `flatten`), the finding asks only
-    to drop a keyword with no effect: `cpn-verdict` lists it as a
-    compatibility note, not as a blocking idiom.
+    `np.asarray`, `np.zeros`, `np.ones`, `np.empty`, `np.full`, their
+    `*_like` forms, `np.eye` and `np.copy` take no `order=` on cuPyNumeric
+    26.6.1: any `order=` there, `"C"` and `None` included, raises TypeError,
+    and `cpn-verdict` lists it in What breaks first. Elsewhere `order="C"`
+    is not reported: it is the default and the only layout cuPyNumeric
+    uses, so it asks for nothing new, and `order=None` is not a request
+    either. Where cuPyNumeric accepts the keyword and ignores it
+    (`np.array`, array methods, ufuncs), the finding asks only to drop a
+    keyword with no effect: `cpn-verdict` lists it as a compatibility note,
+    not as a blocking idiom.
 
     ## Why it does not scale on cuPyNumeric
     A distributed array has no single buffer, so "Fortran order" has no
-    meaning for it. cuPyNumeric handles the keyword call by call: a reshape,
+    meaning for it. cuPyNumeric handles the keyword call by call: its
+    constructors and converters refuse it (TypeError); a reshape,
     `ravel` or `flatten` in Fortran or memory order copies the data through
     host NumPy with a warning, on every call; `order="A"` is read as `"C"`,
     which changes the element order for inputs NumPy would have seen as
@@ -90,9 +104,9 @@ class OrderKeyword(Rule):
     ```
 
     ## Known false alarms
-    * A wrapper that forwards its own `order` argument
-      (`np.asarray(x, order=order)`) is reported even when every caller
-      passes `"C"`; drop the parameter or add `# noqa: CPN109`.
+    * A wrapper that forwards its own `order` argument to a call that
+      accepts it (`np.array(x, order=order)`) is reported even when every
+      caller passes `"C"`; drop the parameter or add `# noqa: CPN109`.
     * `order=` on the host alias (`onp.asarray(x, order="F")` beside
       `import cupynumeric as np`), on other libraries (`pd.DataFrame`,
       `sorted`), the structured-field `order=` of `np.sort`, `np.argsort`,
@@ -114,7 +128,7 @@ class OrderKeyword(Rule):
             import numpy as np
             a = np.arange(6)
             b = a.reshape((2, 3), order='C')
-            c = np.asarray(a, order=None)
+            c = np.array(a, order=None)
             d = a.ravel()
             """),
         Valid(
@@ -162,7 +176,15 @@ class OrderKeyword(Rule):
             import numpy as np
             data = [[1.0, 2.0], [3.0, 4.0]]
             a = np.asarray(data, order='F')
-            """, line=3, contains="ignored"),
+            """, line=3, contains="raises TypeError"),
+        Invalid("""
+            import numpy as np
+            z = np.zeros((3, 3), order='C')
+            """, line=2, contains="raises TypeError"),
+        Invalid("""
+            import numpy as np
+            a = np.array([[1.0, 2.0], [3.0, 4.0]], order='F')
+            """, line=2, contains="ignored"),
         Invalid("""
             import numpy as np
             a = np.arange(6.0)
@@ -191,6 +213,11 @@ class OrderKeyword(Rule):
             import numpy as np
             def as_matrix(x, order='C'):
                 return np.asarray(x, order=order)
+            """, line=3, contains="raises TypeError"),
+        Invalid("""
+            import numpy as np
+            def as_matrix(x, order='C'):
+                return np.array(x, order=order)
             """, line=3, contains="not known"),
         Invalid("""
             import numpy as np
@@ -216,16 +243,18 @@ class OrderKeyword(Rule):
             name = _layout_call(model, call, node)
             if name is None:
                 continue
+            rejected = name in REJECTS_ORDER and model.call_api(call) == name  # np.zeros(...), not a.copy(...)
             order = _requested_order(value)
-            if order in ("C", None):
+            if order in ("C", None) and not rejected:
                 continue
+            data = {"effect": "raises", "error": "TypeError"} if rejected else {"effect": _runtime_effect(name, order)}
             yield self.finding(
                 node,
                 in_loop=model.in_loop(node),
                 value=model.segment(value, 20),
                 call=model.segment(call.func, 40) + "(...)",
-                effect=_effect(name, order),
-                data={"effect": _runtime_effect(name, order)},
+                effect=_REJECTED if rejected else _effect(name, order),
+                data=data,
             )
 
 
@@ -294,6 +323,9 @@ def _runtime_effect(name: str, order: str) -> str:
     if name in _RESHAPES:
         return "reordered" if order == "A" else "host-copy"
     return "ignored"
+
+
+_REJECTED = "raises TypeError on cuPyNumeric, which takes no order= there"
 
 
 def _effect(name: str, order: str) -> str:
