@@ -80,6 +80,7 @@ EXPECTED: dict[str, tuple[str, str] | None] = {
     "eig_of_a_symmetric_matrix": None,  # runs, with another dtype: SILENT
     "isinstance_of_an_element": None,  # runs, with another answer: SILENT
     "isscalar_of_a_sum": None,
+    "true_in_a_mask": ("ValueError", "Expected bytes or NumPy ndarray, but got <class 'numpy.bool'>"),
     # forms CPN404 leaves alone, and the recipes its messages give: all run
     "bool_of_comparison_with_random_without_size": None,
     "int_of_comparison_with_rand": None,

@@ -354,7 +354,7 @@ class FileModel:
         if name is None:
             if self.imports.star_imports:
                 return self._star_qualname(expr)
-            return None  # not an imported name (the common case): no scope lookup
+            return self._module_alias(expr)  # not an imported name: ``_SIGN = np.sign`` at most
         base = expr
         while isinstance(base, ast.Attribute):
             base = base.value
@@ -364,6 +364,22 @@ class FileModel:
                                          for b in scope.bindings.get(base.id, ())):
                 return None  # rebound (an optional import's ``cp = None`` fallback aside)
         return name
+
+    def _module_alias(self, expr: ast.expr) -> str | None:
+        """``_SIGN`` after ``_SIGN = np.sign`` (``interp = np.interp``): a
+        name its scope binds once, to a NumPy function."""
+        if not isinstance(expr, ast.Name) or not self.uses_numpy():
+            return None
+        scope = self.lookup(expr)
+        if scope is None:
+            return None
+        bindings = scope.bindings.get(expr.id, ())
+        if len(bindings) != 1 or bindings[0].kind is not BindKind.VALUE or not isinstance(bindings[0].value, ast.Attribute):
+            return None
+        target = self.imports.resolve(bindings[0].value)
+        if target is None or target.partition(".")[0] not in ("numpy", "cupynumeric"):
+            return None
+        return self.qualname(bindings[0].value)
 
     def _star_qualname(self, expr: ast.expr) -> str | None:
         """``sum`` after ``from numpy import *``: a name no scope binds that

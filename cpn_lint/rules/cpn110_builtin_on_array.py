@@ -65,7 +65,8 @@ class BuiltinOnArray(Rule):
     item is a separate host-side fetch from a distributed array, with a
     synchronisation each time, so a reduction that one GPU task could do in
     parallel becomes a serial Python loop — the same problem as iterating
-    over an array with `for`. `set(a)` and `frozenset(a)` do not even run:
+    over an array with `for`. `set(a)`, `frozenset(a)` and `seen.update(a)`
+    on a set do not even run:
     the items are 0-d arrays, which cuPyNumeric 26.6.1 cannot hash
     (`TypeError: unhashable type`, seen under the runtime), so the report
     lists them under "What breaks first"; `np.unique(a)` gives the values.
@@ -178,6 +179,22 @@ class BuiltinOnArray(Rule):
             err = np.abs(np.ones(5) - 0.5)
             total = sum(err)
             """, line=3, contains="np.sum"),
+        # a set filled from an array's items: unhashable 0-d items on cuPyNumeric
+        Invalid("""
+            import numpy as np
+            seen = set()
+            for row in np.eye(3):
+                seen.update(np.sign(row).astype(int))
+            """, line=4, contains="np.unique"),
+        # through a module's alias of a NumPy function
+        Invalid("""
+            import numpy as np
+            _SIGN = np.sign
+            def corner_signs(nodes):
+                signs = set()
+                signs.update(_SIGN(np.asarray(nodes)[0]).astype(int))
+                return signs
+            """, line=5, contains="signs.update"),
         # pylab star-imports NumPy, then puts Python's max, min and round back
         Invalid("""
             from pylab import *
@@ -309,6 +326,30 @@ class BuiltinOnArray(Rule):
                 data=_data(context.line if context is not None else None,
                            name in _HASHING and bool(call.args) and call.args[0] is array),
             )
+        for call, array in _set_updates(model):
+            context = loop_context(model, call)
+            yield self.finding(call, in_loop=model.in_loop(call), call=model.segment(call, 40),
+                               array=model.segment(array, 24), replacement="np.unique",
+                               data=_data(context.line if context is not None else None, True))
+
+
+def _set_updates(model: FileModel) -> Iterator[tuple[ast.Call, ast.expr]]:
+    """``seen.update(a)`` with ``seen = set()`` (or a set display) and ``a`` a
+    device array: the set hashes the array's items, 0-d arrays under
+    cuPyNumeric, which are unhashable (TypeError)."""
+    for call in model.nodes(ast.Call):
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "update" and isinstance(func.value, ast.Name)
+                and len(call.args) == 1 and model.is_array(call.args[0])):
+            continue
+        bindings = model.reaching_bindings(func.value)
+        if bindings and all(_makes_a_set(b.value) for b in bindings):
+            yield call, call.args[0]
+
+
+def _makes_a_set(value: ast.expr | None) -> bool:
+    return isinstance(value, (ast.Set, ast.SetComp)) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "set")
 
 
 def _data(loop_line: int | None, unhashable: bool) -> dict[str, object] | None:

@@ -113,6 +113,8 @@ class UnsupportedArgumentForm(Rule):
       for numbers and arrays alike: NumPy's scalar refuses the mask with
       TypeError): cuPyNumeric's 0-d array goes to a boolean-indexing task
       and Legion aborts the whole process, which no `except` can catch;
+    * `True in mask` (or `False in`): cuPyNumeric's membership test takes
+      numbers but not a bool (ValueError); `mask.any()` asks the same;
     * `isinstance(v, (int, float))` (or `numbers.Number`) and `np.isscalar(v)`
       of a 0-d device value (an element, a reduction, an item of an array):
       NumPy's scalars pass, cuPyNumeric's 0-d arrays do not, so the test is
@@ -525,6 +527,12 @@ class UnsupportedArgumentForm(Rule):
                 peak = y.max()
                 return y / peak if isinstance(peak, float) else y
             """, line=6, contains="is False where NumPy's scalar gives True"),
+        Invalid("""
+            import numpy as np
+            given = np.zeros(4, dtype=bool)
+            if True in given:
+                raise ValueError("already set")
+            """, line=3, contains="raises ValueError"),
         Invalid("""
             import numpy as np
 
@@ -1032,6 +1040,17 @@ def _general_eigensolvers(model: FileModel) -> Iterator[Hit]:
                   silent="returns complex arrays where NumPy returns real ones")
 
 
+def _bool_membership_tests(model: FileModel) -> Iterator[Hit]:
+    """``True in mask``: cuPyNumeric's ``__contains__`` takes numbers but not
+    a bool (ValueError); ``mask.any()`` asks the same."""
+    for compare in model.nodes(ast.Compare):
+        if len(compare.ops) == 1 and isinstance(compare.ops[0], (ast.In, ast.NotIn)) \
+                and isinstance(compare.left, ast.Constant) and isinstance(compare.left.value, bool) \
+                and model.is_array(compare.comparators[0]):
+            yield Hit(compare, f"{compare.left.value} in an array", "ValueError",
+                      "mask.any() (or (~mask).any() for False)")
+
+
 _ZERO_D_MASK_FIX = "decide by rank (if np.ndim(x) == 0: ...) instead of catching TypeError"
 
 
@@ -1184,6 +1203,7 @@ FORMS: tuple[Form, ...] = (
     Form("ndarray-generic", ("ndarray_subscripted_as_type",), _ndarray_type_subscripts),
     Form("eig-always-complex", ("eig_of_a_symmetric_matrix",), _general_eigensolvers),
     Form("number-test-of-0d", ("isinstance_of_an_element", "isscalar_of_a_sum"), _number_tests_of_zero_d),
+    Form("bool-membership", ("true_in_a_mask",), _bool_membership_tests),
     # the abort kills the probe process: shown by a program of its own (tests/test_oracle_zero_d_mask.py)
     Form("zero-d-mask-read", ("zero_d_mask.py",), _zero_d_mask_reads),
 )

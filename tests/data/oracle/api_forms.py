@@ -271,6 +271,10 @@ def isscalar_of_a_sum():
     return bool(np.isscalar(np.sum(np.arange(3.0))))
 
 
+def true_in_a_mask():
+    return True in (np.arange(4.0) > 2)
+
+
 def ndarray_subscripted_as_type():
     from typing import Any, cast
 
@@ -412,7 +416,7 @@ CASES = [
     float_of_combined_comparisons_of_draws, round_of_random_without_size, bool_of_comparison_with_random_without_size,
     int_of_comparison_with_rand, norm_nuclear, isclose_with_equal_nan, histogram_with_bin_rule,
     view_as_ndarray_subclass, ndarray_new_of_subclass, ndarray_new_with_buffer, ndarray_subscripted_as_type,
-    eig_of_a_symmetric_matrix, isinstance_of_an_element, isscalar_of_a_sum,
+    eig_of_a_symmetric_matrix, isinstance_of_an_element, isscalar_of_a_sum, true_in_a_mask,
     rand_without_size_as_float, randn_added_into_scalar_slot, draw_added_into_a_row, draw_into_row_through_0d_index,
     generator_integers_with_0d_bound, int_of_generator_integers_without_size, normal_with_0d_mean,
     recipe_one_element_draw_as_float,

@@ -18,12 +18,18 @@ def frozenset_of_items():
     return len(frozenset(np.arange(4)))
 
 
+def set_update_with_items():
+    seen = set()
+    seen.update(np.array([1, 2, 1]))
+    return len(seen)
+
+
 def recipe_unique_values():
     labels = np.array([[1, 2], [2, 0]])
     return len(np.unique(labels)) + len(set(labels.ravel().tolist()))
 
 
-CASES = [set_of_items, frozenset_of_items, recipe_unique_values]
+CASES = [set_of_items, frozenset_of_items, set_update_with_items, recipe_unique_values]
 
 
 def outcome(case):
