@@ -586,6 +586,13 @@ class StateRecurrences:
             call = appended[value.value.id]
             if name in names_in(call.args[0]) and self._not_large(call.args[0]) and self._touches_device_values(frame):
                 return [Recurrence(frame, stmt, value.value.id, name, "list")]
+        for container, call in appended.items():
+            # buf.append(a * (buf[0] + buf[1])): each item from the items before it (a delay line)
+            if any(isinstance(r, ast.Subscript) and _is_name(r.value, container) for r in self._iteration_reads(call.args[0], frame)) \
+                    and self._not_large(call.args[0]) and self._touches_device_values(frame):
+                stmt = model.statement_of(call)
+                if stmt is not None:
+                    return [Recurrence(frame, stmt, container, container, "list")]
         return []
 
     def _last_appended(self, index: ast.expr, frame: "LoopFrame") -> bool:

@@ -619,6 +619,21 @@ class OutOfScopeWorkload(Rule):
                     out.append(last + control(err))
                 return out
             """, line=8, contains="each item of 'out'"),
+        # a plucked-string delay line: each sample appended is the average of
+        # the two oldest, so the buffer feeds itself one sample at a time
+        Invalid("""
+            import numpy as np
+            from collections import deque
+
+            def pluck(n_samples, period, rng):
+                line = deque(rng.uniform(-0.5, 0.5, period).tolist())
+                out = np.zeros(n_samples)
+                for i in range(n_samples):
+                    out[i] = line[0]
+                    line.append(0.498 * (line[0] + line[1]))
+                    line.popleft()
+                return out
+            """, line=7, contains="'line'"),
         # integrate and fire: the potential decays, gains input and starts
         # again when it crosses a threshold — a test on its own value
         Invalid("""
