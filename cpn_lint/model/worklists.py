@@ -62,7 +62,19 @@ def queue_in_test(test: ast.expr) -> ast.Name | None:
 
 
 def pops_from(model: "FileModel", frame: "LoopFrame", queue: str) -> bool:
-    return any(_is_call_on(model, call, queue, POPS, _HEAP_POP) for call in model.nodes_in_loop(frame, ast.Call))
+    return any(_is_call_on(model, call, queue, POPS, _HEAP_POP) for call in model.nodes_in_loop(frame, ast.Call)) \
+        or bool(_deleted_indices(model, frame, queue))
+
+
+def _deleted_indices(model: "FileModel", frame: "LoopFrame", queue: str) -> set[str]:
+    """The names ``del queue[i]`` removes by (an active list that drops the
+    item it drew: ``p = points[i]; del points[i]``)."""
+    found: set[str] = set()
+    for stmt in model.nodes_in_loop(frame, ast.Delete):
+        for target in stmt.targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == queue:
+                found |= names_in(target.slice) or {""}
+    return found
 
 
 def is_pop(model: "FileModel", call: ast.Call, queue: str) -> bool:
@@ -126,11 +138,15 @@ def _popped_names(model: "FileModel", frame: "LoopFrame", queue: str) -> set[str
                if isinstance(call.func, ast.Attribute) and call.func.attr in ("remove", "discard")
                and isinstance(call.func.value, ast.Name) and call.func.value.id == queue
                for a in call.args if isinstance(a, ast.Name)}
+    deleted = _deleted_indices(model, frame, queue)
     for stmt in model.nodes_in_loop(frame, ast.Assign):
         value = stmt.value
         taken = isinstance(value, ast.Call) and is_pop(model, value, queue)
         if not taken and removed and queue in names_in(value):
             taken = bool(names_in(stmt.targets[0]) & removed)  # s = choice(pocket) ... pocket.remove(s)
+        if not taken and deleted and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) \
+                and value.value.id == queue:
+            taken = bool(names_in(value.slice) & deleted)  # p = points[i] ... del points[i]
         if taken:
             for target in stmt.targets:
                 names |= names_in(target)
@@ -139,7 +155,7 @@ def _popped_names(model: "FileModel", frame: "LoopFrame", queue: str) -> set[str
 
 def _pushes_neighbours(model: "FileModel", frame: "LoopFrame", queue: str, popped: set[str]) -> bool:
     for call in model.nodes_in_loop(frame, ast.Call):
-        if not is_push(model, call, queue):
+        if not (is_push(model, call, queue) or _pushes_through_helper(model, call, queue)):
             continue
         inner = model.loop_of(call)
         while inner is not None and inner is not frame:
@@ -149,6 +165,15 @@ def _pushes_neighbours(model: "FileModel", frame: "LoopFrame", queue: str, poppe
                 return True
             inner = inner.parent
     return False
+
+
+def _pushes_through_helper(model: "FileModel", call: ast.Call, queue: str) -> bool:
+    """``add_point(q)`` where the file's function appends to the same list
+    (a closure's ``points.append(p)``, the name not its own)."""
+    callee = model.calls.callee(call)
+    if callee is None or queue in callee.bindings:
+        return False
+    return any(isinstance(node, ast.Call) and is_push(model, node, queue) for node in walk(callee.node))
 
 
 def _sources(model: "FileModel", iterable: ast.expr) -> list[ast.expr]:
@@ -180,6 +205,8 @@ def _iterates_neighbours(model: "FileModel", iterable: ast.expr, popped: set[str
                 return True
             if model.calls.function(func) is not None:
                 return True
+            if isinstance(func, ast.Name) and any(b.kind is BindKind.PARAM for b in model.reaching_bindings(func)):
+                return True  # candidates drawn around the item by a sampler handed in (Bridson's hypersphere_sample)
     return False
 
 

@@ -1044,6 +1044,27 @@ class OutOfScopeWorkload(Rule):
             """,
             line=8, contains="graph traversal",
         ),
+        # dart throwing from an active list: a drawn point leaves the list, the
+        # candidates around it that fit join it through a helper
+        Invalid("""
+            import numpy as np
+
+            def poisson_disc(grid, radius, k, sampler):
+                active = [np.array([0.5, 0.5])]
+
+                def accept(p):
+                    active.append(p)
+                    grid[tuple((p / radius).astype(int))] = 1
+
+                while len(active):
+                    i = np.random.randint(len(active))
+                    p = active[i]
+                    del active[i]
+                    for q in sampler(p, radius, k):
+                        if grid[tuple((q / radius).astype(int))] == 0:
+                            accept(q)
+                return grid
+            """, line=10, contains="graph traversal"),
         # annealing through a helper: two drawn cities swapped, kept or undone against a draw
         Invalid("""
             import random
