@@ -517,7 +517,8 @@ class PickWork:
         if found is None:
             model = self.model
             # a comprehension builds its result one item per pass: each item is the piece
-            stores = loop.is_comprehension or writes_piece_by(model, loop, self.varying(loop))
+            stores = loop.is_comprehension or writes_piece_by(model, loop, self.varying(loop)) \
+                or self._appends_one_per_pass(loop)
             found = (blocks or unit_step(model, loop, var)) and stores
             self._spatial_index[key] = found
         return found
@@ -539,6 +540,30 @@ class PickWork:
                 and self._stores_elements(loop) and not self._carries_whole(loop)
             self._spatial_index[key] = found
         return found
+
+    def _appends_one_per_pass(self, loop: LoopFrame) -> bool:
+        """``slopes.append(np.polyfit(x[i - w:i + w], ...)[0])``: each pass
+        adds one value (not a known array) to a list, the loop's result."""
+        model = self.model
+        for call in model.nodes_in_loop(loop, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "append" and len(call.args) == 1 \
+                    and isinstance(func.value, ast.Name) and model.loop_of(call) is loop and self._one_value(call.args[0]):
+                return True
+        return False
+
+    def _one_value(self, value: ast.expr) -> bool:
+        """A number, or an array not known to hold more than a few elements
+        (``np.polyfit(...)[0]``: one coefficient, of a result of unknown rank)."""
+        model = self.model
+        kind = model.kind(value)
+        if kind in (Kind.HOST, Kind.CUPY):
+            return False
+        if kind is not Kind.DEVICE:
+            return True
+        shape = model.shape(value)
+        size = literal_size(shape) if shape is not None else None
+        return shape is None or (size is not None and size <= SMALL_PICK)
 
     def _stores_elements(self, loop: LoopFrame) -> bool:
         """Does every pass store single elements of its result, and only those:

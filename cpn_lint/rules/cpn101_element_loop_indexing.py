@@ -716,6 +716,17 @@ class ElementLoopIndexing(Rule):
                         out[r, c] = np.min(window[footprint == 1])
                 return out
             """, line=5, contains="'out', 'padded'"),
+        # a window centred on each sample, one slope appended per pass: a
+        # sliding window over the data, whatever the window's half-width
+        Invalid("""
+            import numpy as np
+
+            def local_slopes(t: np.ndarray, y: np.ndarray, half: int) -> list:
+                slopes = []
+                for i in range(half, len(y) - half):
+                    slopes.append(np.polyfit(t[i - half:i + half + 1], y[i - half:i + half + 1], 1)[0])
+                return slopes
+            """, line=5, contains="'t', 'y'"),
         # every row of A against every row of B: the row the outer loop holds
         # is compared with one row per inner pass, one nest of pairs
         Invalid("""
