@@ -94,6 +94,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         self._relaxing: dict[int, tuple[ast.stmt, str]] = {}  # loops sweeping in place: the update and its array
         self._stores: dict[int, dict[tuple[str, str], list[ast.Assign]]] = {}  # _element_stores' answers
         self._asking: set[int] = set()  # functions whose loops' roles are being asked (no cycle through calls)
+        self._device_helpers: dict[int, bool] = {}  # functions of the file that compute with device values
 
     # ----------------------------------------------------------------- roles
     def role(self, frame: "LoopFrame") -> Role:

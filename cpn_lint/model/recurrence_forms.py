@@ -59,6 +59,7 @@ class RecurrenceTests:
     """Tests of a loop's state: device values, small state, random draws, carried or restarted names."""
 
     model: "FileModel"
+    _device_helpers: dict[int, bool]  # made by the analysis that mixes these tests in
 
     # --------------------------------------------------------------- helpers
     def _touches_device_values(self, frame: "LoopFrame") -> bool:
@@ -74,7 +75,7 @@ class RecurrenceTests:
     def _helper_touches_device_values(self, function: ast.AST) -> bool:
         """Does ``function``, or a function of the file it calls (at any
         depth), compute with device values? Memoised per function."""
-        memo: dict[int, bool] = self.__dict__.setdefault("_device_helpers", {})
+        memo = self._device_helpers
         key = id(function)
         if key not in memo:
             model = self.model
