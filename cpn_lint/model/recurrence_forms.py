@@ -166,7 +166,22 @@ class RecurrenceTests:
         if not made or any(b.kind is BindKind.PARAM for b in bindings):
             return False
         small = [self._few_elements(b.value, by_size) for b in made]
-        return (unknown_ok or any(s is True for s in small)) and not any(s is False for s in small)
+        if any(s is False for s in small):
+            return False
+        return unknown_ok or any(s is True for s in small) or (loop is not None and self._stored_as_an_element(loop, name))
+
+    def _stored_as_an_element(self, frame: "LoopFrame", name: str) -> bool:
+        """Does the loop store ``name`` whole into one element of a device
+        array (``vy[i] = y``)? Only a number fits there: the name is one."""
+        model = self.model
+        for stmt in model.nodes_in_loop(frame, ast.Assign):
+            if not (isinstance(stmt.value, ast.Name) and stmt.value.id == name and len(stmt.targets) == 1):
+                continue
+            target = stmt.targets[0]
+            if isinstance(target, ast.Subscript) and model.kind(target.value) is Kind.DEVICE \
+                    and not any(isinstance(n, ast.Slice) for n in walk(target.slice)) and model.kind(target) is Kind.DEVICE_SCALAR:
+                return True
+        return False
 
     def _few_elements(self, value: ast.expr, by_size: bool) -> bool | None:
         """True for a few elements, False for more, None when not known."""

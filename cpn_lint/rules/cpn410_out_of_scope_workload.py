@@ -619,6 +619,27 @@ class OutOfScopeWorkload(Rule):
                     out.append(last + control(err))
                 return out
             """, line=8, contains="each item of 'out'"),
+        # Runge-Kutta on one number: the stages are elements of a four-element
+        # array, the number a parameter gives is stored one element per step
+        Invalid("""
+            import numpy as np
+
+            def rk4(f, t0, y0, h, n):
+                ts = np.zeros(n)
+                ys = np.zeros(n)
+                t, y = t0, y0
+                k = np.zeros(4)
+                for i in range(n):
+                    k[0] = h * f(t, y)
+                    k[1] = h * f(t + h / 2, y + k[0] / 2)
+                    k[2] = h * f(t + h / 2, y + k[1] / 2)
+                    k[3] = h * f(t + h, y + k[2])
+                    y += (k[0] + 2 * k[1] + 2 * k[2] + k[3]) / 6
+                    t += h
+                    ts[i] = t
+                    ys[i] = y
+                return ts, ys
+            """, line=8, contains="'y'"),
         # a plucked-string delay line: each sample appended is the average of
         # the two oldest, so the buffer feeds itself one sample at a time
         Invalid("""
