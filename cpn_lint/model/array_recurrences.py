@@ -167,12 +167,15 @@ class ArrayRecurrences:
         return found
 
     def _reads_earlier_elements(self, read: ast.Subscript, var: str, frame: "LoopFrame", step: int) -> bool:
-        """``x[j]`` (or ``x[j + c]``) where ``j`` is the index of a loop
+        """``x[:i]`` (``x[i + 1:]`` counting down), or ``x[j]`` (``x[j + c]``)
+        where ``j`` is the index of a loop
         inside ``frame`` that only reaches elements earlier passes of
         ``frame`` wrote: below ``var`` when ``frame`` counts up (``for j in
         range(i)``, or any ``j`` under ``if j < i:``), above it when it
         counts down (``for s in range(t, n)`` reading ``x[s + 1]``)."""
         model = self.model
+        if _earlier_slice(read, var, step):
+            return True  # np.dot(A[i, :i], x[:i]): the prefix this sweep already wrote
         holder = model.loop_of(read)
         for loop in model.loops_within(frame):
             if not loop.contains(holder):
@@ -503,3 +506,15 @@ def _window_covers(window: ast.Subscript, element: ast.Subscript) -> bool:
         if low is None or high is None or low > 0 or high < 1:
             return False
     return True
+
+
+def _earlier_slice(read: ast.Subscript, var: str, step: int) -> bool:
+    """A 1-D slice of the elements before ``var`` in the loop's order: ``x[:i]``
+    (``x[0:i]``) counting up, ``x[i + 1:]`` counting down."""
+    part = read.slice
+    if not isinstance(part, ast.Slice) or part.step is not None:
+        return False
+    if step > 0:
+        return (part.lower is None or (isinstance(part.lower, ast.Constant) and part.lower.value == 0)) \
+            and part.upper is not None and offset_of(part.upper, var) == 0
+    return part.upper is None and part.lower is not None and (offset_of(part.lower, var) or 0) >= 1

@@ -640,6 +640,19 @@ class OutOfScopeWorkload(Rule):
                     ys[i] = y
                 return ts, ys
             """, line=8, contains="'y'"),
+        # Gauss-Seidel by rows: each unknown reads the prefix this sweep has
+        # already updated (a dot product with x[:i]), sweep after sweep
+        Invalid("""
+            import numpy as np
+
+            def gauss_seidel(A, b, sweeps):
+                x = np.zeros_like(b)
+                for _ in range(sweeps):
+                    x_old = x.copy()
+                    for i in range(A.shape[0]):
+                        x[i] = (b[i] - np.dot(A[i, :i], x[:i]) - np.dot(A[i, i + 1:], x_old[i + 1:])) / A[i, i]
+                return x
+            """, line=7, contains="computes 'x' from values of earlier iterations"),
         # a plucked-string delay line: each sample appended is the average of
         # the two oldest, so the buffer feeds itself one sample at a time
         Invalid("""
