@@ -366,6 +366,8 @@ class ModelBuilder:
                     self._bind_target(elt, value.elts[i], scope, loop)  # type: ignore[attr-defined]
                 elif isinstance(elt, ast.Name):
                     self._bind(scope, elt.id, BindKind.ELEMENT, value, elt, loop, index=i)
+                elif isinstance(elt, ast.Attribute):
+                    self._bind_attribute(elt, value, scope, loop, index=i)  # self.w, self.v = np.linalg.eig(c)
                 else:
                     self._bind_opaque(elt, scope, loop)
         elif isinstance(target, ast.Starred):
@@ -373,8 +375,10 @@ class ModelBuilder:
         elif isinstance(target, ast.Attribute):
             self._bind_attribute(target, value, scope, loop)
 
-    def _bind_attribute(self, target: ast.Attribute, value: ast.expr, scope: Scope, loop: LoopFrame | None) -> None:
-        """``self.u = np.zeros(n)`` inside a method binds ``self.u`` class-wide."""
+    def _bind_attribute(self, target: ast.Attribute, value: ast.expr, scope: Scope, loop: LoopFrame | None,
+                        index: int | None = None) -> None:
+        """``self.u = np.zeros(n)`` inside a method binds ``self.u`` class-wide
+        (``index``: the item of ``value`` a tuple target takes)."""
         if not (isinstance(target.value, ast.Name) and scope.kind is ScopeKind.FUNCTION):
             return
         if not scope.params or target.value.id != scope.params[0]:
@@ -383,7 +387,8 @@ class ModelBuilder:
         if cls is None or cls.kind is not ScopeKind.CLASS:
             return
         pos = (target.lineno, target.col_offset)
-        binding = Binding(target.attr, BindKind.VALUE, value, target, pos, loop, scope)
+        kind = BindKind.VALUE if index is None else BindKind.ELEMENT
+        binding = Binding(target.attr, kind, value, target, pos, loop, scope, index=index)
         self.model._class_attrs.setdefault((id(cls), target.attr), []).append(binding)
 
     def _bind_opaque(self, target: ast.expr, scope: Scope, loop: LoopFrame | None) -> None:

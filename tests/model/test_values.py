@@ -307,3 +307,15 @@ def test_draws_without_size_are_one_element_arrays(body: str, draw: bool) -> Non
     model = _model("import numpy as np\n" + body + "\n")
     (binding,) = model.module_scope.bindings["probe"]
     assert (model.unit_draw(binding.value) is not None) is draw
+
+
+def test_attributes_a_tuple_target_binds_take_the_items_kinds() -> None:
+    model = _model(
+        "import numpy as np\n"
+        "class PCA:\n"
+        "    def fit(self, X):\n"
+        "        self.values, self.vectors = np.linalg.eigh(np.cov(X.T))\n"
+        "        return sum(self.values)\n"
+    )
+    read = next(n for n in model.nodes(ast.Attribute) if n.attr == "values" and isinstance(n.ctx, ast.Load))
+    assert model.kind(read) is Kind.DEVICE
