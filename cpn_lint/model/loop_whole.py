@@ -181,6 +181,22 @@ class WholeWork:
                 and any(b.node is bound for b in model.reaching_bindings(n))]
         return bool(uses) and all(self._reaches_elements(use, frame, names, elementwise, depth + 1) for use in uses)
 
+    def _dotted_with_a_row(self, sub: ast.Subscript, frame: LoopFrame, names: frozenset[str]) -> bool:
+        """``np.dot(A[i, i + 1:], x_old[i + 1:])``: a slice the index moves,
+        in a dot product whose other operand is a row (or row segment) the
+        index picks and whose result is one number: as long as that row."""
+        model = self.model
+        parent = model.parent(sub)
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
+            partners = [parent.right if parent.left is sub else parent.left]
+        elif isinstance(parent, ast.Call) and sub in parent.args and model.call_api(parent) in _CONTRACTIONS:
+            partners = [a for a in parent.args if a is not sub]
+        else:
+            return False
+        return model.kind(parent) is Kind.DEVICE_SCALAR and any(
+            (pick := self._picked_piece(p, frame, names)) is not None and self._pick_work(pick, names, frame) is Work.ROW
+            for p in partners)
+
     def _dot_of_vectors(self, whole: ast.expr, pick: ast.Subscript, names: frozenset[str], frame: LoopFrame) -> bool:
         """``np.dot(lu[row], z)`` with ``z`` a vector: the product of a row and
         a vector of its length is one number, so ``z`` is row-sized."""

@@ -32,7 +32,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from .kinds import Kind
-from .loop_helpers import (_CONTRACTIONS, _VARYING_BINDINGS, _chain_picks, _components, _flow_edges, _header_end, _index_only, _reach,
+from .loop_helpers import (_VARYING_BINDINGS, _chain_picks, _components, _flow_edges, _header_end, _index_only, _reach,
                            chain_mentions)
 from .loop_picks import PickWork
 from .loop_whole import WholeWork
@@ -271,7 +271,7 @@ class WorkAnalysis(PickWork, WholeWork):
                     work = Work.ROW  # out[t] = Wc.T @ Wc: a d x d piece of the result per pass
                 if work is Work.SLAB and self._panel_times_row(sub, frame, names):
                     work = Work.ROW  # X[i, :] -= L[i, :i] @ X[:i, :]: row i from the rows before it
-                if work is Work.SLAB and _contracted(model, sub) and self._kernel_operand(sub, frame, names, own):
+                if work is Work.SLAB and self._dotted_with_a_row(sub, frame, names):
                     work = Work.ROW  # np.dot(A[i, i + 1:], x_old[i + 1:]): as long as the row segment it meets
                 if work is Work.ROW and not chain_mentions(model, sub, own) and not self._kernel_operand(sub, frame, names, own):
                     # theta[k, :] inside `for i`: the loops around this one pick
@@ -322,10 +322,3 @@ class WorkAnalysis(PickWork, WholeWork):
             result.work = max(result.work, work)
         return result
 
-
-def _contracted(model: "FileModel", node: ast.expr) -> bool:
-    """Is ``node`` an operand of a dot product (``np.dot(a, node)``, ``a @ node``)?"""
-    parent = model.parent(node)
-    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
-        return True
-    return isinstance(parent, ast.Call) and node in parent.args and model.call_api(parent) in _CONTRACTIONS
