@@ -321,4 +321,3 @@ class WorkAnalysis(PickWork, WholeWork):
                 result.whole.append(call)
             result.work = max(result.work, work)
         return result
-

@@ -25,7 +25,7 @@ from .syntax import names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
-    from .scopes import LoopFrame, Scope
+    from .scopes import Binding, LoopFrame, Scope
 
 
 
@@ -223,7 +223,6 @@ class StateRecurrences:
         computed from earlier in the same iteration: through names bound in
         the loop, and through elements it stored (``e[k] = d[k] - y[k]``
         before ``w += mu * e[k] * x[k]``)."""
-        model = self.model
         names = names_in(term) | self._attribute_reads(term)
         if depth >= 3:
             return names
@@ -235,12 +234,10 @@ class StateRecurrences:
                 continue
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 continue
-            for binding in model.reaching_bindings(node):
-                if binding.kind in (BindKind.VALUE, BindKind.ELEMENT) and binding.value is not None and binding.loop is not None \
-                        and frame.contains(binding.loop) and binding.pos < (node.lineno, node.col_offset):
-                    found |= self._term_names(binding.value, frame, stmt, depth + 1)
-                    for test in self._deciding_tests(binding.node, frame):
-                        found |= self._term_names(test, frame, stmt, depth + 1)
+            for binding in self._bound_earlier_in_pass(node, frame, (BindKind.VALUE, BindKind.ELEMENT)):
+                found |= self._term_names(binding.value, frame, stmt, depth + 1)  # type: ignore[arg-type]
+                for test in self._deciding_tests(binding.node, frame):
+                    found |= self._term_names(test, frame, stmt, depth + 1)
         return found
 
     def _deciding_tests(self, node: ast.AST, frame: "LoopFrame") -> list[ast.expr]:
@@ -364,7 +361,6 @@ class StateRecurrences:
         helper, or ``s[i, j] = -s[i, j]`` with ``i, j`` drawn by the loop)."""
         if not isinstance(stmt, ast.Assign):
             return None
-        model = self.model
         targets = [e for t in stmt.targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
         for target in targets:
             if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
@@ -499,11 +495,16 @@ class StateRecurrences:
             return nodes
         for node in list(nodes):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                for binding in self.model.reaching_bindings(node):
-                    if binding.kind is BindKind.VALUE and binding.value is not None and binding.loop is not None \
-                            and frame.contains(binding.loop) and binding.pos < (node.lineno, node.col_offset):
-                        nodes += self._iteration_reads(binding.value, frame, depth + 1)
+                for binding in self._bound_earlier_in_pass(node, frame, (BindKind.VALUE,)):
+                    nodes += self._iteration_reads(binding.value, frame, depth + 1)  # type: ignore[arg-type]
         return nodes
+
+    def _bound_earlier_in_pass(self, node: ast.Name, frame: "LoopFrame", kinds: tuple[BindKind, ...]) -> "list[Binding]":
+        """The bindings of ``node`` (of ``kinds``, with a value) that the same
+        pass of ``frame`` made before it: what it reads was computed there."""
+        return [b for b in self.model.reaching_bindings(node)
+                if b.kind in kinds and b.value is not None and b.loop is not None and frame.contains(b.loop)
+                and b.pos < (node.lineno, node.col_offset)]
 
     def _relayed_site(self, frame: "LoopFrame", name: str) -> bool:
         """Is ``name`` rebound in the loop from another name the same pass

@@ -189,8 +189,7 @@ class TripCounts:
         node = frame.node
         if self.model.role(frame) is not Role.RECURRENCE or not self._counts_to_an_extent(frame):
             return False
-        counters = {t.left.id for t in (node.test.values if isinstance(node.test, ast.BoolOp) else [node.test])  # type: ignore[attr-defined]
-                    if isinstance(t, ast.Compare) and isinstance(t.left, ast.Name)}
+        counters = {t.left.id for t in _compared_tests(node) if isinstance(t.left, ast.Name)}  # type: ignore[arg-type]
         return any(isinstance(stmt.target, ast.Name) and stmt.target.id in counters
                    and self.model.loop_of(stmt) is frame and self._under_a_test(stmt, node)
                    for stmt in self.model.nodes_in_loop(frame, ast.AugAssign))
@@ -212,10 +211,8 @@ class TripCounts:
             return False
         moved = {stmt.target.id for stmt in self.model.nodes_in_loop(frame, ast.AugAssign)
                  if isinstance(stmt.target, ast.Name) and self.model.const_int(stmt.value) is not None}
-        tests = node.test.values if isinstance(node.test, ast.BoolOp) else [node.test]
-        return any(isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], (ast.Lt, ast.LtE))
-                   and isinstance(t.left, ast.Name) and t.left.id in moved and self._is_data_extent(t.comparators[0])
-                   for t in tests)
+        return any(len(t.ops) == 1 and isinstance(t.ops[0], (ast.Lt, ast.LtE)) and isinstance(t.left, ast.Name)
+                   and t.left.id in moved and self._is_data_extent(t.comparators[0]) for t in _compared_tests(node))
 
     def _range_count(self, frame: LoopFrame) -> "Poly | object | None":
         """A range loop's count: _DATA for a data extent, a constant as
@@ -369,6 +366,12 @@ class TripCounts:
 
 
 _DATA = object()
+
+
+def _compared_tests(loop: ast.While) -> list[ast.Compare]:
+    """The comparisons a ``while`` test joins (``n < a and m < b``: both)."""
+    tests = loop.test.values if isinstance(loop.test, ast.BoolOp) else [loop.test]
+    return [t for t in tests if isinstance(t, ast.Compare)]
 
 
 def _range_call(frame: LoopFrame) -> ast.Call | None:

@@ -264,8 +264,13 @@ def _tests_hasattr(test: ast.expr, attribute: str) -> bool:
 def _catches(handler: ast.ExceptHandler, errors: frozenset[str]) -> bool:
     if handler.type is None:
         return True
-    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(isinstance(c, ast.Name) and (c.id in _BROAD or c.id in errors) for c in caught)
+    return any(name in _BROAD or name in errors for name in caught_names(handler))
+
+
+def caught_names(handler: ast.ExceptHandler) -> list[str]:
+    """The exception names ``except X:`` / ``except (X, Y):`` writes out."""
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type] if handler.type is not None else []
+    return [c.id for c in caught if isinstance(c, ast.Name)]
 
 
 def _references(model: FileModel, table: Manifest) -> list[ApiCall]:

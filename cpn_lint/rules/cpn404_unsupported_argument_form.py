@@ -14,7 +14,8 @@ from ..model.shapes import rank
 from ..model.syntax import positional_or_keyword
 from ..model.unit_values import one_element_draw
 from ..registry import Category, Invalid, Rule, Valid
-from ._api_support import device_arguments, hot_loop, manifest, on_data_path, scipy_special_ufuncs, version_text
+from ._api_support import (caught_names, device_arguments, hot_loop, manifest, on_data_path, scipy_special_ufuncs,
+                           version_text)
 
 
 @dataclass(frozen=True)
@@ -1088,14 +1089,9 @@ def _catches_type_error(model: FileModel, node: ast.AST) -> bool:
         if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return False
         if isinstance(ancestor, ast.Try) and any(child is stmt for stmt in ancestor.body):
-            return any(_names_type_error(h.type) for h in ancestor.handlers)
+            return any("TypeError" in caught_names(h) for h in ancestor.handlers)
         child = ancestor
     return False
-
-
-def _names_type_error(caught: ast.expr | None) -> bool:
-    names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
-    return any(isinstance(n, ast.Name) and n.id == "TypeError" for n in names)
 
 
 _NUMBER_TYPES = frozenset({"int", "float", "complex", "numbers.Number", "numbers.Real", "numbers.Integral",
