@@ -125,7 +125,7 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
         return IterKind.ARRAY, set(), names  # for v in a.flat
     if model.kind(iterable) is Kind.DEVICE:
         # the items of an integer np.arange are indices as well as items
-        return IterKind.ARRAY, names if _holds_integer_range(model, iterable) else set(), names
+        return IterKind.ARRAY, names if holds_integer_range(model, iterable) else set(), names
     return IterKind.OTHER, set(), set()
 
 
@@ -276,7 +276,7 @@ def _literal_items(model: "FileModel", expr: ast.expr) -> int:
     return max(_literal_items(model, b.value) for b in bindings)  # type: ignore[arg-type]
 
 
-def _holds_integer_range(model: "FileModel", iterable: ast.expr) -> bool:
+def holds_integer_range(model: "FileModel", iterable: ast.expr) -> bool:
     """``x`` or ``x[:-1]`` where every binding of ``x`` that reaches here is
     ``np.arange`` of integers (``for t in x[:-1]: S[t + 1] = ...``)."""
     while isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, ast.Slice):

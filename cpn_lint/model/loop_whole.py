@@ -18,7 +18,7 @@ from .loop_helpers import (VIEW_FUNCTIONS, _COMBINERS, _CONTRACTIONS, _SAME_SIZE
                            _attribute_key, _builtin_extremum, _chain_root, _components, _element_target,
                            _handed_to_unread_parameter, _has_window, _is_elementwise, _offset, _only_new_axes,
                            _tested_for_truth, _through_views, _truth_names, mentions)
-from .loop_iterations import _literal_items
+from .loop_iterations import _literal_items, holds_integer_range
 from .loop_work import SMALL_PICK, Work
 from .numpy_api import ARRAY_METADATA, BUILDERS, CONVERSIONS
 from .scopes import Binding, BindKind, IterKind, LoopFrame
@@ -532,6 +532,9 @@ class WholeWork:
         whole arrays. Math on arrays is as much work as its operands, which
         are classified where they appear."""
         model = self.model
+        loop = model.parent(call)
+        if isinstance(loop, (ast.For, ast.AsyncFor)) and loop.iter is call and holds_integer_range(model, call):
+            return Work.NONE  # for j in np.arange(1, w - 1): the indices an inner loop walks, not work on data
         scope = model.calls.callee(call)
         if scope is not None:
             if not any(model.kind(a).is_array for a in call.args):

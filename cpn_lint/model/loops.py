@@ -33,15 +33,18 @@ from typing import TYPE_CHECKING
 
 from .kinds import Kind
 from .loop_helpers import (_VARYING_BINDINGS, _chain_picks, _components, _flow_edges, _header_end, _index_only, _reach,
-                           chain_mentions)
+                           chain_mentions, mentions)
 from .loop_picks import PickWork
 from .loop_whole import WholeWork
 from .loop_work import LoopWork, Work
 from .scopes import Binding, BindKind, LoopFrame, Scope
-from .syntax import names_in, walk
+from .syntax import chain_root, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
+
+# element access through a method: ``a.item(i, j)`` reads, ``a.itemset((i, j), v)`` writes
+_ELEMENT_METHODS = frozenset({"item", "itemset"})
 
 
 
@@ -120,6 +123,8 @@ class WorkAnalysis(PickWork, WholeWork):
                 names |= names_in(sub.slice)
             for call in self.model.nodes_in_loop(frame, ast.Call):
                 names |= self._indices_handed(call)
+                if isinstance(call.func, ast.Attribute) and call.func.attr in _ELEMENT_METHODS and call.args:
+                    names |= names_in(call.args[0]) if call.func.attr == "itemset" else names_in(ast.Tuple(elts=call.args))
             found = self._index_names[key] = frozenset(names)
         return found
 
@@ -248,6 +253,41 @@ class WorkAnalysis(PickWork, WholeWork):
         return work
 
     # --------------------------------------------------------------- details
+    def _method_pick(self, call: ast.Call, names: frozenset[str]) -> ast.Subscript | None:
+        """``img.item(i, j)`` / ``img.itemset((i, j), v)`` by the loop's
+        indices: one element read or written through a method, the same
+        access as ``img[i, j]``; returned as that subscript (kept alive with
+        the loop's work, so its answers stay memoised by identity)."""
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr not in _ELEMENT_METHODS or call.keywords:
+            return None
+        if self.model.kind(func.value) is not Kind.DEVICE:
+            return None
+        if func.attr == "item":
+            indices = list(call.args)
+        else:
+            indices = call.args[:-1] if len(call.args) >= 2 else []
+        if len(indices) == 1 and isinstance(indices[0], ast.Tuple):
+            indices = list(indices[0].elts)
+        if not indices or not any(mentions(index, names) for index in indices):
+            return None  # a.item() of a 0-d value: a conversion (CPN104), no pick
+        index = indices[0] if len(indices) == 1 else ast.Tuple(elts=indices, ctx=ast.Load())
+        pick = ast.Subscript(value=func.value, slice=index, ctx=ast.Load())
+        return ast.copy_location(pick, call)
+
+    def _positioned_arrays(self, call: ast.Call, own: frozenset[str], picks: list[ast.Subscript]) -> set[int]:
+        """``locmax.is_local_max(E_mag, i, j)`` beside ``E_mag[i, j]``: a
+        function out of sight handed the loop's own indices with an array the
+        pass also picks by them works at that position, not on the whole
+        array (the ids of such array arguments)."""
+        model = self.model
+        if not any(isinstance(a, ast.Name) and a.id in own for a in call.args):
+            return set()
+        if model.calls.callee(call) is not None or model.call_api(call) is not None or model.is_host_call(call):
+            return set()
+        picked = {chain_root(p).id for p in picks if isinstance(chain_root(p), ast.Name) and mentions(p.slice, own)}
+        return {id(a) for a in call.args if isinstance(a, ast.Name) and a.id in picked}
+
     def _bindings_in(self, frame: LoopFrame) -> list[Binding]:
         return self.model.bindings_in_loop(frame)
 
@@ -292,6 +332,17 @@ class WorkAnalysis(PickWork, WholeWork):
         helpers = {id(call): through for call in model.nodes_in_loop(frame, ast.Call)
                    if id(call) not in output and (through := self._picks_in_helper(call, own)) is not None}
         handed = {id(a) for call in model.nodes_in_loop(frame, ast.Call) if id(call) in helpers for a in call.args}
+        for call in model.nodes_in_loop(frame, ast.Call):
+            pick = self._method_pick(call, names) if id(call) not in output else None
+            if pick is not None:
+                handed.add(id(pick.value))  # img.item(i, j): the pick counts, not the whole image
+                result.picks.append(pick)
+                if mentions(pick.slice, own):
+                    result.own_picks.append(pick)
+                result.work = max(result.work, Work.ELEMENT)
+        for call in model.nodes_in_loop(frame, ast.Call):
+            if id(call) not in output and id(call) not in helpers:
+                handed |= self._positioned_arrays(call, own, result.picks)
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or id(node) in handed or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue  # (an array handed to a helper that picks it by the loop's indices: the helper's picks count)

@@ -494,6 +494,30 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # pixels read and written through methods (OpenCV tutorials' style):
+        # img.item(i, j) is img[i, j], one element per pass; the nest roots at
+        # the row loop, and the integer np.arange an inner loop walks is its
+        # indices, not work on data
+        Invalid("""
+            import numpy as np
+            img = np.random.rand(480, 640)
+            out = img.copy()
+            for i in np.arange(1, 479):
+                for j in np.arange(1, 639):
+                    out.itemset((i, j), (img.item(i - 1, j) + img.item(i + 1, j)) / 2)
+            """, line=4, contains="'img', 'out'"),
+        # a per-pixel helper out of sight, handed the image and the position
+        # the pass also picks: it works at that pixel, not on the whole image
+        Invalid("""
+            import numpy as np
+            import edge_helpers as eh
+            mag = np.random.rand(480, 640)
+            keep = np.zeros((480, 640))
+            for i in range(1, 479):
+                for j in range(1, 639):
+                    if eh.is_local_max(mag, i, j):
+                        keep[i, j] = mag[i, j]
+            """, line=5),
         # a red-black SOR over lists of index tuples: each colour's sites are
         # independent, so the loop is an element loop, not a sequential sweep
         Invalid("""
