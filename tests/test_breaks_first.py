@@ -104,7 +104,22 @@ def test_a_failed_import_is_the_one_break_for_its_name(tmp_path: Path, monkeypat
     found = _breaks_of("import numpy as np\nfrom numpy.polynomial.legendre import leggauss as nodes\n\n\n"
                        "def integrate(f, n):\n    x, w = nodes(n)\n    return np.sum(w * f(x))\n",
                        tmp_path, monkeypatch, capsys)
-    assert [(b["line"], b["effect"], b["when"]) for b in found] == [(2, "raises ImportError", "on load")]
+    # numpy.polynomial is missing as a whole: the from-import fails loading it (oracle: ModuleNotFoundError)
+    assert [(b["line"], b["effect"], b["when"]) for b in found] == [(2, "raises ModuleNotFoundError", "on load")]
+
+
+def test_a_missing_submodules_import_is_the_one_break_for_its_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    found = _breaks_of("import numpy as np\nimport numpy.ma as ma\n\n\n"
+                       "def clean(x):\n    return ma.masked_invalid(np.asarray(x))\n", tmp_path, monkeypatch, capsys)
+    assert [(b["line"], b["effect"], b["when"]) for b in found] == [(2, "raises ModuleNotFoundError", "on load")]
+
+
+def test_a_guarded_submodule_import_is_no_break(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    found = _breaks_of("import numpy as np\ntry:\n    from numpy import ma\nexcept ImportError:\n    ma = None\n\n"
+                       "x = np.ones(3)\n", tmp_path, monkeypatch, capsys)
+    assert found == []
 
 
 def test_a_scripts_main_block_breaks_when_run_not_on_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -13,7 +13,8 @@ import numpy
 import pytest
 
 from cpn_lint import oracle
-from cpn_lint.rules._api_support import MISSING_SUBMODULES, ONE_LINE_EQUIVALENTS, TYPE_ONLY_SUBMODULE
+from cpn_lint.rules._api_support import (MISSING_SUBMODULES, ONE_LINE_EQUIVALENTS, TYPE_ONLY_SUBMODULE,
+                                         UNIMPORTABLE_SUBMODULES)
 
 from . import oracle_support as support
 
@@ -90,3 +91,11 @@ def test_the_submodules_taken_as_missing_cannot_be_imported(runtime: dict) -> No
     assert all(found[name] == "ModuleNotFoundError" for name in MISSING_SUBMODULES), found
     assert found[TYPE_ONLY_SUBMODULE] == "ModuleNotFoundError"  # its imports are CPN401 (kept on NumPy: right)
     assert found["numpy.linalg"] == found["numpy.fft"] == "present"
+
+
+def test_the_submodules_whose_import_cpn401_reports_cannot_be_imported(runtime: dict) -> None:
+    """``import numpy.ma as ma`` is CPN401 at the import (what breaks first on load);
+    numpy.lib and numpy.random import."""
+    found = runtime["submodules"]
+    assert all(found[name] == "ModuleNotFoundError" for name in UNIMPORTABLE_SUBMODULES), found
+    assert found["numpy.lib"] == found["numpy.random"] == "present"

@@ -193,6 +193,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         model = self.model
         if not isinstance(frame.node, (ast.For, ast.AsyncFor)) or frame.iter_kind is IterKind.SMALL_CONSTANT:
             return False
+        if not any(model.draw_name(call) is not None for call in model.nodes_in_loop(frame, ast.Call)):
+            return False  # no draw anywhere in the nest (asked first: most loops draw nothing)
         if self._few_items(frame) or model.work(frame).work not in (Work.NONE, Work.ELEMENT):
             return False
         for inner in model.loops_within(frame):

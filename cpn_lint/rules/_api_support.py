@@ -21,7 +21,7 @@ import functools
 import json
 from importlib import resources
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..manifest import ApiSupport, Manifest, Status, active, canonical_name
 from ..findings import Finding
@@ -118,21 +118,38 @@ MISSING_SUBMODULES = ("numpy.polynomial", "numpy.version", "numpy.emath", "numpy
                       "numpy.matlib", "numpy.dtypes", "numpy.exceptions")
 
 
-# numpy.typing only names types. Kept on NumPy its import is right; renamed with
+# Submodules a port keeps on host NumPy, where they are right: numpy.typing
+# names types only, numpy.testing's checks compare host values. Renamed with
 # the rest (``from cupynumeric.typing import ...``, or a module-wide swap as the
-# oracle does) it fails on load with ModuleNotFoundError (oracle-checked:
-# tests/test_oracle_equivalents.py). Only the import statement is reported.
+# oracle does) their import fails on load with ModuleNotFoundError
+# (oracle-checked: tests/test_oracle_equivalents.py). Only the import
+# statement is reported, as a note on the port.
 TYPE_ONLY_SUBMODULE = "numpy.typing"
-TYPE_ONLY_FIX = "keep this import on NumPy: it names types only"
+KEPT_ON_NUMPY = {TYPE_ONLY_SUBMODULE: "keep this import on NumPy: it names types only",
+                 "numpy.testing": "keep this import on NumPy: its checks run on host values"}
+
+# Submodules whose import statement fails under 26.6.1 (oracle-checked), the
+# names under them listed in the manifest (numpy.ma, stride_tricks) or not.
+UNIMPORTABLE_SUBMODULES = (*MISSING_SUBMODULES, "numpy.ma", "numpy.char", "numpy.core", "numpy.lib.stride_tricks",
+                           *KEPT_ON_NUMPY)
 
 
-def is_type_only(api: str) -> bool:
-    """A name from numpy.typing: a note on the port, never a device API."""
-    return api.startswith(TYPE_ONLY_SUBMODULE + ".")
+def _module_of(api: str, modules: Iterable[str]) -> str | None:
+    """The one of ``modules`` that ``api`` is or lies under."""
+    return next((m for m in modules if api == m or api.startswith(m + ".")), None)
+
+
+def kept_on_numpy(api: str) -> bool:
+    """A submodule (or a name of one) a port keeps on NumPy: a note, never a device API."""
+    return _module_of(api, KEPT_ON_NUMPY) is not None
+
+
+def kept_on_numpy_fix(api: str) -> str:
+    return KEPT_ON_NUMPY[_module_of(api, KEPT_ON_NUMPY) or TYPE_ONLY_SUBMODULE]
 
 
 def _type_only_import(name: str) -> ApiSupport | None:
-    if is_type_only(canonical_name(name)):
+    if _module_of(canonical_name(name), (TYPE_ONLY_SUBMODULE,)):
         return ApiSupport(canonical_name(name), Status.NOT_IMPLEMENTED, "Module-Level", lacks=True, kind="module")
     return None
 
@@ -166,6 +183,7 @@ class ApiCall:
     entry: ApiSupport
     hot_loop: LoopFrame | None  # the innermost enclosing loop that repeats the use
     called: bool = True
+    error: str | None = None  # what the use raises, when its form says (an import of a missing submodule)
 
     @property
     def in_loop(self) -> bool:
@@ -291,11 +309,63 @@ def _references(model: FileModel, table: Manifest) -> list[ApiCall]:
     for alias, name in _imported_names(model):
         if guarded(model, alias, name, frozenset({"ImportError"})):
             continue
+        # (a name under a submodule cuPyNumeric lacks: the module's import fails first)
+        error = "ModuleNotFoundError" if _module_of(name.rpartition(".")[0], UNIMPORTABLE_SUBMODULES) else None
         if name not in COVERED_ELSEWHERE and lacking(name):
-            found.append(ApiCall(alias, lookup(table, name), None, called=False))  # type: ignore[arg-type]
+            found.append(ApiCall(alias, lookup(table, name), None, called=False, error=error))  # type: ignore[arg-type]
         elif (type_only := _type_only_import(name)) is not None:
-            found.append(ApiCall(alias, type_only, None, called=False))
+            found.append(ApiCall(alias, type_only, None, called=False, error=error))
+    reported = {id(use.call) for use in found}
+    return found + _submodule_imports(model, reported)
+
+
+def _submodule_imports(model: FileModel, reported: set[int]) -> list[ApiCall]:
+    """``import numpy.ma as ma``, ``from numpy import testing``, ``from
+    numpy.testing import assert_allclose``: the import of a submodule
+    cuPyNumeric lacks fails on load (oracle-checked), once per statement;
+    statements whose names are reported already are left to them."""
+    root = model.device_root
+    if not root:
+        return []
+    found = []
+    in_tests = _is_test_module(model.filename)
+    for node in model.nodes(ast.Import, ast.ImportFrom):
+        for alias, module, error in _imported_modules(node, root):
+            missing = _module_of(module, UNIMPORTABLE_SUBMODULES)
+            if missing is None or any(id(a) in reported for a in node.names):
+                continue
+            if missing == "numpy.testing" and in_tests:
+                continue  # a test compares on host NumPy: its import stays as it is
+            if guarded(model, alias, module, frozenset({"ImportError", "ModuleNotFoundError"})):
+                continue
+            entry = ApiSupport(missing, Status.NOT_IMPLEMENTED, "Module-Level", lacks=True, kind="module")
+            found.append(ApiCall(alias, entry, None, called=False, error=error))
+            break  # one statement, one failure
     return found
+
+
+def _is_test_module(filename: str) -> bool:
+    """``test_x.py``, ``x_test.py``, ``conftest.py`` or a file under a
+    ``tests``/``testing`` folder: code a port leaves on host NumPy."""
+    parts = filename.replace("\\", "/").split("/")
+    name = parts[-1]
+    return (name.startswith("test_") or name.endswith(("_test.py", "_tests.py")) or name in ("conftest.py", "tests.py")
+            or any(part in ("test", "tests", "testing") for part in parts[:-1]))
+
+
+def _imported_modules(node: ast.Import | ast.ImportFrom, root: str) -> list[tuple[ast.alias, str, str]]:
+    """The NumPy submodules an import statement loads, with the alias that
+    names each and what a missing one raises."""
+    if isinstance(node, ast.Import):
+        return [(a, "numpy" + a.name[len(root):], "ModuleNotFoundError") for a in node.names
+                if a.name.partition(".")[0] == root and "." in a.name]
+    module = node.module or ""
+    if node.level or module.partition(".")[0] != root:
+        return []
+    tail = module.partition(".")[2]
+    if tail:
+        return [(node.names[0], f"numpy.{tail}", "ModuleNotFoundError")]
+    return [(a, f"numpy.{a.name}", "ImportError") for a in node.names]
 
 
 def _reference_candidates(model: FileModel, methods: frozenset[str]) -> list[ast.Name | ast.Attribute]:
@@ -468,6 +538,8 @@ def describe_call(model: FileModel, call: ast.expr | ast.alias) -> str:
         return model.segment(call.func, 40) + "(...)"
     if isinstance(call, ast.alias):
         statement = model.statement_of(call) if hasattr(call, "lineno") else None
+        if isinstance(statement, ast.Import):
+            return f"import {call.name}"
         module = statement.module if isinstance(statement, ast.ImportFrom) else "numpy"
         return f"from {module} import {call.name}"
     return model.segment(call, 40)
@@ -547,7 +619,7 @@ def finding_data(api_call: ApiCall, model: FileModel | None = None) -> dict[str,
         data["data_path"] = on_data_path(model, api_call.call, entry.api)
     optional = {"note": entry.note, "lacks": entry.lacks, "replacement": entry.replacement,
                 "releases": list(entry.releases) or None,
-                "equivalent": ONE_LINE_EQUIVALENTS.get(entry.api) or (TYPE_ONLY_FIX if is_type_only(entry.api) else None)}
+                "equivalent": ONE_LINE_EQUIVALENTS.get(entry.api) or (kept_on_numpy_fix(entry.api) if kept_on_numpy(entry.api) else None)}
     data.update({key: value for key, value in optional.items() if value is not None})
     return data
 

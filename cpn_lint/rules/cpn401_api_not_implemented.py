@@ -10,11 +10,11 @@ from ..model import FileModel
 from ..registry import Category, Invalid, Valid
 from ._api_support import (
     ONE_LINE_EQUIVALENTS,
-    TYPE_ONLY_FIX,
     ApiCall,
     ApiSupportRule,
     finding_data,
-    is_type_only,
+    kept_on_numpy,
+    kept_on_numpy_fix,
     uses_not_implemented,
     version_text,
 )
@@ -36,7 +36,13 @@ class ApiNotImplemented(ApiSupportRule):
     `la.lstsq(...)` after `import numpy.linalg as la`, `a.std()` on an
     array), and so is any other use of a name cuPyNumeric lacks altogether
     (`dtype=np.float_`, `isinstance(m, np.ma.MaskedArray)`, and
-    `from numpy import trapz`, which fails at the import). The message
+    `from numpy import trapz`, which fails at the import). So is the
+    import of a submodule cuPyNumeric does not have (`import numpy.ma as
+    ma`, `from numpy.testing import assert_allclose`, `numpy.polynomial`,
+    `numpy.lib.stride_tricks`, `numpy.char`, `numpy.core`): the statement
+    raises ModuleNotFoundError on load, before any name of it is used. The
+    test helpers and `numpy.typing` stay on NumPy, where they are right:
+    a note, not a refactor. The message
     says whether the name is missing from cuPyNumeric (the access raises
     AttributeError) or present but unsupported. A use inside a loop is
     marked as being on the hot path, which lowers the verdict by one tier.
@@ -104,6 +110,14 @@ class ApiNotImplemented(ApiSupportRule):
     short = "{call} is unsupported on cuPyNumeric: {hint} (RR-host-fallback)"
 
     valid = (
+        # an optional submodule the program already does without
+        Valid("""
+            import numpy as np
+            try:
+                from numpy import ma
+            except ImportError:
+                ma = None
+            """),
         # guarded by the program itself: cuPyNumeric never takes the branch,
         # and the handler catches the AttributeError
         Valid("""
@@ -173,6 +187,12 @@ class ApiNotImplemented(ApiSupportRule):
             """),
     )
     invalid = (
+        # the import of a submodule cuPyNumeric lacks fails on load, before any
+        # use of it (ModuleNotFoundError under the runtime)
+        Invalid("""
+            import numpy as np
+            import numpy.ma as ma
+            """, line=2, contains="import numpy.ma"),
         # cuPyNumeric has no numpy.polynomial at all: every name under it is missing
         Invalid("""
             import numpy as np
@@ -283,7 +303,7 @@ class ApiNotImplemented(ApiSupportRule):
         fix = fix_text(model, use)
         hint = fix if use.entry.replacement is not None or use.entry.api in ONE_LINE_EQUIVALENTS \
             else "keep it on host NumPy"
-        if is_type_only(use.entry.api):
+        if kept_on_numpy(use.entry.api):
             error, hint = "ModuleNotFoundError once the import is renamed", "keep the import on NumPy"
         if len(hint) > HINT_LIMIT:
             hint = "a one-line equivalent exists"
@@ -293,7 +313,9 @@ class ApiNotImplemented(ApiSupportRule):
 def _error(use: ApiCall) -> str:
     """What the use raises under cuPyNumeric: a missing module fails its
     import, a missing name its ``from`` import or its attribute access."""
-    if is_type_only(use.entry.api):
+    if use.error is not None:
+        return use.error
+    if kept_on_numpy(use.entry.api):
         return "ModuleNotFoundError"
     return "ImportError" if isinstance(use.call, ast.alias) else "AttributeError"
 
@@ -312,8 +334,8 @@ def gap_text(entry: ApiSupport, version: str, error: str = "AttributeError") -> 
 def fix_text(model: FileModel, use: ApiCall) -> str:
     """The NumPy 2 spelling when cuPyNumeric has it, else the host fallback."""
     replacement = use.entry.replacement
-    if is_type_only(use.entry.api):
-        return TYPE_ONLY_FIX
+    if kept_on_numpy(use.entry.api):
+        return kept_on_numpy_fix(use.entry.api)
     if replacement is None:
         equivalent = ONE_LINE_EQUIVALENTS.get(use.entry.api)
         return f"use {equivalent}" if equivalent else HOST_FALLBACK

@@ -60,13 +60,17 @@ _IMPORT_FAILURES = frozenset({"raises ImportError", "raises ModuleNotFoundError"
 
 
 def _after_failed_import(candidate: Break, found: list[Break]) -> bool:
-    """A use of a name whose ``from numpy import name`` already fails: the
-    program never gets that far, so the import is the one break."""
+    """A use of a name whose ``from numpy import name`` already fails, or of
+    a module whose ``import numpy.ma as ma`` does: the program never gets
+    that far, so the import is the one break."""
     if candidate.effect != "raises AttributeError":
         return False
     api = candidate.item.data.get("api")
-    return api is not None and any(b.effect in _IMPORT_FAILURES and b.item.data.get("api") == api
-                                   and b.item.location.path == candidate.item.location.path for b in found)
+    if not isinstance(api, str):
+        return False
+    return any(b.effect in _IMPORT_FAILURES and isinstance(failed := b.item.data.get("api"), str)
+               and (api == failed or api.startswith(failed + "."))
+               and b.item.location.path == candidate.item.location.path for b in found)
 
 
 def _break(item: Item) -> Break | None:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..findings import Finding
 from ..registry import Category
 from ..rules import load_rules
-from ..rules._api_support import is_type_only  # kept on NumPy it is right: a note, not a refactor
+from ..rules._api_support import kept_on_numpy  # kept on NumPy it is right: a note, not a refactor
 from . import gates as g
 from .advice import DOCTOR_MEANINGS, add_next_steps, kernels_text, main_work_text, summary_sentence
 from .breaks import breaks_first
@@ -275,7 +275,7 @@ def build_report(
         gate4_failed=gate4.failed,
         gate2_failed=gate2.failed,
         blocks_codes=blocks_codes,
-        has_refactor=bool(refactor or runtime_refactor or any(_has_equivalent(i) and not is_type_only(str(i.data.get("api", ""))) for i in api)),
+        has_refactor=bool(refactor or runtime_refactor or any(_has_equivalent(i) and not kept_on_numpy(str(i.data.get("api", ""))) for i in api)),
         hot_missing_api=bool(hot_apis),
     )
     gates = decide_gates(context, decision, gate1, gate2, gate4, blocks_codes, refactor + runtime_refactor, units,
