@@ -51,7 +51,7 @@ from .loop_helpers import chain_mentions, mentions
 from .loop_iterations import hot_loop, walks_checkerboard
 from .loop_work import Work
 from .loops import WorkAnalysis
-from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _form, _is_name, _offset
+from .recurrence_forms import ORDERINGS, SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _form, _is_name, _offset
 from .iteration import fresh_in_iteration
 from .scopes import Binding, BindKind, IterKind
 from .shapes import literal_size
@@ -551,11 +551,23 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) \
             or self._attribute_walkers(frame) or self._table_walkers(frame) or self._table_wavefront(frame) \
             or self._around_a_sweep(frame)
-        if found and self.model.work(frame).work is Work.SLAB and not all(r.holds_beside_slabs for r in found):
+        if found and self.model.work(frame).work is Work.SLAB and not all(r.holds_beside_slabs for r in found) \
+                and not self._whole_values_are_numbers(frame):
             history = self._history(frame)
             if history is None or any(r.via in history for r in found):
                 return []  # a clock or a step size beside whole-array work, or the history itself
         return found
+
+    def _whole_values_are_numbers(self, frame: "LoopFrame") -> bool:
+        """Is every whole-array value the loop's work names a number after
+        all, by what the loop branches on (see :meth:`_branched_numbers`)?
+        (``likelihood = likelihood - term + np.log(l0 + a_k)`` where the pass
+        tests ``a_k + l0 <= 0``: values of unknown size, each one number.)"""
+        whole = self.model.work(frame).whole
+        if not whole or not all(isinstance(node, ast.Name) for node in whole):
+            return False
+        numbers = self._branched_numbers(frame)
+        return all(node.id in numbers for node in whole)  # type: ignore[attr-defined]
 
     def _line_sweep(self, frame: "LoopFrame") -> Recurrence | None:
         """A loop along an axis of the input data whose inner loop fills

@@ -10,6 +10,7 @@ of :class:`~cpn_lint.model.dependence.DependenceAnalysis`).
 from __future__ import annotations
 
 import ast
+import copy
 from typing import TYPE_CHECKING
 
 from .kinds import Kind
@@ -17,7 +18,7 @@ from .loop_work import Work
 from .loops import WorkAnalysis
 from .iteration import fresh_in_iteration
 from .recurrence_forms import (Recurrence, offset_of, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
-                               _on_cycle, _reads_ahead, _reads_behind, _self_updated_names)
+                               _on_cycle, _reads_ahead, _reads_behind, _self_updated_names, _is_reduction_step)
 from .scopes import BindKind
 from .shapes import literal_size
 from .spatial import range_of
@@ -45,9 +46,10 @@ class StateRecurrences:
         coupled = self._coupled(frame)
         relayed = self._relayed(frame)
         alternating = self._alternating(frame)
+        rebound = self._rebound_through(frame)
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ()),
-                         *alternating.get(id(stmt), ())]:
+                         *alternating.get(id(stmt), ()), *rebound.get(id(stmt), ())]:
                 small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
                 per_row = name in coupled.get(id(stmt), ()) and self._steps_through_rows(frame, sized_too=small)
                 if not (small or per_row) or self._restarted(frame, name) or fresh_in_iteration(model, stmt, frame, name):
@@ -58,6 +60,33 @@ class StateRecurrences:
                                         "scalar" if self._is_number(name, stmt) else "state", per_row))
                 break
         return found if found and self._touches_device_values(frame) else []
+
+    def _rebound_through(self, frame: "LoopFrame") -> dict[int, list[str]]:
+        """Names rebound from a value the same pass computed from them
+        (``lam_prev = l0 + (lam - l0) * np.exp(-b * dt)`` then ``lam =
+        lam_prev + a``): the name's update, written in two steps, and not a
+        sum or product once the step is put in (a reduction stays one).
+        Keyed by the id of the rebinding statement."""
+        found: dict[int, list[str]] = {}
+        numbers: set[str] | None = None
+        for stmt in self.model.nodes_in_loop(frame, ast.Assign):
+            if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                continue
+            name = stmt.targets[0].id
+            if name in names_in(stmt.value):
+                continue  # updated from itself directly: _self_updated_names' case
+            if self.model.kind(stmt.targets[0]) not in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+                numbers = self._branched_numbers(frame) if numbers is None else numbers
+                if name not in numbers:
+                    continue  # only a number: vectors rebound in two steps are whole-array iterations (CG)
+            for node in walk(stmt.value):
+                if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+                    continue
+                steps = [b for b in self._bound_earlier_in_pass(node, frame, (BindKind.VALUE,)) if name in names_in(b.value)]
+                if len(steps) == 1 and not _is_reduction_step(_put_in(stmt.value, node.id, steps[0].value), name):
+                    found.setdefault(id(stmt), []).append(name)
+                    break
+        return found
 
     def _alternating(self, frame: "LoopFrame") -> dict[int, list[str]]:
         """Names each rebound from the other (``x = draw(f(y))`` then ``y =
@@ -672,3 +701,11 @@ def _attribute_picks(bodies: list[ast.AST], attr: str) -> str | None:
             if any(_is_self_attribute(n, attr) for n in ast.walk(sub.slice)):
                 return base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else attr
     return None
+
+
+def _put_in(expr: ast.expr, name: str, value: ast.expr) -> ast.expr:
+    """``expr`` with ``value`` in place of every read of ``name`` (a copy)."""
+    class _PutIn(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return copy.deepcopy(value) if node.id == name and isinstance(node.ctx, ast.Load) else node
+    return _PutIn().visit(copy.deepcopy(expr))

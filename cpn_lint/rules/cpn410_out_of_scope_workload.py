@@ -194,6 +194,21 @@ class OutOfScopeWorkload(Rule):
     short = "{origin}: {headline}"
 
     valid = (
+        # steepest descent: the residual is rebound from the iterate the pass
+        # moved, but both are vectors (whole-array iterations, not a recurrence)
+        Valid("""
+            import numpy as np
+
+            def descend(A, b, x, steps=100, tol=1e-8):
+                r = b - A @ x
+                for _ in range(steps):
+                    alpha = (r @ r) / (r @ A @ r)
+                    x = x + alpha * r
+                    r = b - A @ x
+                    if np.linalg.norm(r) < tol:
+                        break
+                return x
+            """),
         # whole-array bodies: a leapfrog time loop that stores its history
         Valid("""
             import numpy as np
@@ -546,6 +561,23 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # an intensity carried from event to event in two steps (the decayed
+        # value, then the jump): the pass branches on it, so it is one number,
+        # and so is the log-likelihood summed from it
+        Invalid("""
+            import numpy as np
+
+            def loglik(times, mu, alpha, beta):
+                lam = mu + alpha
+                total = np.log(mu)
+                for k in range(2, len(times)):
+                    decayed = mu + (lam - mu) * np.exp(-beta * (times[k] - times[k - 1]))
+                    if decayed <= 0:
+                        return -np.inf
+                    total = total + np.log(decayed)
+                    lam = decayed + alpha
+                return total
+            """, line=6),
         # an adaptive (LMS) filter: the weights are stepped once per sample,
         # each update from an error the current weights made
         Invalid("""
