@@ -33,6 +33,9 @@ if TYPE_CHECKING:  # pragma: no cover
 _FEED_DEPTH = 5
 
 
+# NumPy calls that combine every element of an operand into the result
+_CONTRACTIONS = frozenset({"dot", "matmul", "inner", "vdot", "sum", "einsum", "tensordot"})
+
 class ArrayRecurrences:
     """Elements and views written from ones an earlier iteration wrote."""
 
@@ -86,6 +89,10 @@ class ArrayRecurrences:
                             if r is not target and isinstance(r, ast.Subscript) and _is_name(r.value, name)):
                         # x_new[i] from x_new[j], j < i (Gauss-Seidel by loops); Q[t] from
                         # Q[s + 1], s >= t, in a loop counting down (a backward recursion)
+                        candidates.append((stmt, name, base, var, target))
+                        continue
+                    if repeated and _offset_of_one_index(target, var) == 0 and self._contracts_whole(value, name):
+                        # x1[i] from np.dot(H[i, :], x1): every element, those this sweep wrote included (SOR)
                         candidates.append((stmt, name, base, var, target))
                         continue
                     lags = self._inner_lags(frame)
@@ -193,6 +200,21 @@ class ArrayRecurrences:
                         return True  # range(t, n) read at s + 1, range(t + 1, n) at s: beyond t
                 if self._guarded(read, inner, var, loop.node, step):
                     return True
+        return False
+
+    def _contracts_whole(self, value: ast.expr, name: str) -> bool:
+        """Does ``value`` hand the whole array ``name`` to NumPy work or a
+        matrix product (``np.dot(H[i, :], x)``, ``A[i] @ x``), not only its
+        metadata (``x.shape``, ``len(x)``)?"""
+        model = self.model
+        for node in walk(value):
+            if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+                continue
+            parent = model.parent(node)
+            if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
+                return True
+            if isinstance(parent, ast.Call) and node in parent.args and model.call_api(parent) in _CONTRACTIONS:
+                return True
         return False
 
     def _guarded(self, read: ast.AST, inner: str, var: str, stop: ast.AST, step: int) -> bool:

@@ -292,9 +292,18 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
     def _reads_only_tables(self, picks: "Sequence[ast.Subscript]") -> bool:
         """Does the loop pick elements of nothing but tables the code writes
         out (a 9 x 2 table of lattice directions)? Its trips are bounded by
-        the table, not by the data: no element loop."""
+        the table, not by the data: no element loop. A written-out array the
+        loop stores into (``a[i, j] = a[k, j] - a[i, j] * f`` on a 3 x 3
+        demo system) is the data being worked on, not a table."""
         values = self.model.values
-        return all(values.written_out(chain_root(p)) for p in picks)
+        return all(values.written_out(root := chain_root(p)) and not self._stored_into_by_picks(root, picks)
+                   for p in picks)
+
+    @staticmethod
+    def _stored_into_by_picks(root: ast.expr, picks: "Sequence[ast.Subscript]") -> bool:
+        return isinstance(root, ast.Name) and any(
+            isinstance(p.ctx, ast.Store) and isinstance(chain_root(p), ast.Name) and chain_root(p).id == root.id  # type: ignore[attr-defined]
+            for p in picks)
 
     def _small_element_nest(self, frame: "LoopFrame") -> bool:
         """A loop over a handful of indices (``for i in range(4)``) that picks

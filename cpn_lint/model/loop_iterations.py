@@ -83,6 +83,8 @@ def _classify_iteration(model: "FileModel", target: ast.expr, iterable: ast.expr
         return IterKind.RANGE, names, set()  # trange(n)
     if wrapped is not None:
         iterable = wrapped
+    if isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, ast.Slice) and is_range_call(iterable.value):
+        return _classify_iteration(model, target, iterable.value)  # range(n)[::-1]: the same numbers, sliced
     if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
         if len(iterable.elts) <= SMALL_CONSTANT_LIMIT:
             return IterKind.SMALL_CONSTANT, set(), set()

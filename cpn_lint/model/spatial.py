@@ -253,6 +253,12 @@ def range_of(model: "FileModel", frame: LoopFrame, var: str | None = None) -> tu
     direction = 1
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "reversed" and iterable.args:
         direction, iterable = -1, iterable.args[0]
+    elif isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, ast.Slice) \
+            and iterable.slice.lower is None and iterable.slice.upper is None:
+        step = model.const_int(iterable.slice.step) if iterable.slice.step is not None else 1
+        if step not in (1, -1):
+            return None, direction
+        direction, iterable = step, iterable.value  # range(n)[::-1]: the same numbers, in the other order
     if not (isinstance(iterable, ast.Call) and iterable.args):
         return None, direction
     func = iterable.func

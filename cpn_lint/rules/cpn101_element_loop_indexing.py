@@ -494,6 +494,30 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # elimination on a system written out in the script: the loop writes
+        # into the matrix, so it is the data, not a lookup table; and back
+        # substitution over range(n)[::-1] is as much an index loop as range
+        Invalid("""
+            import numpy as np
+            a = np.array([[2.0, 1.0, 1.0], [4.0, -6.0, 0.0], [-2.0, 7.0, 2.0]])
+            b = np.array([5.0, -2.0, 9.0])
+            n = len(b)
+            for k in range(n - 1):
+                for i in range(k + 1, n):
+                    f = a[i, k] / a[k, k]
+                    for j in range(k, n):
+                        a[i, j] = a[i, j] - f * a[k, j]
+                    b[i] = b[i] - f * b[k]
+            """, line=5),
+        Invalid("""
+            import numpy as np
+            def back_substitute(U, y):
+                n = len(y)
+                x = np.zeros(n)
+                for i in range(n)[::-1]:
+                    x[i] = (y[i] - np.dot(U[i, i + 1:], x[i + 1:])) / U[i, i]
+                return x
+            """, line=5),
         # pixels read and written through methods (OpenCV tutorials' style):
         # img.item(i, j) is img[i, j], one element per pass; the nest roots at
         # the row loop, and the integer np.arange an inner loop walks is its

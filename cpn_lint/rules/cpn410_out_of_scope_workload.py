@@ -561,6 +561,17 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # over-relaxation in place: each x[i] is dotted with the whole x, the
+        # elements this sweep already wrote included
+        Invalid("""
+            import numpy as np
+            H = np.random.rand(50, 50)
+            g = np.random.rand(50)
+            x = np.zeros(50)
+            for sweep in range(20):
+                for i in range(50):
+                    x[i] = x[i] + 0.8 * (np.dot(H[i, :], x) - x[i] + g[i])
+            """, line=6),
         # an intensity carried from event to event in two steps (the decayed
         # value, then the jump): the pass branches on it, so it is one number,
         # and so is the log-likelihood summed from it
