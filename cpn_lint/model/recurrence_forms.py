@@ -73,7 +73,9 @@ class RecurrenceTests:
         if model.work(frame).picks:
             return True
         calls = model.nodes_in_loop(frame, ast.Call)
-        return any(model.kind(node).is_device for node in [*calls, *model.nodes_in_loop(frame, ast.BinOp, ast.Name)]) \
+        # (values read: a store's name may be another cell's array in a notebook that reuses it)
+        values = [n for n in model.nodes_in_loop(frame, ast.BinOp, ast.Name) if not isinstance(getattr(n, "ctx", None), ast.Store)]
+        return any(model.kind(node).is_device for node in [*calls, *values]) \
             or any(self._helper_touches_device_values(callee.node) for call in calls if (callee := model.calls.callee(call)) is not None)
 
     def _helper_touches_device_values(self, function: ast.AST) -> bool:
@@ -86,7 +88,8 @@ class RecurrenceTests:
             seen, stack, found = {key}, [function], False
             while stack and not found:
                 for node in walk(stack.pop()):
-                    if isinstance(node, (ast.Call, ast.BinOp, ast.Name)) and model.kind(node).is_device:
+                    if isinstance(node, (ast.Call, ast.BinOp, ast.Name)) and not isinstance(getattr(node, "ctx", None), ast.Store) \
+                            and model.kind(node).is_device:
                         found = True
                         break
                     callee = model.calls.callee(node) if isinstance(node, ast.Call) else None

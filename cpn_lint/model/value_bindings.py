@@ -28,6 +28,9 @@ _DEFINITE = (Kind.DEVICE, Kind.DEVICE_SCALAR, Kind.HOST, Kind.CUPY, Kind.SCALAR,
 _MAX_PACKING_DEPTH = 4  # names and call sites followed back to the tuple written out
 
 
+# builtins whose result follows their arguments (no loader hides behind them)
+_PURE_BUILTINS = frozenset({"max", "min", "abs", "sum", "round", "pow", "divmod"})
+
 class BindingKinds:
     """The kinds of bindings, loop items, containers' items and parameters."""
 
@@ -53,6 +56,7 @@ class BindingKinds:
             # `A = A.toarray()` is dense whatever else the name held before
             densified = isinstance(b.value, ast.Call) and callee_name(b.value.func) in api.DENSIFY_METHODS
             if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and not self._returns_no_array(b.value) \
+                    and not self._builtin_of_unknowns(b.value) \
                     and self.has_array_evidence(b.scope.function_like(), b.name, densified):
                 return Kind.DEVICE  # x = load(...) later used as x[i, j] / x.ndim
             return kind
@@ -63,6 +67,13 @@ class BindingKinds:
         if b.kind in (BindKind.PARAM, BindKind.ANNOTATION):
             return self._parameter_kind(b)
         return Kind.UNKNOWN
+
+    def _builtin_of_unknowns(self, call: ast.Call) -> bool:
+        """``max(vt, 0.0)``: a builtin whose result is unknown only because
+        its arguments are; how the name is used elsewhere in the scope (a
+        notebook's later cell reusing ``vt`` for an array) does not decide it."""
+        func = call.func
+        return isinstance(func, ast.Name) and self.model.lookup(func) is None and func.id in _PURE_BUILTINS
 
     def _returns_no_array(self, call: ast.Call) -> bool:
         """A call of the file's function whose returns are certainly not

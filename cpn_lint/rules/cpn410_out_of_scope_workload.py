@@ -194,6 +194,38 @@ class OutOfScopeWorkload(Rule):
     short = "{origin}: {headline}"
 
     valid = (
+        # PyTorch as an array engine (tensors, draws, math), no layers,
+        # optimisers or gradients: another array library, not ML work
+        Valid("""
+            import numpy as np
+            import torch
+
+            paths = torch.ones(100000) * 100.0
+            for t in range(250):
+                paths = paths * torch.exp(0.01 * torch.randn(100000))
+            price = np.mean(np.maximum(paths.numpy() - 100.0, 0.0))
+            """),
+        # a pure-Python path loop in a notebook that later reuses the names
+        # for arrays: the loop's own values are numbers, not device values
+        Valid("""
+            import random
+            from math import exp, sqrt
+            import numpy as np
+
+            total = 0.0
+            for i in range(1000):
+                v = 0.01
+                for t in range(250):
+                    z = random.gauss(0.0, 1.0)
+                    v = max(v, 0.0)
+                    v = v + 2.0 * (0.01 - v) * 0.004 + 0.1 * sqrt(v * 0.004) * z
+                total += v
+            v = np.ones(1000) * 0.01
+            for t in range(250):
+                z = np.random.normal(size=1000)
+                v = np.maximum(v, 0.0)
+                v = v + 2.0 * (0.01 - v) * 0.004 + 0.1 * np.sqrt(v * 0.004) * z
+            """),
         # steepest descent: the residual is rebound from the iterate the pass
         # moved, but both are vectors (whole-array iterations, not a recurrence)
         Valid("""
@@ -1639,10 +1671,42 @@ def _import_kind(qualname: str) -> str | None:
     return None
 
 
+# Tensor libraries are array engines as well as ML frameworks: their import is
+# ML evidence only when the file reaches for the learning parts.
+_TENSOR_LIBRARIES = ("torch", "tensorflow")
+_LEARNING_PARTS = ("torch.nn", "torch.optim", "torch.autograd", "torch.utils.data", "torch.distributions",
+                   "tensorflow.keras", "tensorflow.nn", "tensorflow.train", "tensorflow.optimizers",
+                   "tensorflow.GradientTape", "tensorflow.losses", "tensorflow.metrics", "tensorflow.estimator",
+                   "tensorflow.compat.v1.train", "tensorflow.data")
+_LEARNING_METHODS = frozenset({"backward", "zero_grad", "fit", "compile", "train_on_batch", "predict"})
+
+
+def _tensors_only(model: FileModel, root: str) -> bool:
+    """Is ``root`` (torch, tensorflow) used as an array engine alone:
+    tensors, random draws and math (``torch.randn``, ``tf.exp``), no
+    layers, optimisers, gradients or training calls anywhere in the file?"""
+    if any(_within(r.qualname, part) for r in model.imports.records for part in _LEARNING_PARTS):
+        return False
+    used = False  # an import with no use says nothing either way: left as evidence
+    for node in model.nodes(ast.Attribute):
+        qualname = model.qualname(node)
+        if qualname is None or not _within(qualname, root):
+            continue
+        if any(_within(qualname, part) for part in _LEARNING_PARTS):
+            return False
+        used = True
+    return used and not any(isinstance(call.func, ast.Attribute) and call.func.attr in _LEARNING_METHODS
+                            for call in model.nodes(ast.Call))
+
+
 def _import_evidence(model: FileModel) -> Iterator[_Evidence]:
     by_statement: dict[ast.stmt, list[tuple[str, str]]] = {}
+    arrays_only = {root: _tensors_only(model, root) for root in _TENSOR_LIBRARIES
+                   if any(_within(r.qualname, root) for r in model.imports.records)}
     for record in model.imports.records:
         kind = _import_kind(record.qualname)
+        if kind == "ml" and arrays_only.get(record.qualname.partition(".")[0]):
+            continue  # torch.randn and tf.exp: another array library, no learning
         if kind is not None and not _optional_import(model, record.node):
             by_statement.setdefault(record.node, []).append((record.qualname, kind))
     calls = _training_calls(model) if any(k in ("ml", "nlp") for hits in by_statement.values() for _, k in hits) else []

@@ -35,7 +35,7 @@ def _lines(source: str, code: str) -> list[int]:
         ("import numpy as np\nfrom jax import grad\n", "ml", 2),
         ("import numpy as np\nimport nltk\n", "nlp", 2),
         ("import numpy as np\nfrom sklearn.feature_extraction.text import CountVectorizer\n", "nlp", 2),
-        ("import torch\nx = torch.zeros(3)\n", "ml", 1),  # evidence with or without NumPy in the file
+        ("import torch\nnet = torch.nn.Linear(3, 1)\n", "ml", 1),  # evidence with or without NumPy in the file
         ("import numpy as np\nimport scipy\nm = scipy.sparse.eye(3)\nn = scipy.sparse.eye(4)\n", "sparse", 3),
         ("import numpy as np\nnames = np.array(['a'])\nlow = np.char.lower(names)\n", "nlp", 3),
     ],
@@ -53,6 +53,9 @@ def test_cpn410_evidence_kinds(source: str, kind: str, line: int) -> None:
         "import numpy as np\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import torch\n",
         "import numpy as np\ndef clean(texts):\n    return [t.strip().lower().split() for t in texts]\n",
         "import numpy as np\nimport pandas as pd\nimport matplotlib.pyplot as plt\n",
+        # tensor libraries as array engines: draws and math, no layers, optimisers or training
+        "import numpy as np\nimport torch\nx = torch.randn(1000)\ny = torch.exp(x).numpy()\n",
+        "import numpy as np\nimport tensorflow as tf\nx = tf.random.normal([1000])\ny = tf.reduce_sum(tf.exp(x))\n",
         "import numpy as np\n# import scipy.sparse as sp\ndoc = 'import networkx'\n",
         # a work list that is not a graph walk
         "import numpy as np\nimport os\ndef walk(root):\n    todo = [root]\n    while todo:\n        d = todo.pop()\n"
