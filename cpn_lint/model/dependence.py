@@ -51,7 +51,7 @@ from .loop_helpers import chain_mentions, mentions
 from .loop_iterations import hot_loop, walks_checkerboard
 from .loop_work import Work
 from .loops import WorkAnalysis
-from .recurrence_forms import ORDERINGS, SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _form, _is_name, _offset
+from .recurrence_forms import SMALL_STATE, _Form, Recurrence, RecurrenceTests, _chain_base, _form, _is_name, _offset
 from .iteration import fresh_in_iteration
 from .scopes import Binding, BindKind, IterKind
 from .shapes import literal_size

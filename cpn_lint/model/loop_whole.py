@@ -63,6 +63,9 @@ class WholeWork:
         elif isinstance(parent, ast.Call) and child in parent.args and model.call_api(parent) in _COMBINERS | _ROW_COMPARISONS:
             partners = [a for a in parent.args if a is not child]
             contraction = model.call_api(parent) in _CONTRACTIONS
+        elif isinstance(parent, ast.Attribute) and parent.attr == "dot" and isinstance(call := model.parent(parent), ast.Call) \
+                and call.func is parent and len(call.args) == 1:
+            partners, contraction, parent = [call.args[0]], True, call  # w.dot(x[i]): the method form of np.dot(w, x[i])
         elif isinstance(parent, ast.Compare) and _is_mask_of(parent, child) and isinstance(model.parent(parent), ast.Subscript) \
                 and model.parent(parent).slice is parent:  # type: ignore[union-attr]
             partners = [model.parent(parent).value]  # type: ignore[union-attr]  # window[kernel == 1]: a mask of the footprint

@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from .branch_numbers import BranchNumbers
 from .kinds import Kind
 from .loop_helpers import (_VARYING_BINDINGS, _chain_picks, _components, _flow_edges, _header_end, _index_only, _reach,
                            chain_mentions, mentions)
@@ -343,9 +344,12 @@ class WorkAnalysis(PickWork, WholeWork):
         for call in model.nodes_in_loop(frame, ast.Call):
             if id(call) not in output and id(call) not in helpers:
                 handed |= self._positioned_arrays(call, own, result.picks)
+        numbers = model.derived(BranchNumbers, BranchNumbers).of(frame)
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or id(node) in handed or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue  # (an array handed to a helper that picks it by the loop's indices: the helper's picks count)
+            if isinstance(node, ast.Name) and node.id in numbers:
+                continue  # the pass branches on it: one number, whatever its kind says
             if self._kernel_operand(node, frame, names, own):
                 continue  # a filter or weights combined with a window the index picks; a fixed row against a picked one
             helper_work = self._picked_in_helper(node, frame) if isinstance(node, ast.Name) else None

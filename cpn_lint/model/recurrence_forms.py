@@ -17,7 +17,7 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import numpy_api as api
+from .branch_numbers import BranchNumbers
 from .iteration import fresh_in_iteration
 from .kinds import Kind
 from .scopes import BindKind
@@ -32,8 +32,6 @@ if TYPE_CHECKING:  # pragma: no cover
 _RANDOM_WORDS = ("random", "rand", "uniform", "integers", "normal", "randint")
 SMALL_STATE = 64  # a chain's state of at most this many numbers is a few parameters
 
-# comparisons whose truth, for an array of several elements, raises (``is None`` and ``in`` never do)
-ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
 @dataclass(frozen=True)
@@ -170,8 +168,10 @@ class RecurrenceTests:
             # (x = np.arange(...) for the plot once the chain is done)
             end = getattr(loop.chain()[-1].node, "end_lineno", None)
             made = [b for b in made if end is None or b.pos[0] <= end]
-        if not made or any(b.kind is BindKind.PARAM for b in bindings):
+        if any(b.kind is BindKind.PARAM for b in bindings):
             return False
+        if not made:  # unpacked (x, y = P[i]; y, x = step): one number if the loop branches on it
+            return loop is not None and name in self._branched_numbers(loop)
         small = [self._few_elements(b.value, by_size) for b in made]
         if any(s is False for s in small):
             return False
@@ -179,64 +179,8 @@ class RecurrenceTests:
             self._stored_as_an_element(loop, name) or name in self._branched_numbers(loop)))
 
     def _branched_numbers(self, frame: "LoopFrame") -> set[str]:
-        """Names the loop shows to be one number each: a pass that branches
-        on a comparison (``if a_k + l0 <= 0:``) tests one number (the truth
-        of several elements raises ValueError), so do the operands of the
-        elementwise arithmetic that computed it in the loop, and so does
-        what the loop computes from such numbers and literals alone."""
-        model = self.model
-        numbers: set[str] = set()
-        for branch in model.nodes_in_loop(frame, ast.If, ast.While, ast.IfExp):
-            tests = branch.test.values if isinstance(branch.test, ast.BoolOp) else [branch.test]  # type: ignore[attr-defined]
-            for test in tests:
-                if isinstance(test, ast.Compare) and all(isinstance(op, ORDERINGS) for op in test.ops):
-                    for operand in (test.left, *test.comparators):
-                        found = self._elementwise_names(operand)
-                        numbers |= found[0] if found is not None else set()
-        if not numbers:
-            return numbers
-        bindings = [stmt for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
-                    if isinstance(getattr(stmt, "target", None) or stmt.targets[0], ast.Name)  # type: ignore[attr-defined]
-                    and (isinstance(stmt, ast.AugAssign) or len(stmt.targets) == 1)]  # type: ignore[attr-defined]
-        changed = True
-        while changed:
-            changed = False
-            for stmt in bindings:
-                target = (stmt.target if isinstance(stmt, ast.AugAssign) else stmt.targets[0]).id  # type: ignore[union-attr,attr-defined]
-                found = self._elementwise_names(stmt.value)  # type: ignore[attr-defined]
-                if found is None:
-                    continue
-                operands, named_only = found
-                if target in numbers and not isinstance(stmt, ast.AugAssign) and not operands <= numbers:
-                    numbers |= operands  # a number's operands are numbers
-                    changed = True
-                elif target not in numbers and named_only and operands - {target} and operands - {target} <= numbers:
-                    numbers.add(target)  # elementwise work on numbers (added to itself) is one
-                    changed = True
-        return numbers
-
-    def _elementwise_names(self, expr: ast.expr) -> tuple[set[str], bool] | None:
-        """The names ``expr`` reads when it is elementwise arithmetic
-        (NumPy's elementwise functions included), and whether names and
-        literals are all it reads (a subscript is a value of its own size);
-        None for anything else."""
-        if isinstance(expr, ast.Name):
-            return {expr.id}, True
-        if isinstance(expr, ast.Constant):
-            return set(), True
-        if isinstance(expr, ast.Subscript):
-            return set(), False
-        if isinstance(expr, ast.UnaryOp):
-            return self._elementwise_names(expr.operand)
-        if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
-            parts = [self._elementwise_names(expr.left), self._elementwise_names(expr.right)]
-        elif isinstance(expr, ast.Call) and not expr.keywords and self.model.call_api(expr) in api.ELEMENTWISE:
-            parts = [self._elementwise_names(a) for a in expr.args]
-        else:
-            return None
-        if any(p is None for p in parts):
-            return None
-        return set().union(*(p[0] for p in parts)), all(p[1] for p in parts)  # type: ignore[index]
+        """Names the loop shows to be one number each (see :mod:`.branch_numbers`)."""
+        return self.model.derived(BranchNumbers, BranchNumbers).of(frame)
 
     def _stored_as_an_element(self, frame: "LoopFrame", name: str) -> bool:
         """Does the loop store ``name`` whole into one element of a device

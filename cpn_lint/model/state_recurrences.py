@@ -260,6 +260,8 @@ class StateRecurrences:
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 for store in self._stores_before(frame, node) + self._stores_read_by_window(frame, node):
                     found |= self._term_names(store.value, frame, stmt, depth + 1)
+                for item in self._appended_before(frame, node):
+                    found |= self._term_names(item, frame, stmt, depth + 1)  # options[k] of options.append((y, x - 1))
                 continue
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 continue
@@ -268,6 +270,16 @@ class StateRecurrences:
                 for test in self._deciding_tests(binding.node, frame):
                     found |= self._term_names(test, frame, stmt, depth + 1)
         return found
+
+    def _appended_before(self, frame: "LoopFrame", read: ast.Subscript) -> list[ast.expr]:
+        """What the same pass appended, before ``read``, to the list ``read``
+        picks from (``neighbours.append([(y, x - 1), (y, x - 2)])``)."""
+        if not isinstance(read.value, ast.Name):
+            return []
+        name = read.value.id
+        return [call.args[0] for call in self.model.nodes_in_loop(frame, ast.Call)
+                if isinstance(call.func, ast.Attribute) and call.func.attr == "append" and len(call.args) == 1
+                and _is_name(call.func.value, name) and (call.lineno, call.col_offset) < (read.lineno, read.col_offset)]
 
     def _deciding_tests(self, node: ast.AST, frame: "LoopFrame") -> list[ast.expr]:
         """The ``if`` tests inside ``frame`` that decide whether ``node``
@@ -464,12 +476,17 @@ class StateRecurrences:
         model = self.model
         counters = self._own_counters(frame)
         updated: dict[str, ast.stmt] = {}
+        moved: set[str] = set()  # rebound to a site the pass computed from them: a move, never a stride
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             for name in _self_updated_names(stmt):
                 updated.setdefault(name, stmt)
             target = getattr(stmt, "target", None)
             if isinstance(target, ast.Name) and isinstance(stmt, ast.AugAssign):
                 updated.setdefault(target.id, stmt)  # pos += step
+            for name in _unpacked_from_itself(stmt, self._term_names(stmt.value, frame, stmt)) \
+                    if isinstance(stmt, ast.Assign) else ():
+                updated.setdefault(name, stmt)  # y, x = step with step one of the moves from (y, x)
+                moved.add(name)
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                 updated.setdefault(target.value.id, stmt)  # pos[k] += step
         varying = model.loop_varying(frame)
@@ -477,8 +494,8 @@ class StateRecurrences:
             if name in counters or not self._carried(frame, name) or self._restarted(frame, name):
                 continue
             value = getattr(stmt, "value", None)
-            moved_by = names_in(value) - {name} if value is not None else set()
-            if not (moved_by & varying or any(isinstance(n, ast.Call) for n in walk(value or ast.Pass()))):
+            moved_by = self._term_names(value, frame, stmt) - {name} if value is not None else set()
+            if not (name in moved or moved_by & varying or any(isinstance(n, ast.Call) for n in walk(value or ast.Pass()))):
                 continue  # moved by a step the loop does not change (i += k): an index with a stride
             if not self._small_state(name, stmt, by_size=True):
                 continue
@@ -486,7 +503,12 @@ class StateRecurrences:
                 base = sub.value
                 if not isinstance(sub.ctx, ast.Load) or not isinstance(base, ast.Name) or base.id == name:
                     continue
-                if name in names_in(sub.slice) and model.is_array(base) and not self._small_state(base.id, stmt, by_size=True):
+                reads = names_in(sub.slice)
+                if name not in reads and not isinstance(sub.slice, ast.Name):
+                    continue
+                if name not in reads:  # Z[next_2]: a site the pass computed from the position
+                    reads = self._term_names(sub.slice, frame, model.statement_of(sub) or stmt)
+                if name in reads and model.is_array(base) and not self._small_state(base.id, stmt, by_size=True):
                     return [Recurrence(frame, stmt, base.id, name, "walker")]
         return []
 
@@ -709,3 +731,13 @@ def _put_in(expr: ast.expr, name: str, value: ast.expr) -> ast.expr:
         def visit_Name(self, node: ast.Name) -> ast.expr:
             return copy.deepcopy(value) if node.id == name and isinstance(node.ctx, ast.Load) else node
     return _PutIn().visit(copy.deepcopy(expr))
+
+
+def _unpacked_from_itself(stmt: ast.Assign, sources: set[str]) -> list[str]:
+    """The names a tuple assignment rebinds from values the pass computed
+    from them (``y, x = next_2`` with ``next_2`` a move from ``(y, x)``)."""
+    found: list[str] = []
+    for target in stmt.targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            found += [e.id for e in target.elts if isinstance(e, ast.Name) and e.id in sources]
+    return found

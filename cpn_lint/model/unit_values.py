@@ -25,6 +25,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from . import numpy_api as api
+from .branch_numbers import ORDERINGS
 from .kinds import Kind
 from .scopes import BindKind
 
@@ -35,7 +36,6 @@ if TYPE_CHECKING:  # pragma: no cover
 # operand of unknown kind counts, as in .draws: were it an array, the uses
 # this module serves would fail as well).
 _OPERAND_KINDS = (Kind.SCALAR, Kind.DEVICE_SCALAR, Kind.UNKNOWN)
-_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 _MAX_DEPTH = 12
 
 
@@ -60,7 +60,7 @@ def _draw(model: "FileModel", expr: ast.expr | None, memo: dict, depth: int) -> 
 
 def _derived(model: "FileModel", expr: ast.expr, memo: dict, depth: int) -> ast.Call | None:
     if isinstance(expr, ast.Compare):
-        if len(expr.ops) != 1 or not isinstance(expr.ops[0], _ORDERINGS):
+        if len(expr.ops) != 1 or not isinstance(expr.ops[0], ORDERINGS):
             return None
         return _pair(model, expr.left, expr.comparators[0], memo, depth)
     if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):

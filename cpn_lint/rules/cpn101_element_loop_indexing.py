@@ -494,6 +494,17 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # the method form of a dot product with a picked row: one number per pass
+        Invalid("""
+            import numpy as np
+
+            def scores(X, w):
+                n = X.shape[0]
+                y = np.zeros(n)
+                for i in range(n):
+                    y[i] = w.dot(X[i])
+                return y
+            """, line=6),
         # elimination on a system written out in the script: the loop writes
         # into the matrix, so it is the data, not a lookup table; and back
         # substitution over range(n)[::-1] is as much an index loop as range

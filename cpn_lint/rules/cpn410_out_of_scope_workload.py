@@ -593,6 +593,25 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # a carver walking a lattice: the position moves to one of the sites
+        # the pass listed around it, so each step starts where the last ended
+        Invalid("""
+            import numpy as np
+
+            def carve(Z, start, steps):
+                y, x = start
+                for k in range(steps):
+                    moves = []
+                    if x > 1:
+                        moves.append((y, x - 2))
+                    if x < Z.shape[1] - 2:
+                        moves.append((y, x + 2))
+                    target = moves[np.random.randint(len(moves))]
+                    if Z[target] == 0:
+                        Z[target] = 1
+                        y, x = target
+                return Z
+            """, line=5),
         # over-relaxation in place: each x[i] is dotted with the whole x, the
         # elements this sweep already wrote included
         Invalid("""

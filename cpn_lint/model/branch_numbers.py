@@ -1,0 +1,96 @@
+"""Numbers a loop proves by branching on them.
+
+A pass that branches on a comparison (``if a_k + l0 <= 0:``) tests one
+number: the truth of an array of several elements raises ValueError. So
+the operands of the elementwise arithmetic that computed it in the loop are
+one number each (broadcasting never shrinks), and so is what the loop
+computes from such numbers and literals alone (a sum it accumulates from
+them). Values of unknown size (a parameter's items, an unknown library's
+result) are thereby known to be element-sized: the recurrence analysis
+counts them as small state, and the work analysis does not take them for
+whole arrays.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from . import numpy_api as api
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import FileModel
+    from .scopes import LoopFrame
+
+# comparisons whose truth, for an array of several elements, raises (``is None`` and ``in`` never do)
+ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+
+class BranchNumbers:
+    """Per loop of one file, the names it shows to be one number each."""
+
+    def __init__(self, model: "FileModel") -> None:
+        self.model = model
+        self._found: dict[int, set[str]] = {}
+
+    def of(self, frame: "LoopFrame") -> set[str]:
+        key = id(frame)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._find(frame)
+        return found
+
+    def _find(self, frame: "LoopFrame") -> set[str]:
+        model = self.model
+        numbers: set[str] = set()
+        for branch in model.nodes_in_loop(frame, ast.If, ast.While, ast.IfExp):
+            tests = branch.test.values if isinstance(branch.test, ast.BoolOp) else [branch.test]  # type: ignore[attr-defined]
+            for test in tests:
+                if isinstance(test, ast.Compare) and all(isinstance(op, ORDERINGS) for op in test.ops):
+                    for operand in (test.left, *test.comparators):
+                        found = self._elementwise_names(operand)
+                        numbers |= found[0] if found is not None else set()
+        if not numbers:
+            return numbers
+        bindings = [stmt for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
+                    if isinstance(getattr(stmt, "target", None) or stmt.targets[0], ast.Name)  # type: ignore[attr-defined]
+                    and (isinstance(stmt, ast.AugAssign) or len(stmt.targets) == 1)]  # type: ignore[attr-defined]
+        changed = True
+        while changed:
+            changed = False
+            for stmt in bindings:
+                target = (stmt.target if isinstance(stmt, ast.AugAssign) else stmt.targets[0]).id  # type: ignore[union-attr,attr-defined]
+                found = self._elementwise_names(stmt.value)  # type: ignore[attr-defined]
+                if found is None:
+                    continue
+                operands, named_only = found
+                if target in numbers and not isinstance(stmt, ast.AugAssign) and not operands <= numbers:
+                    numbers |= operands  # a number's operands are numbers
+                    changed = True
+                elif target not in numbers and named_only and operands - {target} and operands - {target} <= numbers:
+                    numbers.add(target)  # elementwise work on numbers (added to itself) is one
+                    changed = True
+        return numbers
+
+    def _elementwise_names(self, expr: ast.expr) -> tuple[set[str], bool] | None:
+        """The names ``expr`` reads when it is elementwise arithmetic
+        (NumPy's elementwise functions included), and whether names and
+        literals are all it reads (a subscript is a value of its own size);
+        None for anything else."""
+        if isinstance(expr, ast.Name):
+            return {expr.id}, True
+        if isinstance(expr, ast.Constant):
+            return set(), True
+        if isinstance(expr, ast.Subscript):
+            return set(), False
+        if isinstance(expr, ast.UnaryOp):
+            return self._elementwise_names(expr.operand)
+        if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
+            parts = [self._elementwise_names(expr.left), self._elementwise_names(expr.right)]
+        elif isinstance(expr, ast.Call) and not expr.keywords and self.model.call_api(expr) in api.ELEMENTWISE:
+            parts = [self._elementwise_names(a) for a in expr.args]
+        else:
+            return None
+        if any(p is None for p in parts):
+            return None
+        return set().union(*(p[0] for p in parts)), all(p[1] for p in parts)  # type: ignore[index]
