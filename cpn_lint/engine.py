@@ -26,7 +26,7 @@ COMPILED_KERNEL = "CPN112"  # findings inside a compiled function fold into it
 
 # A file that mentions none of these cannot produce a finding; skip the model.
 _RELEVANT = re.compile(
-    rb"numpy|cupynumeric|cupy|mpi4py|scipy|networkx|sklearn|torch|tensorflow|jax|transformers|nltk|spacy|pylab"
+    rb"numpy|cupynumeric|cupy|mpi4py|scipy|networkx|sklearn|torch|tensorflow|jax|transformers|nltk|spacy|pylab|numba"
 )
 
 # Above this many bytes a file is reported as too large rather than analysed.

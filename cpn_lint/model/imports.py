@@ -123,8 +123,8 @@ class ImportTable:
         roots = self._root_set()
         if "cupynumeric" in roots:
             return "cupynumeric"
-        if "numpy" in roots:
-            return "numpy"
+        if "numpy" in roots or "numba" in roots:
+            return "numpy"  # (a Numba module compiles kernels for the NumPy arrays its callers pass)
         return None
 
     def resolve(self, expr: ast.expr) -> str | None:

@@ -30,6 +30,8 @@ _MAX_PACKING_DEPTH = 4  # names and call sites followed back to the tuple writte
 
 # builtins whose result follows their arguments (no loader hides behind them)
 _PURE_BUILTINS = frozenset({"max", "min", "abs", "sum", "round", "pow", "divmod"})
+# libraries whose constructors and readers make host tables, never device arrays
+_HOST_TABLE_LIBRARIES = frozenset({"pandas", "polars", "xarray"})
 
 class BindingKinds:
     """The kinds of bindings, loop items, containers' items and parameters."""
@@ -70,9 +72,12 @@ class BindingKinds:
 
     def _builtin_of_unknowns(self, call: ast.Call) -> bool:
         """``max(vt, 0.0)``: a builtin whose result is unknown only because
-        its arguments are; how the name is used elsewhere in the scope (a
-        notebook's later cell reusing ``vt`` for an array) does not decide it."""
+        its arguments are, or a pandas constructor (``pd.Series(...)``); how
+        the name is used elsewhere in the scope (a notebook's later cell
+        reusing ``vt`` for an array) does not decide it."""
         func = call.func
+        if (self.model.qualname(func) or "").partition(".")[0] in _HOST_TABLE_LIBRARIES:
+            return True  # pd.Series(...): a host table whatever the scope does with the name elsewhere
         return isinstance(func, ast.Name) and self.model.lookup(func) is None and func.id in _PURE_BUILTINS
 
     def _returns_no_array(self, call: ast.Call) -> bool:

@@ -115,6 +115,18 @@ class NumbaCompiledKernel(Rule):
             """),
     )
     invalid = (
+        # a module of kernels that imports Numba alone: its callers elsewhere
+        # hand it their NumPy arrays, cuPyNumeric's once ported
+        Invalid("""
+            from numba import njit
+
+            @njit
+            def laplace_step(u, out, h):
+                ny, nx = u.shape
+                for i in range(1, ny - 1):
+                    for j in range(1, nx - 1):
+                        out[i, j] = (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - 4 * u[i, j]) / h ** 2
+            """, line=4),
         Invalid("""
             import numba
             import numpy as np
