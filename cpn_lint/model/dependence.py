@@ -336,10 +336,17 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         bound = {b.name for b in model.bindings_in_loop(frame)}
         if bound & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
             return True
-        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+        statements = model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
+        updated = {n for stmt in statements
+                   for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])  # type: ignore[attr-defined]
+                   if isinstance(t, ast.Name) for n in (t.id,)}
+        for stmt in statements:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
             if names_in(stmt.value) & {n for t in targets for n in names_in(t)}:  # type: ignore[attr-defined]
                 return True
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) \
+                    and names_in(stmt.value) & (updated - {stmt.target.id}):
+                return True  # v += a * dt with a computed in the pass: maybe a coupled update
             if isinstance(stmt.value, ast.Subscript):  # type: ignore[attr-defined]
                 return True  # x = path[-1], x = a[...]
         if any(model.loop_of(branch) is frame for branch in model.nodes_in_loop(frame, ast.If)):

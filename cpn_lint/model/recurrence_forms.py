@@ -27,7 +27,7 @@ from .syntax import chain_root, index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
-    from .scopes import LoopFrame
+    from .scopes import LoopFrame, Scope
 
 _RANDOM_WORDS = ("random", "rand", "uniform", "integers", "normal", "randint")
 SMALL_STATE = 64  # a chain's state of at most this many numbers is a few parameters
@@ -168,15 +168,35 @@ class RecurrenceTests:
             # (x = np.arange(...) for the plot once the chain is done)
             end = getattr(loop.chain()[-1].node, "end_lineno", None)
             made = [b for b in made if end is None or b.pos[0] <= end]
-        if any(b.kind is BindKind.PARAM for b in bindings):
+        param = any(b.kind is BindKind.PARAM for b in bindings)
+        if param and not self._handed_written_out(model.scope_of(node).function_like(), name):
             return False
         if not made:  # unpacked (x, y = P[i]; y, x = step): one number if the loop branches on it
-            return loop is not None and name in self._branched_numbers(loop)
-        small = [self._few_elements(b.value, by_size) for b in made]
+            return param or (loop is not None and name in self._branched_numbers(loop))
+        small = [self._few_elements(b.value, by_size) for b in made] + ([True] if param else [])
         if any(s is False for s in small):
             return False
         return unknown_ok or any(s is True for s in small) or (loop is not None and (
             self._stored_as_an_element(loop, name) or name in self._branched_numbers(loop)))
+
+    def _handed_written_out(self, function: "Scope", name: str) -> bool:
+        """Is the parameter ``name`` handed, at every call of ``function`` in
+        the file (and from nowhere else), a table the code writes out
+        (``r = np.array([1.5e11, 0.0])``: a position in the plane)? Such a
+        table keeps its size, unlike demo data sized by a literal
+        (``np.zeros(64)``), which the user scales."""
+        calls = self.model.calls
+        if calls.arguments_escape(function):
+            return False
+        sites = calls.argument_sites(function)
+        if not sites:
+            return False
+        values = self.model.values
+        for site in sites:
+            argument = calls.argument(site, function, name)
+            if argument is None or not values.written_out(argument):
+                return False
+        return True
 
     def _branched_numbers(self, frame: "LoopFrame") -> set[str]:
         """Names the loop shows to be one number each (see :mod:`.branch_numbers`)."""

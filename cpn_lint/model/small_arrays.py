@@ -111,10 +111,9 @@ class SmallArrays:
         if kind not in _ARRAYS:
             return _Small.NO
         if isinstance(expr, ast.Name):
-            bindings = self.model.reaching_bindings(expr)
-            values = [b for b in bindings if self.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN) and b.kind is not BindKind.AUG]
+            values = [b for b in self._sizing_bindings(expr) if self.binding_kind(b) not in (Kind.SCALAR, Kind.UNKNOWN)]
             read = self._small_solver.value
-            return _all_small(read(b) for b in values)  # x += y keeps x
+            return _all_small(read(b) for b in values)
         if isinstance(expr, (ast.BinOp, ast.Compare)):
             operands = [expr.left, expr.right] if isinstance(expr, ast.BinOp) else [expr.left, *expr.comparators]
             return _all_small(self._small_status(o) for o in operands if self.kind(o) in _ARRAYS)
@@ -134,6 +133,24 @@ class SmallArrays:
         if isinstance(expr, ast.Call):
             return self._small_call(expr)
         return _Small.NO
+
+    def _sizing_bindings(self, use: ast.Name) -> list[Binding]:
+        """The bindings that size the value ``use`` reads: ``x += y`` keeps
+        ``x``'s size, so an augmented assignment stands for the bindings
+        that reach it (``v += a * dt`` in a loop: the ``v`` it started from)."""
+        found: list[Binding] = []
+        seen: set[int] = set()
+        todo = list(self.model.reaching_bindings(use))
+        while todo:
+            b = todo.pop()
+            if id(b) in seen:
+                continue
+            seen.add(id(b))
+            if b.kind is BindKind.AUG and isinstance(b.node, ast.Name):
+                todo += self.model.reaching_bindings(b.node)
+            elif b.kind is not BindKind.AUG:
+                found.append(b)
+        return found
 
     def _small_binding(self, b: Binding) -> "_Small":
         if b.kind is BindKind.VALUE:

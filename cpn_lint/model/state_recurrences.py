@@ -13,6 +13,7 @@ import ast
 import copy
 from typing import TYPE_CHECKING
 
+from . import numpy_api as api
 from .kinds import Kind
 from .loop_work import Work
 from .loops import WorkAnalysis
@@ -252,7 +253,7 @@ class StateRecurrences:
         computed from earlier in the same iteration: through names bound in
         the loop, and through elements it stored (``e[k] = d[k] - y[k]``
         before ``w += mu * e[k] * x[k]``)."""
-        names = names_in(term) | self._attribute_reads(term)
+        names = (names_in(term) - self._sized_only(term)) | self._attribute_reads(term)
         if depth >= 3:
             return names
         found = set(names)
@@ -270,6 +271,24 @@ class StateRecurrences:
                 for test in self._deciding_tests(binding.node, frame):
                     found |= self._term_names(test, frame, stmt, depth + 1)
         return found
+
+    def _sized_only(self, term: ast.expr) -> set[str]:
+        """Names ``term`` reads only for their size (``np.zeros_like(u)``,
+        ``u.shape``, ``len(u)``): no value flows from them."""
+        model = self.model
+        sized: set[str] = set()
+        valued: set[str] = set()
+        for node in walk(term):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+                continue
+            parent = model.parent(node)
+            if (isinstance(parent, ast.Attribute) and parent.attr in ("shape", "size", "ndim", "dtype")) \
+                    or (isinstance(parent, ast.Call) and parent.args and parent.args[0] is node
+                        and (model.call_api(parent) in api.LIKE or _is_name(parent.func, "len"))):
+                sized.add(node.id)
+            else:
+                valued.add(node.id)
+        return sized - valued
 
     def _appended_before(self, frame: "LoopFrame", read: ast.Subscript) -> list[ast.expr]:
         """What the same pass appended, before ``read``, to the list ``read``

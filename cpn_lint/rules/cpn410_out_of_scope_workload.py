@@ -593,6 +593,24 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # one orbit by leapfrog: the position and velocity are the written-out
+        # 2-vectors the script hands the integrator, carried step to step
+        Invalid("""
+            import numpy as np
+
+            def orbit(r, v, steps, dt):
+                track = []
+                for t in range(steps):
+                    r_half = r + 0.5 * v * dt
+                    v += -r_half / np.linalg.norm(r_half) ** 3 * dt
+                    r = r_half + 0.5 * v * dt
+                    track.append(r)
+                return np.array(track)
+
+            r = np.array([1.0, 0.0])
+            v = np.array([0.0, 1.0])
+            path = orbit(r, v, 100000, 0.001)
+            """, line=5),
         # a carver walking a lattice: the position moves to one of the sites
         # the pass listed around it, so each step starts where the last ended
         Invalid("""
