@@ -95,6 +95,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         self._stores: dict[int, dict[tuple[str, str], list[ast.Assign]]] = {}  # _element_stores' answers
         self._asking: set[int] = set()  # functions whose loops' roles are being asked (no cycle through calls)
         self._device_helpers: dict[int, bool] = {}  # functions of the file that compute with device values
+        self._sized: dict[int, set[str]] = {}  # per term: the names it reads only for their size
 
     # ----------------------------------------------------------------- roles
     def role(self, frame: "LoopFrame") -> Role:

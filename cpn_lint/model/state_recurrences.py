@@ -275,6 +275,12 @@ class StateRecurrences:
     def _sized_only(self, term: ast.expr) -> set[str]:
         """Names ``term`` reads only for their size (``np.zeros_like(u)``,
         ``u.shape``, ``len(u)``): no value flows from them."""
+        found = self._sized.get(id(term))  # type: ignore[attr-defined]
+        if found is None:
+            found = self._sized[id(term)] = self._find_sized_only(term)  # type: ignore[attr-defined]
+        return found
+
+    def _find_sized_only(self, term: ast.expr) -> set[str]:
         model = self.model
         sized: set[str] = set()
         valued: set[str] = set()
@@ -502,8 +508,8 @@ class StateRecurrences:
             target = getattr(stmt, "target", None)
             if isinstance(target, ast.Name) and isinstance(stmt, ast.AugAssign):
                 updated.setdefault(target.id, stmt)  # pos += step
-            for name in _unpacked_from_itself(stmt, self._term_names(stmt.value, frame, stmt)) \
-                    if isinstance(stmt, ast.Assign) else ():
+            unpacking = isinstance(stmt, ast.Assign) and any(isinstance(t, (ast.Tuple, ast.List)) for t in stmt.targets)
+            for name in _unpacked_from_itself(stmt, self._term_names(stmt.value, frame, stmt)) if unpacking else ():  # type: ignore[arg-type]
                 updated.setdefault(name, stmt)  # y, x = step with step one of the moves from (y, x)
                 moved.add(name)
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
@@ -513,8 +519,9 @@ class StateRecurrences:
             if name in counters or not self._carried(frame, name) or self._restarted(frame, name):
                 continue
             value = getattr(stmt, "value", None)
-            moved_by = self._term_names(value, frame, stmt) - {name} if value is not None else set()
-            if not (name in moved or moved_by & varying or any(isinstance(n, ast.Call) for n in walk(value or ast.Pass()))):
+            moved_by = names_in(value) - {name} if value is not None else set()
+            if not (name in moved or moved_by & varying or any(isinstance(n, ast.Call) for n in walk(value or ast.Pass()))
+                    or (value is not None and (self._term_names(value, frame, stmt) - {name}) & varying)):
                 continue  # moved by a step the loop does not change (i += k): an index with a stride
             if not self._small_state(name, stmt, by_size=True):
                 continue
