@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .scopes import BindKind, Scope
+from .scopes import Binding, BindKind, Scope
 from .calls import SCALAR_FUNCTION_CALLERS
 from .syntax import callback_args, walk
 
@@ -28,6 +28,8 @@ ODE_INTEGRATORS = {
     "scipy.integrate.RK23": 2, "scipy.integrate.RK45": 2, "scipy.integrate.DOP853": 2,
     "scipy.integrate.Radau": 2, "scipy.integrate.BDF": 2, "scipy.integrate.LSODA": 2,
 }
+# SciPy's stateful integrators: made once, stepped by .integrate(t) in a loop
+_STEPPED_INTEGRATORS = frozenset({"scipy.integrate.ode", "scipy.integrate.complex_ode"})
 SMALL_ODE_STATE = 64  # a few-body or few-compartment model, far below one GPU's tile
 _CALLBACK_KEYWORDS = ("func", "fun", "f")
 _MAX_DEPTH = 3  # names followed to their bindings before the size is unknown
@@ -91,12 +93,41 @@ def ode_integration(model: "FileModel", call: ast.Call) -> OdeIntegration | None
     (a discretised field of unknown size is not judged)."""
     position = ODE_INTEGRATORS.get(model.qualname(call.func) or "")
     if position is None:
-        return None
+        return _stepped_integration(model, call)
     size = _state_size(model, _initial_state(call, position))
     if size is None or size > SMALL_ODE_STATE:
         return None
     callbacks = (model.calls.function(arg) for arg in callback_args(call, _CALLBACK_KEYWORDS))
     return OdeIntegration(call, size, tuple(scope for scope in callbacks if scope is not None))
+
+
+def _stepped_integration(model: "FileModel", call: ast.Call) -> OdeIntegration | None:
+    """``solver.integrate(solver.t + dt)`` on ``solver = ode(f).set_integrator(...)``
+    (SciPy's stateful ``ode`` interface), the state set by
+    ``solver.set_initial_value(y0, t)``: one step of a few numbers per call."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "integrate" and isinstance(func.value, ast.Name)):
+        return None
+    made = [b.value for b in model.scope_of(func.value).function_like().bindings.get(func.value.id, ())
+            if b.kind is BindKind.VALUE and b.value is not None]
+    roots = {model.qualname(_chain_call(value).func) for value in made if isinstance(value, ast.Call)}
+    if not roots & _STEPPED_INTEGRATORS:
+        return None
+    starts = [c.args[0] for value in made for c in walk(value)
+              if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "set_initial_value" and c.args]
+    sizes = [_state_size(model, start) for start in starts]
+    if not sizes or any(size is None or size > SMALL_ODE_STATE for size in sizes):
+        return None
+    callbacks = [model.calls.function(c.args[0]) for value in made for c in walk(value)
+                 if isinstance(c, ast.Call) and (model.qualname(c.func) or "") in _STEPPED_INTEGRATORS and c.args]
+    return OdeIntegration(call, max(sizes), tuple(scope for scope in callbacks if scope is not None))  # type: ignore[type-var]
+
+
+def _chain_call(value: ast.Call) -> ast.Call:
+    """``ode(f)`` in ``ode(f).set_integrator("dopri5").set_f_params(a)``."""
+    while isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Call):
+        value = value.func.value
+    return value
 
 
 def _initial_state(call: ast.Call, position: int) -> ast.expr | None:
@@ -122,6 +153,8 @@ def _state_size(model: "FileModel", state: ast.expr | None, depth: int = 0) -> i
             passed = model.calls.passed(binding) if binding.kind is BindKind.PARAM and binding.value is None else None
             if binding.kind is BindKind.VALUE and binding.value is not None:
                 values.append(binding.value)
+            elif binding.kind is BindKind.ELEMENT and (items := _listed_items(model, binding)) is not None:
+                values += items  # for ic in initial_conds: one of the states the list writes out
             elif passed is not None:
                 values += passed  # solve_path(R0, t, x_init=x_0): what the callers hand it
             else:
@@ -141,3 +174,18 @@ def _leaf_count(element: ast.expr) -> int:
     if isinstance(element, (ast.List, ast.Tuple)):
         return sum(_leaf_count(e) for e in element.elts)
     return 1
+
+
+def _listed_items(model: "FileModel", binding: "Binding") -> list[ast.expr] | None:
+    """The items a loop variable takes from a list the code writes out
+    (``for i, ic in enumerate(initial_conds)`` over ``[np.array([1.0, 0.2]), ...]``)."""
+    loop = binding.loop
+    iterable = getattr(loop.node, "iter", None) if loop is not None else None
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate" and iterable.args:
+        iterable = iterable.args[0]
+    if isinstance(iterable, ast.Name):
+        bindings = model.reaching_bindings(iterable)
+        if len(bindings) != 1 or bindings[0].kind is not BindKind.VALUE:
+            return None
+        iterable = bindings[0].value
+    return list(iterable.elts) if isinstance(iterable, (ast.List, ast.Tuple)) else None

@@ -593,6 +593,20 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # SciPy's stateful ode interface stepping two numbers, one call a step
+        Invalid("""
+            import numpy as np
+            from scipy.integrate import ode
+
+            def rhs(t, y, a):
+                return np.array([y[1], -a * y[0]])
+
+            solver = ode(rhs).set_integrator("dopri5").set_f_params(2.0)
+            solver = solver.set_initial_value(np.array([1.0, 0.0]), 0.0)
+            trace = []
+            while solver.successful() and solver.t < 100.0:
+                trace.append(solver.integrate(solver.t + 0.01))
+            """, line=11),
         # one orbit by leapfrog: the position and velocity are the written-out
         # 2-vectors the script hands the integrator, carried step to step
         Invalid("""
