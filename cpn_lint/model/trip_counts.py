@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from .call_recurrences import call_recurrences
 from .cost_terms import ONE, STEPS, Poly, _leading, constant, data_extent, data_size, evaluate, plus, times
 from .dependence import Role
 from .kinds import Kind
@@ -72,7 +73,9 @@ class TripCounts:
                 frame = frame.parent
             total = plus(total, times(runs, self.invocations(caller, _seen | {key})))
         if not total:
-            total = dict(ONE)
+            # an entry point runs once, but a method that carries state from
+            # call to call runs once per sample its caller feeds it
+            total = data_extent(1) if any(r.method is scope for r in call_recurrences(self.model)) else dict(ONE)
         if recursive:
             # every element of the data is visited once, however many of the
             # top-level calls find it first (a flood fill started from each cell)

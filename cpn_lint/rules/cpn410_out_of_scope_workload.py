@@ -9,6 +9,7 @@ from typing import Iterator
 from ..findings import Finding
 from ..model import FileModel, LoopFrame
 from ..model.recurrence_forms import Recurrence, scan_form
+from ..model.call_recurrences import call_recurrences
 from ..model.integrators import small_state_chain
 from ..model.numpy_api import OUT_OF_SCOPE_DATA_UTILITIES, OUT_OF_SCOPE_MODULES
 from ..model.syntax import callback_args, is_type_checking, walk
@@ -129,7 +130,14 @@ class OutOfScopeWorkload(Rule):
       (`odeint`, `solve_ivp`, `RK45`, ...) stepping an initial state of at
       most 64 numbers the code writes out (`odeint(deriv, [20, 20], t)`) is
       the same chain run by the host; a state of unknown or larger size (a
-      discretised field) is not judged.
+      discretised field) is not judged. So is SciPy's stateful `ode`
+      stepped by `.integrate(t)` in a loop.
+    - **a per-call recurrence**: a method that writes a few numbers of
+      state on the object from its argument and that state
+      (`self.y_prev[0] = y` with `y` from `x` and `self.y_prev[0]`), called
+      by no loop of the file: the caller feeds it one sample per call, and
+      each call needs the last. Reported at the method's `def`; the verdict
+      counts one call per element of the data.
 
     One finding per import statement (with or without NumPy in the file),
     per traversal or recurrence loop, and per string-processing statement. The verdict weighs how much of the code
@@ -194,6 +202,20 @@ class OutOfScopeWorkload(Rule):
     short = "{origin}: {headline}"
 
     valid = (
+        # an optimiser's step on state as large as the parameters it moves:
+        # whole-array work per call, which ports
+        Valid("""
+            import numpy as np
+
+            class Momentum:
+                def __init__(self, params, lr=0.01, beta=0.9):
+                    self.lr, self.beta = lr, beta
+                    self.velocity = np.zeros_like(params)
+
+                def step(self, grad):
+                    self.velocity = self.beta * self.velocity - self.lr * grad
+                    return self.velocity
+            """),
         # PyTorch as an array engine (tensors, draws, math), no layers,
         # optimisers or gradients: another array library, not ML work
         Valid("""
@@ -593,6 +615,21 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # a filter that takes one sample per call: its caller's loop is out of
+        # sight, but each call needs the outputs the last one left on the object
+        Invalid("""
+            import numpy as np
+
+            class OnePole:
+                def __init__(self, a):
+                    self.a = a
+                    self.y_prev = np.zeros(1)
+
+                def process(self, x):
+                    y = (1.0 - self.a) * x + self.a * self.y_prev[0]
+                    self.y_prev[0] = y
+                    return y
+            """, line=8, contains="self.y_prev"),
         # SciPy's stateful ode interface stepping two numbers, one call a step
         Invalid("""
             import numpy as np
@@ -1582,7 +1619,7 @@ class OutOfScopeWorkload(Rule):
         evidence = [*_import_evidence(model), *_bare_root_sparse(model)]
         if model.uses_numpy():
             evidence += [*_traversals(model), *_string_calls(model), *_recurrence_loops(model),
-                         *_optimiser_training(model), *_ode_integrations(model)]
+                         *_optimiser_training(model), *_ode_integrations(model), *_per_call_recurrences(model)]
         for item in sorted(evidence, key=lambda e: (getattr(e.node, "lineno", 0), getattr(e.node, "col_offset", 0))):
             yield self.finding(
                 item.node,
@@ -1895,6 +1932,17 @@ def _optimiser_training(model: FileModel) -> Iterator[_Evidence]:
                 f"(an activation of a matrix product in {layer.name})")
         yield _Evidence(call, "ml", text, f"{model.segment(call.func, 30)}(...)", in_loop=hot_loop(model, call) is not None,
                         extra=(("covers", sorted(covered | _spans(functions))), ("advice", _TRAINING_ADVICE)))
+
+
+def _per_call_recurrences(model: FileModel) -> Iterator[_Evidence]:
+    """A method that carries a few numbers on the object from one call to the
+    next (a filter's delay line): the caller's loop, out of sight, is a
+    recurrence (see :mod:`..model.call_recurrences`)."""
+    for found in call_recurrences(model):
+        state = ", ".join(f"self.{attr}" for attr in found.state[:3])
+        text = f"method '{found.method.name}' carries {state} from one call to the next: each call needs the last"
+        yield _Evidence(found.method.node, "recurrence", text, f"def {found.method.name}",
+                        extra=(("covers", sorted(_spans([found.method]))),))
 
 
 _ODE_ADVICE = ("keep the integration on the host, or integrate many trajectories at once "
