@@ -45,30 +45,37 @@ _KEY = "call-recurrences"
 
 def _find(model: "FileModel") -> list[CallRecurrence]:
     found = []
-    for scope in model.scopes:
+    for scope, writes in _attribute_writes(model).items():
         parent = scope.parent
-        if scope.kind is not ScopeKind.FUNCTION or parent is None or parent.kind is not ScopeKind.CLASS:
+        if parent is None or parent.kind is not ScopeKind.CLASS or len(scope.params) < 2 \
+                or scope.name in _SETUP_METHODS or not isinstance(scope.node, ast.FunctionDef):
             continue
-        if len(scope.params) < 2 or scope.name in _SETUP_METHODS or not isinstance(scope.node, ast.FunctionDef):
-            continue
-        state = _carried_attributes(model, scope)
+        state = _carried_attributes(scope, writes)
         if state and _small_state(model, parent, state) and not _called_in_a_loop(model, scope):
             found.append(CallRecurrence(scope, tuple(sorted(state))))
     return found
 
 
-def _carried_attributes(model: "FileModel", method: "Scope") -> set[str]:
+def _attribute_writes(model: "FileModel") -> "dict[Scope, list[tuple[str, ast.stmt]]]":
+    """Per method, the attributes of its first parameter it writes (one pass
+    over the file's assignments, not a walk of every method)."""
+    found: "dict[Scope, list[tuple[str, ast.stmt]]]" = {}
+    for node in model.nodes(ast.Assign, ast.AugAssign):
+        scope = model.scope_of(node).function_like()
+        if scope.kind is not ScopeKind.FUNCTION or not scope.params:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+        for target in targets:
+            attr = _self_attribute(target, scope.params[0])
+            if attr is not None:
+                found.setdefault(scope, []).append((attr, node))
+    return found
+
+
+def _carried_attributes(method: "Scope", writes: list[tuple[str, ast.stmt]]) -> set[str]:
     """Attributes of ``self`` the method writes from a value that reads both
     an argument and state the method writes (not as a plain running sum)."""
     this, arguments = method.params[0], set(method.params[1:])
-    writes: list[tuple[str, ast.stmt]] = []
-    for node in walk(method.node):
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                attr = _self_attribute(target, this)
-                if attr is not None:
-                    writes.append((attr, node))
     counters = {attr for attr, stmt in writes if isinstance(stmt, ast.AugAssign) and isinstance(stmt.value, ast.Constant)}
     written = {attr for attr, _ in writes} - counters  # (self.k += 1 counts the calls: no state of the data)
     carried: set[str] = set()
