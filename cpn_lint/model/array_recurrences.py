@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from .loop_helpers import _CONTRACTIONS
 from .loop_work import SMALL_PICK
 from .recurrence_forms import (_Form, _chain_base, _chain_components, _flows, _form, _is_name, _offset, _with_lags,
                                offset_of, unwrapped)
@@ -34,7 +35,8 @@ _FEED_DEPTH = 5
 
 
 # NumPy calls that combine every element of an operand into the result
-_CONTRACTIONS = frozenset({"dot", "matmul", "inner", "vdot", "sum", "einsum", "tensordot"})
+_WHOLE_READS = _CONTRACTIONS | {"sum"}
+
 
 class ArrayRecurrences:
     """Elements and views written from ones an earlier iteration wrote."""
@@ -213,7 +215,7 @@ class ArrayRecurrences:
             parent = model.parent(node)
             if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
                 return True
-            if isinstance(parent, ast.Call) and node in parent.args and model.call_api(parent) in _CONTRACTIONS:
+            if isinstance(parent, ast.Call) and node in parent.args and model.call_api(parent) in _WHOLE_READS:
                 return True
         return False
 

@@ -17,13 +17,11 @@ import ast
 from typing import TYPE_CHECKING
 
 from . import numpy_api as api
+from .loop_helpers import _TRUTH_COMPARISONS
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
     from .scopes import LoopFrame
-
-# comparisons whose truth, for an array of several elements, raises (``is None`` and ``in`` never do)
-ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
 class BranchNumbers:
@@ -46,7 +44,7 @@ class BranchNumbers:
         for branch in model.nodes_in_loop(frame, ast.If, ast.While, ast.IfExp):
             tests = branch.test.values if isinstance(branch.test, ast.BoolOp) else [branch.test]  # type: ignore[attr-defined]
             for test in tests:
-                if isinstance(test, ast.Compare) and all(isinstance(op, ORDERINGS) for op in test.ops):
+                if isinstance(test, ast.Compare) and all(isinstance(op, _TRUTH_COMPARISONS) for op in test.ops):
                     for operand in (test.left, *test.comparators):
                         found = self._elementwise_names(operand)
                         numbers |= found[0] if found is not None else set()

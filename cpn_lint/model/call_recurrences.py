@@ -144,4 +144,3 @@ def _in_setup(model: "FileModel", node: ast.AST) -> bool:
 def _called_in_a_loop(model: "FileModel", method: "Scope") -> bool:
     """Does a loop of the file call the method (judged there, as a loop)?"""
     return any(model.loop_of(call) is not None for call in model.calls.sites(method))
-

@@ -48,7 +48,6 @@ if TYPE_CHECKING:  # pragma: no cover
 _ELEMENT_METHODS = frozenset({"item", "itemset"})
 
 
-
 # ============================================================ work per iteration
 class WorkAnalysis(PickWork, WholeWork):
     """Work classes of every loop of one file, computed on first request."""
@@ -124,8 +123,8 @@ class WorkAnalysis(PickWork, WholeWork):
                 names |= names_in(sub.slice)
             for call in self.model.nodes_in_loop(frame, ast.Call):
                 names |= self._indices_handed(call)
-                if isinstance(call.func, ast.Attribute) and call.func.attr in _ELEMENT_METHODS and call.args:
-                    names |= names_in(call.args[0]) if call.func.attr == "itemset" else names_in(ast.Tuple(elts=call.args))
+                for index in _method_indices(call):
+                    names |= names_in(index)
             found = self._index_names[key] = frozenset(names)
         return found
 
@@ -259,21 +258,13 @@ class WorkAnalysis(PickWork, WholeWork):
         indices: one element read or written through a method, the same
         access as ``img[i, j]``; returned as that subscript (kept alive with
         the loop's work, so its answers stay memoised by identity)."""
-        func = call.func
-        if not isinstance(func, ast.Attribute) or func.attr not in _ELEMENT_METHODS or call.keywords:
-            return None
-        if self.model.kind(func.value) is not Kind.DEVICE:
-            return None
-        if func.attr == "item":
-            indices = list(call.args)
-        else:
-            indices = call.args[:-1] if len(call.args) >= 2 else []
-        if len(indices) == 1 and isinstance(indices[0], ast.Tuple):
-            indices = list(indices[0].elts)
+        indices = _method_indices(call)
         if not indices or not any(mentions(index, names) for index in indices):
             return None  # a.item() of a 0-d value: a conversion (CPN104), no pick
+        if self.model.kind(call.func.value) is not Kind.DEVICE:  # type: ignore[attr-defined]
+            return None
         index = indices[0] if len(indices) == 1 else ast.Tuple(elts=indices, ctx=ast.Load())
-        pick = ast.Subscript(value=func.value, slice=index, ctx=ast.Load())
+        pick = ast.Subscript(value=call.func.value, slice=index, ctx=ast.Load())  # type: ignore[attr-defined]
         return ast.copy_location(pick, call)
 
     def _positioned_arrays(self, call: ast.Call, own: frozenset[str], picks: list[ast.Subscript]) -> set[int]:
@@ -376,3 +367,15 @@ class WorkAnalysis(PickWork, WholeWork):
                 result.whole.append(call)
             result.work = max(result.work, work)
         return result
+
+
+def _method_indices(call: ast.Call) -> list[ast.expr]:
+    """The indices ``a.item(i, j)`` / ``a.itemset((i, j), v)`` name (none
+    for any other call, and for ``a.item()`` of a 0-d value)."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr not in _ELEMENT_METHODS or call.keywords:
+        return []
+    indices = list(call.args) if func.attr == "item" else list(call.args[:-1])
+    if len(indices) == 1 and isinstance(indices[0], ast.Tuple):
+        return list(indices[0].elts)
+    return indices

@@ -27,11 +27,10 @@ from .syntax import chain_root, index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
-    from .scopes import LoopFrame, Scope
+    from .scopes import Binding, LoopFrame
 
 _RANDOM_WORDS = ("random", "rand", "uniform", "integers", "normal", "randint")
 SMALL_STATE = 64  # a chain's state of at most this many numbers is a few parameters
-
 
 
 @dataclass(frozen=True)
@@ -168,8 +167,9 @@ class RecurrenceTests:
             # (x = np.arange(...) for the plot once the chain is done)
             end = getattr(loop.chain()[-1].node, "end_lineno", None)
             made = [b for b in made if end is None or b.pos[0] <= end]
-        param = any(b.kind is BindKind.PARAM for b in bindings)
-        if param and not self._handed_written_out(model.scope_of(node).function_like(), name):
+        params = [b for b in bindings if b.kind is BindKind.PARAM]
+        param = bool(params)
+        if param and not all(self._handed_written_out(b) for b in params):
             return False
         if not made:  # unpacked (x, y = P[i]; y, x = step): one number if the loop branches on it
             return param or (loop is not None and name in self._branched_numbers(loop))
@@ -179,24 +179,14 @@ class RecurrenceTests:
         return unknown_ok or any(s is True for s in small) or (loop is not None and (
             self._stored_as_an_element(loop, name) or name in self._branched_numbers(loop)))
 
-    def _handed_written_out(self, function: "Scope", name: str) -> bool:
-        """Is the parameter ``name`` handed, at every call of ``function`` in
-        the file (and from nowhere else), a table the code writes out
-        (``r = np.array([1.5e11, 0.0])``: a position in the plane)? Such a
-        table keeps its size, unlike demo data sized by a literal
-        (``np.zeros(64)``), which the user scales."""
-        calls = self.model.calls
-        if calls.arguments_escape(function):
-            return False
-        sites = calls.argument_sites(function)
-        if not sites:
-            return False
-        values = self.model.values
-        for site in sites:
-            argument = calls.argument(site, function, name)
-            if argument is None or not values.written_out(argument):
-                return False
-        return True
+    def _handed_written_out(self, param: "Binding") -> bool:
+        """Is the parameter handed, at every call of its function in the file
+        (and from nowhere else), a table the code writes out (``r =
+        np.array([1.5e11, 0.0])``: a position in the plane)? Such a table
+        keeps its size, unlike demo data sized by a literal (``np.zeros(64)``),
+        which the user scales."""
+        given = self.model.calls.passed(param)
+        return given is not None and all(self.model.values.written_out(g) for g in given)
 
     def _branched_numbers(self, frame: "LoopFrame") -> set[str]:
         """Names the loop shows to be one number each (see :mod:`.branch_numbers`)."""

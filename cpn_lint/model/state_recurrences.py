@@ -10,10 +10,10 @@ of :class:`~cpn_lint.model.dependence.DependenceAnalysis`).
 from __future__ import annotations
 
 import ast
-import copy
 from typing import TYPE_CHECKING
 
 from . import numpy_api as api
+from .calls import _substituted
 from .kinds import Kind
 from .loop_work import Work
 from .loops import WorkAnalysis
@@ -84,7 +84,7 @@ class StateRecurrences:
                 if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                     continue
                 steps = [b for b in self._bound_earlier_in_pass(node, frame, (BindKind.VALUE,)) if name in names_in(b.value)]
-                if len(steps) == 1 and not _is_reduction_step(_put_in(stmt.value, node.id, steps[0].value), name):
+                if len(steps) == 1 and not _is_reduction_step(_substituted(stmt.value, {node.id: steps[0].value}), name):
                     found.setdefault(id(stmt), []).append(name)
                     break
         return found
@@ -749,14 +749,6 @@ def _attribute_picks(bodies: list[ast.AST], attr: str) -> str | None:
             if any(_is_self_attribute(n, attr) for n in ast.walk(sub.slice)):
                 return base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else attr
     return None
-
-
-def _put_in(expr: ast.expr, name: str, value: ast.expr) -> ast.expr:
-    """``expr`` with ``value`` in place of every read of ``name`` (a copy)."""
-    class _PutIn(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.expr:
-            return copy.deepcopy(value) if node.id == name and isinstance(node.ctx, ast.Load) else node
-    return _PutIn().visit(copy.deepcopy(expr))
 
 
 def _unpacked_from_itself(stmt: ast.Assign, sources: set[str]) -> list[str]:

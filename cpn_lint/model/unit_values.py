@@ -25,7 +25,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from . import numpy_api as api
-from .branch_numbers import ORDERINGS
+from .loop_helpers import _TRUTH_COMPARISONS
 from .kinds import Kind
 from .scopes import BindKind
 
@@ -60,7 +60,7 @@ def _draw(model: "FileModel", expr: ast.expr | None, memo: dict, depth: int) -> 
 
 def _derived(model: "FileModel", expr: ast.expr, memo: dict, depth: int) -> ast.Call | None:
     if isinstance(expr, ast.Compare):
-        if len(expr.ops) != 1 or not isinstance(expr.ops[0], ORDERINGS):
+        if len(expr.ops) != 1 or not isinstance(expr.ops[0], _TRUTH_COMPARISONS):
             return None
         return _pair(model, expr.left, expr.comparators[0], memo, depth)
     if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):

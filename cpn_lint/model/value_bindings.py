@@ -33,6 +33,7 @@ _PURE_BUILTINS = frozenset({"max", "min", "abs", "sum", "round", "pow", "divmod"
 # libraries whose constructors and readers make host tables, never device arrays
 _HOST_TABLE_LIBRARIES = frozenset({"pandas", "polars", "xarray"})
 
+
 class BindingKinds:
     """The kinds of bindings, loop items, containers' items and parameters."""
 
@@ -58,7 +59,7 @@ class BindingKinds:
             # `A = A.toarray()` is dense whatever else the name held before
             densified = isinstance(b.value, ast.Call) and callee_name(b.value.func) in api.DENSIFY_METHODS
             if kind is Kind.UNKNOWN and isinstance(b.value, ast.Call) and not self._returns_no_array(b.value) \
-                    and not self._builtin_of_unknowns(b.value) \
+                    and not self._not_a_loader(b.value) \
                     and self.has_array_evidence(b.scope.function_like(), b.name, densified):
                 return Kind.DEVICE  # x = load(...) later used as x[i, j] / x.ndim
             return kind
@@ -70,15 +71,15 @@ class BindingKinds:
             return self._parameter_kind(b)
         return Kind.UNKNOWN
 
-    def _builtin_of_unknowns(self, call: ast.Call) -> bool:
-        """``max(vt, 0.0)``: a builtin whose result is unknown only because
-        its arguments are, or a pandas constructor (``pd.Series(...)``); how
-        the name is used elsewhere in the scope (a notebook's later cell
-        reusing ``vt`` for an array) does not decide it."""
+    def _not_a_loader(self, call: ast.Call) -> bool:
+        """A call whose unknown result no other use of the name decides: a
+        builtin unknown only because its arguments are (``max(vt, 0.0)``; a
+        notebook's later cell reusing ``vt`` for an array says nothing of it),
+        or a pandas constructor (``pd.Series(...)``, a host table)."""
         func = call.func
         if (self.model.qualname(func) or "").partition(".")[0] in _HOST_TABLE_LIBRARIES:
-            return True  # pd.Series(...): a host table whatever the scope does with the name elsewhere
-        return isinstance(func, ast.Name) and self.model.lookup(func) is None and func.id in _PURE_BUILTINS
+            return True
+        return isinstance(func, ast.Name) and self.model.is_builtin(func) and func.id in _PURE_BUILTINS
 
     def _returns_no_array(self, call: ast.Call) -> bool:
         """A call of the file's function whose returns are certainly not

@@ -139,13 +139,18 @@ def _module_of(api: str, modules: Iterable[str]) -> str | None:
     return next((m for m in modules if api == m or api.startswith(m + ".")), None)
 
 
+def kept_module(api: str) -> str | None:
+    """The submodule a port keeps on NumPy that ``api`` is or lies under."""
+    return _module_of(api, KEPT_ON_NUMPY)
+
+
 def kept_on_numpy(api: str) -> bool:
     """A submodule (or a name of one) a port keeps on NumPy: a note, never a device API."""
-    return _module_of(api, KEPT_ON_NUMPY) is not None
+    return kept_module(api) is not None
 
 
 def kept_on_numpy_fix(api: str) -> str:
-    return KEPT_ON_NUMPY[_module_of(api, KEPT_ON_NUMPY) or TYPE_ONLY_SUBMODULE]
+    return KEPT_ON_NUMPY[kept_module(api) or TYPE_ONLY_SUBMODULE]
 
 
 def _type_only_import(name: str) -> ApiSupport | None:

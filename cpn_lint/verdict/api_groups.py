@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence, Union
 
-from ..rules._api_support import KEPT_ON_NUMPY, kept_on_numpy
+from ..rules._api_support import kept_module
 from .report_items import Item, gathered
 
 
@@ -43,8 +43,7 @@ def gap_name(item: Item) -> str | None:
     if not isinstance(api, str):
         form = item.data.get("form")
         return form if isinstance(form, str) else None
-    module = next((m for m in KEPT_ON_NUMPY if api == m or api.startswith(m + ".")), None)
-    return module or api  # every name of a kept module is one gap: the module
+    return kept_module(api) or api  # every name of a kept module is one gap: the module
 
 
 def group_by_api(items: Sequence[Item]) -> list[ApiEntry]:
