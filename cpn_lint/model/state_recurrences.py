@@ -17,6 +17,7 @@ from .calls import _substituted
 from .kinds import Kind
 from .loop_work import Work
 from .loops import WorkAnalysis
+from .mode_switches import mode_switches
 from .iteration import fresh_in_iteration
 from .recurrence_forms import (Recurrence, offset_of, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
                                _on_cycle, _reads_ahead, _reads_behind, _self_updated_names, _is_reduction_step)
@@ -48,9 +49,10 @@ class StateRecurrences:
         relayed = self._relayed(frame)
         alternating = self._alternating(frame)
         rebound = self._rebound_through(frame)
+        switched = mode_switches(self, frame)
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ()),
-                         *alternating.get(id(stmt), ()), *rebound.get(id(stmt), ())]:
+                         *alternating.get(id(stmt), ()), *rebound.get(id(stmt), ()), *switched.get(id(stmt), ())]:
                 small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
                 per_row = name in coupled.get(id(stmt), ()) and self._steps_through_rows(frame, sized_too=small)
                 if not (small or per_row) or self._restarted(frame, name) or fresh_in_iteration(model, stmt, frame, name):

@@ -614,7 +614,45 @@ class OutOfScopeWorkload(Rule):
                 return counts
             """),
     )
+    # a flag tested for truth in a scan is the last element's sign again
+    # (run-length intervals come from np.diff of the nonzero mask)
+    valid += (
+        Valid("""
+            import numpy as np
+
+            def runs(x):
+                x = np.asarray(x)
+                inside = False
+                starts = []
+                for k in range(len(x)):
+                    if x[k] > 0 and not inside:
+                        starts.append(k)
+                        inside = True
+                    elif x[k] <= 0 and inside:
+                        inside = False
+                return starts
+            """),
+    )
     invalid = (
+        # a state machine: the mode each day enters depends on the one the
+        # last day left (entries at |z| > 1, exits at |z| < 0.5)
+        Invalid("""
+            import numpy as np
+
+            def trade(z, prices):
+                z = np.asarray(z)
+                mode = 0
+                pnl = 0.0
+                entry = 0.0
+                for i in range(len(z)):
+                    if mode == 0 and z[i] < -1.0:
+                        mode = 1
+                        entry = prices[i]
+                    elif mode == 1 and z[i] > -0.5:
+                        mode = 0
+                        pnl += prices[i] - entry
+                return pnl
+            """, line=8, contains="sequential"),
         # a filter that takes one sample per call: its caller's loop is out of
         # sight, but each call needs the outputs the last one left on the object
         Invalid("""
