@@ -70,6 +70,10 @@ _STACKS = frozenset({"hstack", "vstack", "column_stack", "row_stack", "concatena
 _FEW_NUMBERS = 4
 
 
+# Calls that hand back their argument's data (a copy or a view, same extent).
+_PASS_THROUGH = frozenset({"copy", "asarray", "array", "ascontiguousarray", "asfortranarray"})
+
+
 class Role(enum.Enum):
     ELEMENT_LOOP = "element-loop"
     RECURRENCE = "recurrence"
@@ -641,7 +645,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
                 return True
         return False
 
-    def _input_extent_bases(self, expr: ast.expr, depth: int = 0) -> list[ast.Name]:
+    def _input_extent_bases(self, expr: ast.expr, depth: int = 0) -> list[ast.expr]:
         """The arrays whose extent ``expr`` is (``len(x)``, ``im.shape[0]``,
         ``a.size``, arithmetic on one, a name bound to one: ``h, w =
         im.shape[:2]``), when the code did not make them itself."""
@@ -658,6 +662,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         elif isinstance(expr, ast.Attribute) and expr.attr in ("size", "shape"):
             base = expr.value
         if base is not None:
+            if isinstance(base, ast.Attribute):
+                return [base] if self._attribute_made_elsewhere(base) else []  # self.P.size, self.P set from an argument
             return [base] if isinstance(base, ast.Name) and self._made_elsewhere(base) else []
         if isinstance(expr, ast.Name):
             return [found for binding in model.reaching_bindings(expr)
@@ -684,6 +690,25 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
                 return False  # allocated or drawn here, at sizes the code chose
             if api_name is None and model.calls.callee(value) is not None:
                 return False  # made by a function of the file
+        return True
+
+    def _attribute_made_elsewhere(self, attribute: ast.Attribute) -> bool:
+        """Is every value the class gives ``self.x`` an argument of one of its
+        methods (copied, converted or sliced: ``self.P = np.copy(PEQ[:, 1])``)?"""
+        bindings = self.model.class_attribute_bindings(attribute)
+        if not bindings:
+            return False
+        for binding in bindings:
+            value = binding.value
+            while True:
+                if isinstance(value, ast.Call) and value.args and self.model.call_api(value) in _PASS_THROUGH:
+                    value = value.args[0]
+                elif isinstance(value, ast.Subscript):
+                    value = value.value
+                else:
+                    break
+            if not (isinstance(value, ast.Name) and self._made_elsewhere(value)):
+                return False
         return True
 
     def _around_a_sweep(self, frame: "LoopFrame") -> list[Recurrence]:

@@ -18,11 +18,11 @@ from .kinds import Kind
 from .loop_work import Work
 from .loops import WorkAnalysis
 from .mode_switches import mode_switches
+from .object_state import ObjectState
 from .iteration import fresh_in_iteration
 from .recurrence_forms import (Recurrence, offset_of, _accumulating_updates, _adds_to, _chain_base, _index_names, _is_name,
                                _on_cycle, _reads_ahead, _reads_behind, _self_updated_names, _is_reduction_step)
 from .scopes import BindKind
-from .shapes import literal_size
 from .spatial import range_of
 from .syntax import names_in, walk
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _SIZED_BY_FIRST = frozenset({"zeros", "ones", "empty", "full", "arange"})
 
 
-class StateRecurrences:
+class StateRecurrences(ObjectState):
     """Small state, tables, chains, walkers and lists carried from one iteration to the next."""
 
     model: "FileModel"
@@ -266,6 +266,12 @@ class StateRecurrences:
                 for item in self._appended_before(frame, node):
                     found |= self._term_names(item, frame, stmt, depth + 1)  # options[k] of options.append((y, x - 1))
                 continue
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                for store in self._attribute_stores_before(frame, node):
+                    found |= self._term_names(store.value, frame, stmt, depth + 1)  # self.Es_ computed from self.S_
+                    for test in self._deciding_tests(store, frame):
+                        found |= self._term_names(test, frame, stmt, depth + 1)
+                continue
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 continue
             for binding in self._bound_earlier_in_pass(node, frame, (BindKind.VALUE, BindKind.ELEMENT)):
@@ -322,38 +328,6 @@ class StateRecurrences:
                 tests.append(parent.test)
             child, parent = parent, model.parent(parent)
         return tests if parent is frame.node else []
-
-    def _accumulated_own_state(self, stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
-        """(``self.w``, term) for ``self.w += term`` in a method: the object's
-        own state added to, keyed by its dotted name."""
-        if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, (ast.Add, ast.Sub))):
-            return []
-        target = stmt.target
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
-            return []
-        if not self.model.calls.is_receiver_name(target.value):
-            return []
-        key = f"{target.value.id}.{target.attr}"
-        return [] if key in self._attribute_reads(stmt.value) else [(key, stmt.value)]
-
-    def _attribute_reads(self, node: ast.AST) -> set[str]:
-        """Dotted names (``self.w``) ``node`` reads, also inside the methods of
-        the file it calls on the same object (``self.predict(x)`` reads
-        ``self.w``)."""
-        found: set[str] = set()
-        for sub in walk(node):
-            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and isinstance(sub.ctx, ast.Load):
-                found.add(f"{sub.value.id}.{sub.attr}")
-            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name):
-                callee = self.model.calls.callee(sub)
-                if callee is None or not callee.params:
-                    continue
-                own = callee.params[0]
-                for inner in walk(callee.node):
-                    if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == own \
-                            and isinstance(inner.ctx, ast.Load):
-                        found.add(f"{sub.func.value.id}.{inner.attr}")
-        return found
 
     def _accumulated_by_helper(self, stmt: ast.stmt, name: str) -> bool:
         """``flow = count_crossing(speed, x, flow)`` where the function of the
@@ -598,53 +572,6 @@ class StateRecurrences:
                     return True
         return False
 
-    def _attribute_walkers(self, frame: "LoopFrame") -> list[Recurrence]:
-        """A walker kept on the object (``self.pos``): the loop calls methods
-        of the same class, one of which moves the position from where it was
-        (``new_pos = self.pos + move`` ... ``self.pos = new_pos``), and the
-        loop or those methods pick elements of an array with it
-        (``self.lattice[self.pos[0], self.pos[1]]``). Each step starts where
-        the last ended, whichever method moved it."""
-        methods = self._methods_called(frame)
-        if not methods:
-            return []
-        bodies = [frame.node, *(m.node for m in methods)]
-        for method in methods:
-            assignments = [n for n in ast.walk(method.node) if isinstance(n, (ast.Assign, ast.AugAssign))]
-            local = {n.targets[0].id: n.value for n in assignments
-                     if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
-            for stmt in assignments:
-                attr = _self_attribute_moved(stmt, local)
-                if attr is None or not self._small_attribute(stmt, attr):
-                    continue
-                picked = _attribute_picks(bodies, attr)
-                if picked is not None:
-                    return [Recurrence(frame, stmt, picked, attr, "walker")]
-        return []
-
-    def _methods_called(self, frame: "LoopFrame") -> "list[Scope]":
-        """The methods of the enclosing class the loop calls on ``self``."""
-        model = self.model
-        found: "list[Scope]" = []
-        for call in model.nodes_in_loop(frame, ast.Call):
-            func = call.func
-            if not _is_self_attribute(func):
-                continue
-            callee = model.calls.callee(call)
-            if callee is not None and callee not in found:
-                found.append(callee)
-        return found
-
-    def _small_attribute(self, stmt: ast.stmt, attr: str) -> bool:
-        """Is ``self.<attr>`` a few numbers, by every value the class gives it?"""
-        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target  # type: ignore[attr-defined]
-        bindings = self.model.class_attribute_bindings(target) if isinstance(target, ast.Attribute) else None
-        if not bindings:
-            return False
-        sizes = [literal_size(self.model.shape(b.value)) if b.value is not None else None for b in bindings]
-        known = [size for size in sizes if size is not None]
-        return bool(known) and max(known) <= _FEW_COORDINATES
-
     def _list_carried(self, frame: "LoopFrame") -> list[Recurrence]:
         """``x = path[-1]`` (``path[t - 1]`` in ``for t``) ... ``path.append(f(x))``:
         each value from the last."""
@@ -683,10 +610,6 @@ class StateRecurrences:
         return isinstance(node, ast.For) and isinstance(node.target, ast.Name) and offset_of(index, node.target.id) == -1
 
 
-# A position of at most this many coordinates (a walker on a 2-D or 3-D lattice).
-_FEW_COORDINATES = 4
-
-
 def _element_accumulations(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
     """(name, term) for ``v[i] -= f / m[i] * h``: an element of ``v`` moved
     by a term that does not read ``v``."""
@@ -706,51 +629,6 @@ def _from_data_or_a_step(value: ast.expr) -> bool:
     """Does ``value`` read an element or call something beyond arithmetic?"""
     return any(isinstance(n, ast.Subscript) or (isinstance(n, ast.Call) and not (
         isinstance(n.func, ast.Name) and n.func.id in _ARITHMETIC_CALLS)) for n in walk(value))
-
-
-def _is_self_attribute(node: ast.AST, attr: str | None = None) -> bool:
-    """``self.<attr>`` (any attribute of ``self`` when ``attr`` is None)."""
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
-        and (attr is None or node.attr == attr)
-
-
-def _self_attribute_moved(stmt: ast.stmt, local: dict[str, ast.expr]) -> str | None:
-    """``self.pos = new_pos`` after ``new_pos = self.pos + move`` (or
-    ``self.pos = self.pos + move``, ``self.pos += move``): the attribute a
-    method moves from its own last value (``local``: the method's plain
-    assignments, by name)."""
-    target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
-    if not _is_self_attribute(target):
-        return None
-    attr = target.attr  # type: ignore[union-attr]
-    if isinstance(stmt, ast.AugAssign):
-        return attr
-    sources = [stmt.value]  # type: ignore[attr-defined]
-    seen: set[str] = set()
-    while sources:
-        value = sources.pop()
-        for node in walk(value):
-            if _is_self_attribute(node, attr) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
-                return attr
-            if isinstance(node, ast.Name) and node.id in local and node.id not in seen:
-                seen.add(node.id)
-                sources.append(local[node.id])
-    return None
-
-
-def _attribute_picks(bodies: list[ast.AST], attr: str) -> str | None:
-    """The array whose elements ``self.<attr>`` picks in any of ``bodies``
-    (``self.lattice[self.pos[0], self.pos[1]]``), by attribute name."""
-    for body in bodies:
-        for sub in ast.walk(body):
-            if not isinstance(sub, ast.Subscript):
-                continue
-            base = sub.value
-            if isinstance(base, ast.Attribute) and base.attr == attr:
-                continue
-            if any(_is_self_attribute(n, attr) for n in ast.walk(sub.slice)):
-                return base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else attr
-    return None
 
 
 def _unpacked_from_itself(stmt: ast.Assign, sources: set[str]) -> list[str]:

@@ -224,6 +224,8 @@ class TripCounts:
         if call is None or not call.args:
             return None
         stop = call.args[0] if len(call.args) == 1 else call.args[1]
+        if self._read_from_values(stop):
+            return dict(STEPS)  # a count the data holds (a model parameter): unknown, not an extent
         if self._is_data_extent(stop):
             return _DATA
         value = self.model.const_int(stop)
@@ -258,6 +260,8 @@ class TripCounts:
         if isinstance(expr, ast.Attribute):
             return expr.attr in ("size",) and model.kind(expr.value) in (Kind.DEVICE, Kind.UNKNOWN)
         if isinstance(expr, ast.Name):
+            if self._read_from_values(expr):
+                return False  # n = int(np.ceil(X[4])) + 2: a number the data holds, however it sizes arrays
             if expr.id in self.extent_names():
                 return True
             for binding in model.reaching_bindings(expr):
@@ -265,6 +269,36 @@ class TripCounts:
                     if self._is_data_extent(binding.value, depth + 1):
                         return True
         return False
+
+    def _read_from_values(self, value: ast.expr, depth: int = 0) -> bool:
+        """Is ``value`` computed from elements picked at fixed positions of
+        arrays (a model parameter, ``int(np.ceil(X[4])) + 2``) and constants
+        only? Such a count is what the data says, not an extent of it."""
+        model = self.model
+        picked = False
+        pending: list[ast.AST] = [value]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.Constant):
+                continue
+            if isinstance(node, ast.Subscript):
+                if model.const_int(node.slice) is None or model.kind(node.value) not in (Kind.DEVICE, Kind.HOST):
+                    return False
+                picked = True
+            elif isinstance(node, ast.Call):
+                if node.keywords:
+                    return False
+                pending.extend(node.args)  # int(...), np.ceil(...): the callee is no operand
+            elif isinstance(node, (ast.BinOp, ast.UnaryOp)):
+                pending.extend(ast.iter_child_nodes(node))
+            elif isinstance(node, ast.Name) and depth < 4:
+                values = [b.value for b in model.reaching_bindings(node) if b.kind is BindKind.VALUE and b.value is not None]
+                if not values or not all(self._read_from_values(v, depth + 1) for v in values):
+                    return False
+                picked = True  # m = 2 * n, n read from the data
+            elif not isinstance(node, (ast.operator, ast.unaryop)):
+                return False
+        return picked
 
     def extent_names(self) -> set[str]:
         """Names that size an allocation somewhere in the file (``np.zeros(n)``,

@@ -634,6 +634,24 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # a store model's level kept on the object, stepped once per day of
+        # the series: the outflow taken from it is computed from the level
+        Invalid("""
+            import numpy as np
+
+            class Bucket:
+                def __init__(self, rain, level0):
+                    self.rain = np.copy(rain)
+                    self.level = np.copy(level0)
+                    self.flow = np.zeros(self.rain.size)
+
+                def run(self, k):
+                    for i in range(self.rain.size):
+                        self.out = k * self.level ** 1.5
+                        self.level = self.level + self.rain[i] - self.out
+                        self.flow[i] = self.out
+                    return self.flow
+            """, line=10, contains="sequential"),
         # a state machine: the mode each day enters depends on the one the
         # last day left (entries at |z| > 1, exits at |z| < 0.5)
         Invalid("""

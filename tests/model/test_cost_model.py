@@ -100,6 +100,25 @@ def test_an_unstated_count_is_one_shared_symbol() -> None:
     assert seconds(found, Scale(steps=2000)) / seconds(found, Scale(steps=1000)) == pytest.approx(2, rel=0.01)
 
 
+def test_a_count_the_data_holds_is_not_an_extent_of_it() -> None:
+    # a table sized by a model parameter (a few ordinates), filled element by
+    # element: its loop runs as often as the parameter says, whatever the data's size
+    found = sites("""
+        import numpy as np
+        def ordinates(params):
+            params = np.asarray(params, dtype=float)
+            n = int(np.ceil(params[3])) + 2
+            table = np.zeros(2 * n)
+            m = 2 * n
+            for i in range(1, m):
+                table[i] = (i / params[3]) ** 2.5
+            return table
+    """)
+    loop = [s for s in found if s.share == Share.ELEMENT_LOOP.value]
+    assert loop and seconds(loop, Scale(elements=1e9)) == pytest.approx(seconds(loop, Scale(elements=1e6)), rel=1e-6)
+    assert seconds(loop, Scale(steps=2000)) / seconds(loop, Scale(steps=1000)) == pytest.approx(2, rel=0.01)
+
+
 def test_small_literal_arrays_stay_small() -> None:
     found = sites("import numpy as np\nstate = np.zeros(4)\nfor t in range(100):\n    state = state * 0.5 + 1.0\n")
     assert seconds(found, Scale(elements=1e9)) == pytest.approx(seconds(found, Scale(elements=1e6)), rel=1e-6)
