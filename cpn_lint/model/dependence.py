@@ -575,8 +575,9 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if found and self.model.work(frame).work is Work.SLAB and not all(r.holds_beside_slabs for r in found) \
                 and not self._whole_values_are_numbers(frame):
             history = self._history(frame)
-            if history is None or any(r.via in history for r in found):
-                return []  # a clock or a step size beside whole-array work, or the history itself
+            if history is None:
+                return []  # a clock or a step size beside whole-array work
+            found = [r for r in found if r.via not in history]  # the history itself is no state
         return found
 
     def _whole_values_are_numbers(self, frame: "LoopFrame") -> bool:

@@ -634,6 +634,24 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # four numbers stepped by RK4, each state appended to a growing
+        # history: the history is no state, the four numbers are
+        Invalid("""
+            import numpy as np
+
+            def pendulum(r):
+                return np.array([r[1], -np.sin(r[0])], float)
+
+            def rk4(h, steps):
+                r = np.array([1.0, 0.0], float)
+                rs = np.array([r])
+                for t in np.arange(0.0, steps * h, h):
+                    k1 = h * pendulum(r)
+                    k2 = h * pendulum(r + 0.5 * k1)
+                    r += (k1 + 2 * k2) / 3
+                    rs = np.append(rs, np.array([r]), axis=0)
+                return rs
+            """, line=9, contains="sequential"),
         # a store model's level kept on the object, stepped once per day of
         # the series: the outflow taken from it is computed from the level
         Invalid("""
