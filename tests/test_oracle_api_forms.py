@@ -195,10 +195,13 @@ def test_cpn401_reports_every_probed_name_cupynumeric_lacks() -> None:
     from cpn_lint.engine import lint_source
 
     groups = _probed_names()
-    assert set(groups) == {"TYPE_ALIASES", "ONLY_IN_NUMPY_1", "ITERATORS"}
-    for name in groups["TYPE_ALIASES"] + groups["ONLY_IN_NUMPY_1"] + groups["ITERATORS"]:
+    assert set(groups) == {"TYPE_ALIASES", "ONLY_IN_NUMPY_1", "ITERATORS", "CLASSES"}
+    for name in groups["TYPE_ALIASES"] + groups["ONLY_IN_NUMPY_1"] + groups["ITERATORS"] + groups["CLASSES"]:
         codes = {f.code for f in lint_source(f"import numpy as np\nthing = np.{name}\n")}
         assert ("CPN401" in codes) == (name not in PRESENT_IN_CUPYNUMERIC), name
+    for name in groups["CLASSES"]:  # a method called through the class fails where the class is looked up
+        codes = {f.code for f in lint_source(f"import numpy as np\nw = np.ones(3)\nwT = np.{name}.transpose(w)\n")}
+        assert "CPN401" in codes, name
 
 
 def test_removed_type_aliases_name_the_python_type() -> None:

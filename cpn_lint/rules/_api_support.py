@@ -159,6 +159,19 @@ def _type_only_import(name: str) -> ApiSupport | None:
     return None
 
 
+def _under_a_missing_class(table: Manifest, name: str) -> ApiSupport | None:
+    """``np.matrix.transpose``: a name reached through a class cuPyNumeric
+    lacks fails where the class is looked up (AttributeError); the class's row."""
+    owner = name.rpartition(".")[0]
+    while owner.count("."):
+        entry = table.lookup(owner)
+        if entry is not None:
+            lacking = entry.status is Status.NOT_IMPLEMENTED and entry.lacks is not False and entry.kind == "class"
+            return entry if lacking else None
+        owner = owner.rpartition(".")[0]
+    return None
+
+
 def _in_missing_submodule(name: str) -> ApiSupport | None:
     canonical = canonical_name(name)
     for module in MISSING_SUBMODULES:
@@ -173,7 +186,7 @@ def lookup(table: Manifest, name: str) -> ApiSupport | None:
     same shape."""
     entry = table.lookup(name)
     if entry is None:
-        return _removed_alias(name) or _in_missing_submodule(name)
+        return _removed_alias(name) or _in_missing_submodule(name) or _under_a_missing_class(table, name)
     if entry.replacement is None and entry.api in _TYPE_REPLACEMENTS and entry.status is Status.NOT_IMPLEMENTED:
         return replace(entry, replacement=_TYPE_REPLACEMENTS[entry.api])
     return entry

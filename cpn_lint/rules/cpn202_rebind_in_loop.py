@@ -94,6 +94,17 @@ class RebindInLoop(Rule):
     short = "'{statement}' makes a new array each iteration: update it in place (RR-inplace)"
 
     valid = (
+        # a name bound to itself computes nothing (an else branch kept for symmetry)
+        Valid("""
+            import numpy as np
+            best = np.zeros(2)
+            X = np.random.rand(20, 2)
+            for i in range(20):
+                if X[i, 0] > best[0]:
+                    best = X[i, :]
+                else:
+                    best = best
+            """),
         # the double buffer: a tuple swap, with out= writes
         Valid(
             """
@@ -416,7 +427,9 @@ class RebindInLoop(Rule):
             if name is None or (isinstance(stmt.targets[0], ast.Attribute) and "." in name.partition(".")[2]):
                 continue  # a.b.c: too far from the object to follow
             use = _elementwise_use(model, stmt.value, name)
-            if use is None or model.kind(use) is not Kind.DEVICE or model.kind(stmt.value) is not Kind.DEVICE:
+            if use is None or use is stmt.value:
+                continue  # x = x: a no-op, nothing computed or allocated
+            if model.kind(use) is not Kind.DEVICE or model.kind(stmt.value) is not Kind.DEVICE:
                 continue
             if _starts_small(model, use, stmt) or fresh_in_iteration(model, stmt, frame, name) or _tested_as_truth_value(model, name, stmt):
                 continue

@@ -202,6 +202,13 @@ class ApiNotImplemented(ApiSupportRule):
             """),
     )
     invalid = (
+        # a method reached through a class cuPyNumeric lacks fails where the
+        # class is looked up (AttributeError under the runtime)
+        Invalid("""
+            import numpy as np
+            w = np.ones(3) / 3
+            wT = np.matrix.transpose(w)
+            """, line=3, contains="np.matrix.transpose"),
         # the import of a submodule cuPyNumeric lacks fails on load, before any
         # use of it (ModuleNotFoundError under the runtime)
         Invalid("""

@@ -5,7 +5,8 @@ access raises, under NumPy and under cuPyNumeric (tests/test_oracle_api_forms.py
   and the two NumPy 2 brought back (np.bool, np.long);
 * every name of NumPy 1.26 that NumPy 2 dropped (the manifest's 1.26-only
   module-level names);
-* NumPy's index and item iterators (np.ndindex, np.ndenumerate, np.nditer).
+* NumPy's index and item iterators (np.ndindex, np.ndenumerate, np.nditer);
+* classes whose methods code calls through the class (``np.matrix.transpose(w)``).
 """
 
 import json
@@ -29,6 +30,7 @@ ONLY_IN_NUMPY_1 = (
     "who",
 )
 ITERATORS = ("ndindex", "ndenumerate", "nditer")
+CLASSES = ("matrix",)
 
 
 def outcome(name):
@@ -40,5 +42,5 @@ def outcome(name):
 
 
 if __name__ == "__main__":
-    names = TYPE_ALIASES + ONLY_IN_NUMPY_1 + ITERATORS
+    names = TYPE_ALIASES + ONLY_IN_NUMPY_1 + ITERATORS + CLASSES
     print(json.dumps({name: outcome(name) for name in names}))
