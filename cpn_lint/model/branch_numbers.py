@@ -1,7 +1,8 @@
-"""Numbers a loop proves by branching on them.
+"""Numbers a loop proves by branching on them or converting them.
 
 A pass that branches on a comparison (``if a_k + l0 <= 0:``) tests one
-number: the truth of an array of several elements raises ValueError. So
+number: the truth of an array of several elements raises ValueError; so
+does ``int(y * ratio)`` convert one (several elements raise TypeError). So
 the operands of the elementwise arithmetic that computed it in the loop are
 one number each (broadcasting never shrinks), and so is what the loop
 computes from such numbers and literals alone (a sum it accumulates from
@@ -22,6 +23,10 @@ from .loop_helpers import _TRUTH_COMPARISONS
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
     from .scopes import LoopFrame
+
+
+# Built-ins that take one element only (several raise TypeError).
+_ONE_ELEMENT_CONVERSIONS = frozenset({"int", "float", "complex"})
 
 
 class BranchNumbers:
@@ -48,6 +53,11 @@ class BranchNumbers:
                     for operand in (test.left, *test.comparators):
                         found = self._elementwise_names(operand)
                         numbers |= found[0] if found is not None else set()
+        for call in model.nodes_in_loop(frame, ast.Call):
+            if isinstance(call.func, ast.Name) and call.func.id in _ONE_ELEMENT_CONVERSIONS and len(call.args) == 1 \
+                    and not call.keywords and model.is_builtin(call.func):
+                found = self._elementwise_names(call.args[0])  # int(y * ratio): several elements raise TypeError
+                numbers |= found[0] if found is not None else set()
         if not numbers:
             return numbers
         bindings = [stmt for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)

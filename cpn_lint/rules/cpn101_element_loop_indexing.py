@@ -494,6 +494,20 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # nearest-neighbour scaling pixel by pixel: the ratios unpacked from an
+        # array are numbers (int() of several elements would raise)
+        Invalid("""
+            import numpy as np
+
+            def rescale(img, size):
+                dst = np.zeros(size[::-1], img.dtype)
+                ry, rx = np.divide(size[::-1], img.shape[:2])
+                for y in range(img.shape[0]):
+                    for x in range(img.shape[1]):
+                        i, j = int(y * ry), int(x * rx)
+                        dst[i, j] = img[y, x]
+                return dst
+            """, line=6, contains="one element at a time"),
         # the method form of a dot product with a picked row: one number per pass
         Invalid("""
             import numpy as np

@@ -211,9 +211,15 @@ def test_a_loop_moving_its_state_one_drawn_site_at_a_time_is_an_element_loop() -
 
 
 def test_indices_computed_from_an_outer_loops_index_are_not_sites_a_pass_picks() -> None:
-    """dst[i, j] with i from the row index: the inner loop is no single-site update."""
+    """dst[i, j] with i from the row index: the inner loop is no single-site
+    update; it is the pixel loop it looks like (int() of the rescaled
+    coordinates shows the ratios are numbers)."""
+    from cpn_lint.model.dependence import DependenceAnalysis
+
     model = _model(SITES)
-    assert model.role(_loop_at(model, 16)) is not Role.ELEMENT_LOOP
+    inner = _loop_at(model, 16)
+    assert model.derived(DependenceAnalysis, DependenceAnalysis)._picked_sites(inner) == frozenset()
+    assert model.role(inner) is Role.ELEMENT_LOOP and model.role(_loop_at(model, 15)) is Role.ELEMENT_LOOP
 
 
 def test_a_whole_array_update_beside_a_drawn_kick_is_time_stepping() -> None:
