@@ -57,6 +57,7 @@ from .scopes import Binding, BindKind, IterKind
 from .shapes import literal_size
 from .spatial import offset_from, range_of
 from .state_recurrences import StateRecurrences
+from .windows import window_per_element
 from .syntax import chain_root, index_components, names_in, walk
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -128,7 +129,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             return Role.TIME_STEP
         if work.work is Work.SLAB:
             per_element = self._single_site_updates(frame) or self._runs_sequences_per_item(frame) \
-                or self._whole_work_on_scratch(frame)
+                or self._whole_work_on_scratch(frame) or window_per_element(model, frame)
             return Role.ELEMENT_LOOP if work.own_picks and per_element else Role.TIME_STEP
         if work.work not in (Work.ELEMENT, Work.ROW):
             return Role.OTHER

@@ -494,6 +494,21 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # a moving window per pixel: the slices look like whole-array work, but
+        # each pass reduces a few elements around (r, c) and stores one
+        Invalid("""
+            import numpy as np
+
+            def local_energy(gx, gy, w):
+                h = w.shape[0] // 2
+                out = np.zeros(gx.shape)
+                for r in range(h, gx.shape[0] - h):
+                    for c in range(h, gx.shape[1] - h):
+                        wx = gx[r - h:r + h + 1, c - h:c + h + 1]
+                        wy = gy[r - h:r + h + 1, c - h:c + h + 1]
+                        out[r, c] = (w * (wx * wx + wy * wy)).sum()
+                return out
+            """, line=6, contains="one element at a time"),
         # nearest-neighbour scaling pixel by pixel: the ratios unpacked from an
         # array are numbers (int() of several elements would raise)
         Invalid("""
