@@ -122,7 +122,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
             return Role.RECURRENCE
         if self.draws_one_at_a_time(frame):
             return Role.ELEMENT_LOOP
-        if frame.iter_kind is IterKind.OTHER or not model.loop_varying(frame) & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
+        if (frame.iter_kind is IterKind.OTHER and not self._items_index_picks(frame)) \
+                or not model.loop_varying(frame) & model.derived(WorkAnalysis, WorkAnalysis).index_names(frame):
             return Role.TIME_STEP if self.carries_slab(frame) else Role.OTHER  # nothing the loop varies picks an element
         work = model.work(frame)
         if self.carries_slab(frame):
@@ -138,6 +139,20 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if self._steps_around_element_loops(frame):
             return Role.OTHER
         return Role.ELEMENT_LOOP
+
+    def _items_index_picks(self, frame: "LoopFrame") -> bool:
+        """Do the items of a loop over a container of unknown kind index the
+        elements the pass picks (``for e in elements: A[e[i], e[j]] += ...``,
+        a mesh's triangles scattered into a matrix one entry at a time)?"""
+        node = frame.node
+        if not isinstance(node, (ast.For, ast.AsyncFor)) or isinstance(node.iter, (ast.List, ast.Tuple, ast.Set)):
+            return False  # a written-out list is a few items by nature
+        target = node.target
+        if isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "enumerate" \
+                and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            target = target.elts[1]  # the counter enumerate adds counts passes, it is no item
+        items = names_in(target)
+        return any(items & names_in(pick.slice) for pick in self.model.work(frame).own_picks)
 
     def draws_one_at_a_time(self, frame: "LoopFrame") -> list[ast.Call]:
         """The draws without ``size`` each pass of ``frame`` (itself, not a

@@ -325,7 +325,7 @@ def _zips_device_array(model: "FileModel", expr: ast.expr) -> bool:
 
 
 def _is_small_range(model: "FileModel", call: ast.Call) -> bool:
-    """range(3), range(1, 4), range(a.ndim), range(len(a.shape))."""
+    """range(3), range(1, 4), range(i, 3), range(a.ndim), range(len(a.shape))."""
     args = call.args
     if not args or len(args) > 3:
         return False
@@ -346,6 +346,8 @@ def _is_small_range(model: "FileModel", call: ast.Call) -> bool:
         return True
     stop_value = model.const_int(stop)
     start_value = model.const_int(start) if start is not None else 0
+    if len(args) == 2 and stop_value is not None and start_value is None and 0 <= stop_value <= SMALL_CONSTANT_LIMIT:
+        return True  # range(i, 3): at most 3 passes from an index that counts up from 0
     if stop_value is None or start_value is None:
         return False
     return stop_value - start_value <= SMALL_CONSTANT_LIMIT

@@ -148,6 +148,17 @@ class ElementLoopIndexing(Rule):
     short = "{loop} {what} {unit} by {unit} (RR-loop)"
 
     valid = (
+        # the upper triangle of a 3x3 block: range(i, 3) is at most three passes
+        Valid("""
+            import numpy as np
+
+            def block(k):
+                M = np.zeros((3, 3))
+                for i in range(3):
+                    for j in range(i, 3):
+                        M[i, j] = k[i] * k[j]
+                return M
+            """),
         # one particle per pass, each walking until it sticks: the walk is a
         # chain (CPN410), and the passes depend on the particles stuck before
         Valid("""
@@ -494,6 +505,19 @@ class ElementLoopIndexing(Rule):
             """),
     )
     invalid = (
+        # finite-element assembly: each triangle of the mesh scatters into the
+        # matrix one entry at a time (the items index the picks)
+        Invalid("""
+            import numpy as np
+
+            def assemble(nodes, triangles, k):
+                A = np.zeros((len(nodes), len(nodes)))
+                for tri in triangles:
+                    for i in range(3):
+                        for j in range(i, 3):
+                            A[tri[i], tri[j]] += k[i] * k[j]
+                return A
+            """, line=5, contains="one element at a time"),
         # a moving window per pixel: the slices look like whole-array work, but
         # each pass reduces a few elements around (r, c) and stores one
         Invalid("""
