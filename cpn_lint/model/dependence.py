@@ -372,6 +372,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
                 return True  # x = path[-1], x = a[...]
         if any(model.loop_of(branch) is frame for branch in model.nodes_in_loop(frame, ast.If)):
             return True
+        if model.nodes_in_loop(frame, ast.Delete):
+            return True  # del stack[-3]: a stack the passes leave to each other
         # swap(x, y, b): a helper of the file that may accept a move against a draw
         return any(isinstance(stmt.value, ast.Call) and model.calls.callee(stmt.value) is not None
                    for stmt in model.nodes_in_loop(frame, ast.Expr) if model.loop_of(stmt) is frame)
@@ -585,7 +587,7 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         line = self._line_sweep(frame)
         if line is not None or arrays:
             return [line] if line is not None else []
-        found = self._carried_state(frame) + self._list_carried(frame) or self._walkers(frame) \
+        found = self._carried_state(frame) + self._list_carried(frame) or self._stack_carried(frame) or self._walkers(frame) \
             or self._attribute_walkers(frame) or self._table_walkers(frame) or self._table_wavefront(frame) \
             or self._around_a_sweep(frame)
         if found and self.model.work(frame).work is Work.SLAB and not all(r.holds_beside_slabs for r in found) \

@@ -602,6 +602,55 @@ class StateRecurrences(ObjectState):
                     return [Recurrence(frame, stmt, container, container, "list")]
         return []
 
+    def _stack_carried(self, frame: "LoopFrame") -> list[Recurrence]:
+        """A stack the loop pushes onto and pops from as the items on top
+        decide (``residue += [x]``, then ``del residue[-3]`` while the last
+        four items pass a test: rainflow counting; a monotonic stack): what
+        a pass pops depends on what the passes before left on it."""
+        model = self.model
+        pushed: set[str] = set()
+        for stmt in model.nodes_in_loop(frame, ast.AugAssign):
+            if isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) and isinstance(stmt.value, ast.List):
+                pushed.add(stmt.target.id)
+        for call in model.nodes_in_loop(frame, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(func.value, ast.Name):
+                pushed.add(func.value.id)
+        if not pushed:
+            return []
+        for removal, stack in self._removals(frame, pushed):
+            tests = self._deciding_tests(removal, frame) + self._while_tests(removal, frame)
+            if any(isinstance(node, ast.Subscript) and _is_name(node.value, stack)
+                   for test in tests for node in self._iteration_reads(test, frame)) and self._touches_device_values(frame):
+                return [Recurrence(frame, removal, stack, stack, "list")]
+        return []
+
+    def _removals(self, frame: "LoopFrame", stacks: set[str]) -> list[tuple[ast.stmt, str]]:
+        """``del s[k]`` and ``s.pop(...)`` statements in ``frame`` for the names in ``stacks``."""
+        model = self.model
+        found: list[tuple[ast.stmt, str]] = []
+        for stmt in model.nodes_in_loop(frame, ast.Delete):
+            for target in stmt.targets:
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in stacks:
+                    found.append((stmt, target.value.id))
+        for call in model.nodes_in_loop(frame, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "pop" and isinstance(func.value, ast.Name) \
+                    and func.value.id in stacks and (stmt := model.statement_of(call)) is not None:
+                found.append((stmt, func.value.id))
+        return found
+
+    def _while_tests(self, node: ast.AST, frame: "LoopFrame") -> list[ast.expr]:
+        """The tests of the ``while`` loops inside ``frame`` around ``node``
+        (``while stack and a[stack[-1]] < x``)."""
+        tests: list[ast.expr] = []
+        for parent in self.model.ancestors(node):
+            if parent is frame.node:
+                break
+            if isinstance(parent, ast.While):
+                tests.append(parent.test)
+        return tests
+
     def _last_appended(self, index: ast.expr, frame: "LoopFrame") -> bool:
         """``-1``, or the loop's index minus one (one append per pass)."""
         if self.model.const_int(index) == -1:

@@ -634,6 +634,25 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # a stack pushed every pass and popped as its top items decide (a
+        # three-point range count): what a pass pops, earlier passes left
+        Invalid("""
+            import numpy as np
+
+            def ranges(turns):
+                turns = np.asarray(turns)
+                out, stack = [], []
+                for t in turns:
+                    stack.append(t)
+                    while len(stack) >= 3:
+                        a, b, c = stack[-3], stack[-2], stack[-1]
+                        if abs(b - a) <= abs(c - b):
+                            out.append(abs(b - a))
+                            del stack[-2]
+                        else:
+                            break
+                return out
+            """, line=6, contains="sequential"),
         # four numbers stepped by RK4, each state appended to a growing
         # history: the history is no state, the four numbers are
         Invalid("""
