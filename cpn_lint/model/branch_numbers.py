@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from . import numpy_api as api
 from .loop_helpers import _TRUTH_COMPARISONS
+from .scopes import ScopeKind
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import FileModel
@@ -35,13 +36,43 @@ class BranchNumbers:
     def __init__(self, model: "FileModel") -> None:
         self.model = model
         self._found: dict[int, set[str]] = {}
+        self._own: dict[int, set[str]] = {}
+        self._by_class: dict[int, set[str]] = {}
 
     def of(self, frame: "LoopFrame") -> set[str]:
+        """What ``frame`` shows to be numbers, and the object's attributes
+        any loop of the class's methods shows to be (``max(self.rate, r)``
+        in one method: ``self.rate`` is one number in all of them)."""
         key = id(frame)
         found = self._found.get(key)
         if found is None:
-            found = self._found[key] = self._find(frame)
+            found = self._found[key] = self._local(frame) | self._class_attributes(frame)
         return found
+
+    def _local(self, frame: "LoopFrame") -> set[str]:
+        key = id(frame)
+        found = self._own.get(key)
+        if found is None:
+            found = self._own[key] = self._find(frame)
+        return found
+
+    def _class_attributes(self, frame: "LoopFrame") -> set[str]:
+        method = frame.scope.function_like()
+        cls = method.parent
+        if cls is None or cls.kind is not ScopeKind.CLASS or not method.params:
+            return set()
+        key = id(cls.node)
+        found = self._by_class.get(key)
+        if found is None:
+            found = set()
+            for loop in self.model.loops:
+                owner = loop.scope.function_like()
+                if owner.parent is cls and owner.params:
+                    receiver = owner.params[0] + "."
+                    found |= {"." + n[len(receiver):] for n in self._local(loop) if n.startswith(receiver)}
+            self._by_class[key] = found
+        receiver = method.params[0]
+        return {receiver + attr for attr in found}
 
     def _find(self, frame: "LoopFrame") -> set[str]:
         model = self.model
@@ -54,20 +85,25 @@ class BranchNumbers:
                         found = self._elementwise_names(operand)
                         numbers |= found[0] if found is not None else set()
         for call in model.nodes_in_loop(frame, ast.Call):
-            if isinstance(call.func, ast.Name) and call.func.id in _ONE_ELEMENT_CONVERSIONS and len(call.args) == 1 \
-                    and not call.keywords and model.is_builtin(call.func):
+            if not (isinstance(call.func, ast.Name) and not call.keywords and model.is_builtin(call.func)):
+                continue
+            if call.func.id in _ONE_ELEMENT_CONVERSIONS and len(call.args) == 1:
                 found = self._elementwise_names(call.args[0])  # int(y * ratio): several elements raise TypeError
                 numbers |= found[0] if found is not None else set()
+            elif call.func.id in ("max", "min") and len(call.args) >= 2:
+                for argument in call.args:  # max(a, b) compares a with b: several elements raise ValueError
+                    found = self._elementwise_names(argument)
+                    numbers |= found[0] if found is not None else set()
         if not numbers:
             return numbers
         bindings = [stmt for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign)
-                    if isinstance(getattr(stmt, "target", None) or stmt.targets[0], ast.Name)  # type: ignore[attr-defined]
+                    if _key(getattr(stmt, "target", None) or stmt.targets[0]) is not None  # type: ignore[attr-defined]
                     and (isinstance(stmt, ast.AugAssign) or len(stmt.targets) == 1)]  # type: ignore[attr-defined]
         changed = True
         while changed:
             changed = False
             for stmt in bindings:
-                target = (stmt.target if isinstance(stmt, ast.AugAssign) else stmt.targets[0]).id  # type: ignore[union-attr,attr-defined]
+                target = _key(stmt.target if isinstance(stmt, ast.AugAssign) else stmt.targets[0])  # type: ignore[attr-defined]
                 found = self._elementwise_names(stmt.value)  # type: ignore[attr-defined]
                 if found is None:
                     continue
@@ -80,13 +116,18 @@ class BranchNumbers:
                     changed = True
         return numbers
 
+    def elementwise_names(self, expr: ast.expr) -> tuple[set[str], bool] | None:
+        """See :meth:`_elementwise_names` (the numbers it would rest on)."""
+        return self._elementwise_names(expr)
+
     def _elementwise_names(self, expr: ast.expr) -> tuple[set[str], bool] | None:
         """The names ``expr`` reads when it is elementwise arithmetic
         (NumPy's elementwise functions included), and whether names and
         literals are all it reads (a subscript is a value of its own size);
         None for anything else."""
-        if isinstance(expr, ast.Name):
-            return {expr.id}, True
+        key = _key(expr)
+        if key is not None:
+            return {key}, True
         if isinstance(expr, ast.Constant):
             return set(), True
         if isinstance(expr, ast.Subscript):
@@ -97,8 +138,24 @@ class BranchNumbers:
             parts = [self._elementwise_names(expr.left), self._elementwise_names(expr.right)]
         elif isinstance(expr, ast.Call) and not expr.keywords and self.model.call_api(expr) in api.ELEMENTWISE:
             parts = [self._elementwise_names(a) for a in expr.args]
+        elif isinstance(expr, ast.Call) and self.model.unit_draw(expr) is expr:
+            return set(), True  # np.random.uniform(): one number, like a literal
         else:
             return None
         if any(p is None for p in parts):
             return None
         return set().union(*(p[0] for p in parts)), all(p[1] for p in parts)  # type: ignore[index]
+
+
+def _key(expr: ast.AST | None) -> str | None:
+    """``x`` for a name, ``self.x`` for an attribute of a name: what a number is known by."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        return f"{expr.value.id}.{expr.attr}"
+    return None
+
+
+def number_key(expr: ast.AST) -> str | None:
+    """The key :meth:`BranchNumbers.of` would list ``expr`` under."""
+    return _key(expr)

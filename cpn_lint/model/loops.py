@@ -31,7 +31,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from .branch_numbers import BranchNumbers
+from .branch_numbers import BranchNumbers, number_key
+from .draws import sizeless_parameters
 from .kinds import Kind
 from .loop_helpers import (_VARYING_BINDINGS, _chain_picks, _components, _flow_edges, _header_end, _index_only, _reach,
                            chain_mentions, mentions)
@@ -339,7 +340,7 @@ class WorkAnalysis(PickWork, WholeWork):
         for node in [*model.nodes_in_loop(frame, ast.Name), *model.nodes_in_loop(frame, ast.Attribute)]:
             if id(node) in output or id(node) in handed or not isinstance(node.ctx, ast.Load) or not self._is_array_use(node):
                 continue  # (an array handed to a helper that picks it by the loop's indices: the helper's picks count)
-            if isinstance(node, ast.Name) and node.id in numbers:
+            if number_key(node) in numbers:
                 continue  # the pass branches on it: one number, whatever its kind says
             if self._kernel_operand(node, frame, names, own):
                 continue  # a filter or weights combined with a window the index picks; a fixed row against a picked one
@@ -363,10 +364,20 @@ class WorkAnalysis(PickWork, WholeWork):
                 result.work = max(result.work, helper_work)
                 continue
             work = self._call_work(call)
+            if work is Work.SLAB and self._draws_one_number(call, numbers):
+                work = Work.ELEMENT  # np.random.exponential(1 / rate) with rate one number: one number
             if work is Work.SLAB:
                 result.whole.append(call)
             result.work = max(result.work, work)
         return result
+
+    def _draws_one_number(self, call: ast.Call, numbers: set[str]) -> bool:
+        """A draw without a size whose parameters are numbers the pass shows (see :mod:`.branch_numbers`)."""
+        name = self.model.draw_name(call)
+        parameters = sizeless_parameters(call, name) if name is not None else None
+        return parameters is not None and all(
+            (found := self.model.derived(BranchNumbers, BranchNumbers).elementwise_names(p)) is not None and found[0] <= numbers
+            for p in parameters)
 
 
 def _method_indices(call: ast.Call) -> list[ast.expr]:

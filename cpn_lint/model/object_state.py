@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from .branch_numbers import BranchNumbers
+from .kinds import Kind
 from .recurrence_forms import Recurrence
 from .shapes import literal_size
 from .syntax import walk
@@ -77,6 +79,30 @@ class ObjectState:
                         found.add(f"{sub.func.value.id}.{inner.attr}")
         return found
 
+    def _few_numbers_on_object(self, stmt: ast.stmt, key: str, frame: "LoopFrame") -> bool:
+        """Is the dotted ``key`` (``self.aux``) that ``stmt`` updates a number,
+        or a few: by how the class's loops use it (``max(self.base, self.aux)``,
+        see :mod:`.branch_numbers`), or by every value the class gives it
+        (``self.t = 0.0``)?"""
+        target = stmt.target if isinstance(stmt, ast.AugAssign) else stmt.targets[0] if isinstance(stmt, ast.Assign) else None
+        if "." not in key or not isinstance(target, ast.Attribute) or _dotted(target) != key:
+            return False
+        if key in self.model.derived(BranchNumbers, BranchNumbers).of(frame):
+            return True
+        bindings = self.model.class_attribute_bindings(target)
+        if not bindings:
+            return False
+        for binding in bindings:
+            value = binding.value
+            if value is None:
+                return False
+            if self.model.kind(value) in (Kind.SCALAR, Kind.DEVICE_SCALAR):
+                continue
+            size = literal_size(self.model.shape(value))
+            if size is None or size > _FEW_COORDINATES:
+                return False
+        return True
+
     def _attribute_walkers(self, frame: "LoopFrame") -> list[Recurrence]:
         """A walker kept on the object (``self.pos``): the loop calls methods
         of the same class, one of which moves the position from where it was
@@ -130,22 +156,27 @@ _FEW_COORDINATES = 4
 
 
 def _other_terms(value: ast.expr, key: str) -> list[ast.expr] | None:
-    """The terms of an additive chain beside its one leaf ``key`` (a dotted
-    name, added, not subtracted), when no other term reads it: ``self.S -
-    self.E + self.P`` gives ``[self.E, self.P]``; anything else None."""
-    leaves: list[tuple[ast.expr, bool]] = []  # (term, subtracted)
-
-    def flatten(node: ast.expr, negated: bool) -> None:
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-            flatten(node.left, negated)
-            flatten(node.right, negated != isinstance(node.op, ast.Sub))
-        else:
-            leaves.append((node, negated))
-
-    if not (isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub))):
+    """The terms of an additive chain (or factors of a product) beside its
+    one leaf ``key`` (a dotted name, added or multiplied, not subtracted or
+    divided by), when no other term reads it: ``self.S - self.E + self.P``
+    gives ``[self.E, self.P]``, ``self.x * np.exp(-k * dt)`` gives the
+    exponential; anything else None."""
+    if not isinstance(value, ast.BinOp):
         return None
+    family: tuple[type, type] = (ast.Add, ast.Sub) if isinstance(value.op, (ast.Add, ast.Sub)) else (ast.Mult, ast.Div)
+    if not isinstance(value.op, family):
+        return None
+    leaves: list[tuple[ast.expr, bool]] = []  # (term, inverted: subtracted or divided by)
+
+    def flatten(node: ast.expr, inverted: bool) -> None:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, family):
+            flatten(node.left, inverted)
+            flatten(node.right, inverted != isinstance(node.op, (ast.Sub, ast.Div)))
+        else:
+            leaves.append((node, inverted))
+
     flatten(value, False)
-    own = [(leaf, negated) for leaf, negated in leaves if _dotted(leaf) == key]
+    own = [(leaf, inverted) for leaf, inverted in leaves if _dotted(leaf) == key]
     others = [leaf for leaf, _ in leaves if _dotted(leaf) != key]
     if len(own) != 1 or own[0][1] or any(_dotted(n) == key for leaf in others for n in walk(leaf)):
         return None

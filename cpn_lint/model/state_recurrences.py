@@ -53,7 +53,8 @@ class StateRecurrences(ObjectState):
         for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
             for name in [*_self_updated_names(stmt), *coupled.get(id(stmt), ()), *relayed.get(id(stmt), ()),
                          *alternating.get(id(stmt), ()), *rebound.get(id(stmt), ()), *switched.get(id(stmt), ())]:
-                small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) or self._carried_element(frame, stmt, name)
+                small = name in relayed.get(id(stmt), ()) or self._small_state(name, stmt) \
+                    or self._carried_element(frame, stmt, name) or self._few_numbers_on_object(stmt, name, frame)
                 per_row = name in coupled.get(id(stmt), ()) and self._steps_through_rows(frame, sized_too=small)
                 if not (small or per_row) or self._restarted(frame, name) or fresh_in_iteration(model, stmt, frame, name):
                     continue  # (a line search's step, shrunk from the value this pass set, is no carried state)
@@ -576,11 +577,15 @@ class StateRecurrences(ObjectState):
         """``x = path[-1]`` (``path[t - 1]`` in ``for t``) ... ``path.append(f(x))``:
         each value from the last."""
         model = self.model
-        appended: dict[str, ast.Call] = {}
+        appended: dict[str, tuple[ast.expr, ast.AST]] = {}  # container -> (the item, the append)
         for call in model.nodes_in_loop(frame, ast.Call):
             func = call.func
             if isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(func.value, ast.Name) and call.args:
-                appended[func.value.id] = call
+                appended[func.value.id] = (call.args[0], call)
+        for push in model.nodes_in_loop(frame, ast.AugAssign):  # out += [item]
+            if isinstance(push.target, ast.Name) and isinstance(push.op, ast.Add) and isinstance(push.value, ast.List) \
+                    and len(push.value.elts) == 1:
+                appended[push.target.id] = (push.value.elts[0], push)
         for stmt in model.nodes_in_loop(frame, ast.Assign):
             value = stmt.value
             if isinstance(value, ast.IfExp):  # last = out[t - 1] if t > 0 else 0.0
@@ -590,14 +595,14 @@ class StateRecurrences(ObjectState):
             if not self._last_appended(value.slice, frame) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
                 continue
             name = stmt.targets[0].id
-            call = appended[value.value.id]
-            if name in names_in(call.args[0]) and self._not_large(call.args[0]) and self._touches_device_values(frame):
+            item = appended[value.value.id][0]
+            if name in names_in(item) and self._not_large(item) and self._touches_device_values(frame):
                 return [Recurrence(frame, stmt, value.value.id, name, "list")]
-        for container, call in appended.items():
+        for container, (item, push) in appended.items():
             # buf.append(a * (buf[0] + buf[1])): each item from the items before it (a delay line)
-            if any(isinstance(r, ast.Subscript) and _is_name(r.value, container) for r in self._iteration_reads(call.args[0], frame)) \
-                    and self._not_large(call.args[0]) and self._touches_device_values(frame):
-                stmt = model.statement_of(call)
+            if any(isinstance(r, ast.Subscript) and _is_name(r.value, container) for r in self._iteration_reads(item, frame)) \
+                    and self._not_large(item) and self._touches_device_values(frame):
+                stmt = push if isinstance(push, ast.stmt) else model.statement_of(push)
                 if stmt is not None:
                     return [Recurrence(frame, stmt, container, container, "list")]
         return []

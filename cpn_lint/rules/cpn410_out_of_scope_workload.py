@@ -634,6 +634,37 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # a point process thinned event by event: the clock and the excitation
+        # live on the object, and max(...) shows they are numbers
+        Invalid("""
+            import numpy as np
+
+            class Process:
+                def __init__(self, base, jump, decay):
+                    self.base, self.jump, self.decay = base, jump, decay
+                    self.t, self.excess, self.events = 0.0, 0.0, []
+
+                def run(self, n):
+                    while len(self.events) < n:
+                        upper = max(self.base, self.base + self.excess)
+                        dt = np.random.exponential(1 / upper)
+                        self.t += dt
+                        self.excess = self.excess * np.exp(-self.decay * dt)
+                        if upper * np.random.uniform() <= self.base + self.excess:
+                            self.events += [self.t]
+                            self.excess = self.excess + self.jump
+                    return self.events
+            """, line=9, contains="sequential"),
+        # intensities rebuilt from the last one, list item by list item
+        Invalid("""
+            import numpy as np
+
+            def intensities(times, base, jump, decay):
+                out = [base]
+                for k in range(1, len(times)):
+                    out += [base + (out[-1] - base) * np.exp(-decay * (times[k] - times[k - 1])) + jump]
+                return out
+            """, line=5, contains="sequential"),
         # a stack pushed every pass and popped as its top items decide (a
         # three-point range count): what a pass pops, earlier passes left
         Invalid("""
