@@ -168,6 +168,14 @@ class AllocationInLoop(Rule):
     short = "{call} {brief} (RR-alloc)"
 
     valid = (
+        # one number drawn and converted at once is a number, not an array kept
+        Valid("""
+            import numpy as np
+            x = 0.0
+            for k in range(100):
+                u = float(np.random.rand(1))
+                x = x + (u - 0.5)
+            """),
         # a sweep over a few settings named once: not a hot loop
         Valid("""
             import numpy as np
@@ -719,12 +727,22 @@ def _draw(model: FileModel, call: ast.Call) -> _Allocation | None:
         fixed = () if size is None or (isinstance(size, ast.Constant) and size.value is None) else (size,)
     else:
         return None  # permutations and shuffles reorder data; vector draws have dimensions of their own
-    if not fixed:
+    if not fixed or _one_number_taken(model, call, fixed):
         return None
     # A generator made anew in the loop (one seed per iteration) draws
     # different streams: its draws cannot move before the loop.
     generator = (call.func.value,) if isinstance(call.func, ast.Attribute) and model.qualname(call.func) is None else ()
     return _Allocation(call, DRAW, fixed + tuple(k.value for k in call.keywords if k.arg == "dtype"), values=generator)
+
+
+def _one_number_taken(model: FileModel, call: ast.Call, size: tuple[ast.expr, ...]) -> bool:
+    """``float(np.random.rand(1))``: one number drawn and converted at once,
+    a draw of a number (like ``np.random.rand()``), not an array kept."""
+    if len(size) != 1 or model.const_int(size[0]) != 1:
+        return False
+    parent = model.parent(call)
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("float", "int", "complex") \
+        and parent.args == [call] and model.is_builtin(parent.func)
 
 
 def _inline_draw(model: FileModel, call: ast.Call) -> _Allocation | None:
