@@ -568,7 +568,8 @@ class DependenceAnalysis(RecurrenceTests, ArrayRecurrences, StateRecurrences):
         if walks_checkerboard(self.model, frame):
             return []  # red-black ordering: one colour's updates never read each other
         arrays = self._array_recurrences(frame)
-        found = [Recurrence(frame, stmt, name, name, "element") for stmt, name, small in arrays if small]
+        found = [Recurrence(frame, stmt, name, name, "element") for stmt, name, small in arrays if small] \
+            or self._attribute_array_recurrences(frame)
         if found:
             return found
         sweep = self._relaxing.get(id(frame))

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from .branch_numbers import BranchNumbers
 from .kinds import Kind
-from .recurrence_forms import Recurrence
+from .recurrence_forms import Recurrence, offset_of
+from .spatial import direction
 from .shapes import literal_size
 from .syntax import walk
 
@@ -78,6 +79,35 @@ class ObjectState:
                             and isinstance(inner.ctx, ast.Load):
                         found.add(f"{sub.func.value.id}.{inner.attr}")
         return found
+
+    def _attribute_array_recurrences(self, frame: "LoopFrame") -> list[Recurrence]:
+        """``self.s[t + 1] = self.s[t] + self.ds[t] / z``: an array kept on the
+        object whose element each pass writes from the one an earlier pass
+        wrote (one index, the loop's own, offset by a constant), the object's
+        ``y[n]`` from ``y[n - 1]``."""
+        model = self.model
+        node = frame.node
+        if not isinstance(node, (ast.For, ast.AsyncFor)) or not isinstance(node.target, ast.Name):
+            return []
+        var = node.target.id
+        step = direction(model, frame, var)
+        for stmt in model.nodes_in_loop(frame, ast.Assign, ast.AugAssign):
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
+            if not isinstance(target, ast.Subscript) or self._own_attribute(target.value) is None:
+                continue
+            written = offset_of(target.slice, var)
+            if written is None or not model.is_array(target.value):
+                continue
+            key = _dotted(target.value)
+            reads = [target] if isinstance(stmt, ast.AugAssign) else []
+            reads += [n for n in walk(stmt.value) if isinstance(n, ast.Subscript)]  # type: ignore[attr-defined]
+            for read in reads:
+                if read is target or _dotted(read.value) != key:
+                    continue
+                offset = offset_of(read.slice, var)
+                if offset is not None and (written - offset) * step >= 1:
+                    return [Recurrence(frame, stmt, key, key, "element")]  # type: ignore[arg-type]
+        return []
 
     def _few_numbers_on_object(self, stmt: ast.stmt, key: str, frame: "LoopFrame") -> bool:
         """Is the dotted ``key`` (``self.aux``) that ``stmt`` updates a number,

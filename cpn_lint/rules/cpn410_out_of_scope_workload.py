@@ -634,6 +634,23 @@ class OutOfScopeWorkload(Rule):
             """),
     )
     invalid = (
+        # a daily water balance kept on the object: each day's storage is
+        # written from the day before's
+        Invalid("""
+            import numpy as np
+
+            class Bucket:
+                def __init__(self, rain, days):
+                    self.rain = np.asarray(rain)
+                    self.s = np.zeros(days + 1)
+                    self.days = days
+
+                def run(self, k):
+                    for t in range(self.days):
+                        loss = k * self.s[t]
+                        self.s[t + 1] = self.s[t] + self.rain[t] - loss
+                    return self.s
+            """, line=10, contains="sequential"),
         # a point process thinned event by event: the clock and the excitation
         # live on the object, and max(...) shows they are numbers
         Invalid("""
