@@ -283,7 +283,7 @@ class ModelBuilder:
         self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, scope: Scope, loop: LoopFrame | None
     ) -> list[Child]:
         model = self.model
-        name = getattr(node, "name", "<lambda>")
+        name = getattr(node, "name", None) or _lambda_name(model, node)
         if not isinstance(node, ast.Lambda):
             self._bind(scope, name, BindKind.NOT_ARRAY, None, node, loop)
         inner = self._new_scope(ScopeKind.FUNCTION, node, scope, name)
@@ -468,3 +468,13 @@ def _evidence_holder(node: ast.expr, scope: Scope) -> tuple[Scope, str] | None:
                 and cls is not None and cls.kind is ScopeKind.CLASS:
             return cls, node.attr
     return None
+
+
+def _lambda_name(model: "FileModel", node: ast.AST) -> str:
+    """``circ`` for ``circ = lambda x: ...`` (the call graph finds its calls
+    by that name); ``<lambda>`` for any other lambda."""
+    parent = model._parent.get(node)
+    if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    return "<lambda>"

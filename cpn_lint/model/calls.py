@@ -176,6 +176,8 @@ class CallGraph:
                 # rebound: a notebook's cell that defines the function again; what
                 # runs is the one definition that reaches the call, if only one does
                 bindings = model.reaching_bindings(func)
+            if len(bindings) == 1 and isinstance(bindings[0].value, ast.Lambda):
+                return scopes.get(id(bindings[0].value))  # circ = lambda x: np.sqrt(1 - x**2)
             if len(bindings) != 1 or not isinstance(bindings[0].node, _DEF_TYPES):
                 return None  # rebound, or not a def: what runs is not certain
             return scopes.get(id(bindings[0].node))
@@ -224,7 +226,8 @@ class CallGraph:
     def _scopes_by_def(self) -> dict[int, "Scope"]:
         if self._function_scopes is None:
             self._function_scopes = {
-                id(scope.node): scope for scope in self.model.scopes if scope.kind is ScopeKind.FUNCTION and isinstance(scope.node, _DEF_TYPES)
+                id(scope.node): scope for scope in self.model.scopes if scope.kind is ScopeKind.FUNCTION
+                and (isinstance(scope.node, _DEF_TYPES) or (isinstance(scope.node, ast.Lambda) and scope.name != "<lambda>"))
             }
         return self._function_scopes
 

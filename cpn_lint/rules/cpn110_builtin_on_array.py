@@ -174,6 +174,14 @@ class BuiltinOnArray(Rule):
             """),
     )
     invalid = (
+        # a lambda bound to a name is a function of the file: its result is
+        # NumPy's square root of an array
+        Invalid("""
+            import numpy as np
+            circ = lambda x: np.sqrt(1.0 - x ** 2)
+            fx = circ(np.random.rand(1000))
+            top = max(fx)
+            """, line=4, contains="max(fx)"),
         Invalid("""
             import numpy as np
             err = np.abs(np.ones(5) - 0.5)
